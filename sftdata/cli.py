@@ -1,0 +1,145 @@
+"""The ``sftdata`` command line: one command per stage, each with an example in its help."""
+from __future__ import annotations
+
+import json
+import sys
+from functools import wraps
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import FatalError
+from .rundir import RunDir
+from .summary import format_summary
+
+
+def _fatal_to_exit(fn):
+    """Turn a FatalError into a one-line message on stderr and exit status 1 (no traceback)."""
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except FatalError as exc:
+            raise click.ClickException(str(exc)) from None
+    return wrapper
+
+
+def _ids(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    path = Path(value)
+    if path.is_file():
+        text = path.read_text(encoding="utf-8")
+        return [t for t in text.replace(",", " ").split() if t]
+    return [t.strip() for t in value.split(",") if t.strip()]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="sftdata")
+def main() -> None:
+    """Turn GUI-agent trajectories into supervised fine-tuning data.
+
+    \b
+    Stages: ingest -> (annotate) -> (validate) -> (export). Every stage reads and writes one run directory
+    and can be killed and re-run: finished work is not redone.
+
+    \b
+    Example:
+      sftdata sample raw/sample/sample.tfrecord.gz
+      sftdata ingest androidcontrol raw/sample/sample.tfrecord.gz --out processed/demo
+      sftdata summary processed/demo
+    """
+
+
+@main.group()
+def ingest() -> None:
+    """Read a source into a run directory (episodes.jsonl, images/, rejects.jsonl, manifest.json)."""
+
+
+@ingest.command("androidcontrol")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Run directory to write into (created if missing; re-running resumes).")
+@click.option("--splits", type=click.Path(exists=True, dir_okay=False), help="The release's splits.json.")
+@click.option("--split", help="Keep only episodes of this split (train, validation, test); needs --splits.")
+@click.option("--episodes", "episodes", metavar="IDS|FILE",
+              help="Keep only these episode ids: comma-separated, or a file of ids.")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after N selected episodes.")
+@click.option("--strict", is_flag=True, help="Stop at the first bad record with a non-zero exit.")
+@click.option("--max-record-mb", type=click.IntRange(min=1), default=1024, show_default=True,
+              help="Records claiming more bytes than this are rejected, never allocated.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@_fatal_to_exit
+def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict, max_record_mb, progress):
+    """Ingest AndroidControl TFRecord files (GZIP or plain), streaming record by record.
+
+    \b
+    Every record becomes one episode (N actions + a final done step) or a line in rejects.jsonl with a
+    reason code (data_crc_mismatch, length_crc_mismatch, truncated, bad_example, ...).
+
+    \b
+    Example:
+      sftdata ingest androidcontrol data/android_control-000*-of-00020 --out processed/ac \\
+          --splits data/splits.json --split test
+    """
+    from .ingest import IngestOptions, ingest_androidcontrol
+
+    opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
+                         max_record_bytes=max_record_mb << 20)
+    run = RunDir(run_dir)
+    result = ingest_androidcontrol(list(paths), run, opts, progress=progress)
+    if result.skipped:
+        click.echo(f"{run_dir}: ingest already finished with these inputs and options; nothing to do.")
+    else:
+        click.echo(f"ingested {result.new_exported} new episodes, rejected {result.new_rejected}"
+                   + (f", filtered out {result.filtered}" if result.filtered else "")
+                   + f" ({result.elapsed_s:.1f} s in total for this source)")
+    click.echo(format_summary(run))
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the totals as JSON.")
+def summary(run_dir, as_json):
+    """Print what a run directory holds: episodes, steps, actions, rejects by reason.
+
+    \b
+    Example:
+      sftdata summary processed/demo
+    """
+    run = RunDir(run_dir)
+    if as_json:
+        click.echo(json.dumps(run.totals(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_summary(run))
+
+
+@main.command()
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--episodes", "n_episodes", type=click.IntRange(min=1), default=12, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--size", default="1080x2400", show_default=True, help="Screen size WIDTHxHEIGHT.")
+def sample(out, n_episodes, seed, size):
+    """Write synthetic phone trajectories as an AndroidControl-format GZIP TFRecord.
+
+    \b
+    Drawn screens (status bar, list rows, buttons, a search field, Chinese and English text) with matching
+    accessibility trees, covering every action type. Deterministic for a seed.
+
+    \b
+    Example:
+      sftdata sample raw/sample/sample.tfrecord.gz --episodes 12 --seed 0
+    """
+    from .loaders.sample import write_sample
+
+    try:
+        width, height = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {size!r}", param_hint="--size") from None
+    count = write_sample(out, n_episodes=n_episodes, seed=seed, size=(width, height))
+    click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

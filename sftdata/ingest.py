@@ -1,0 +1,184 @@
+"""The ingest stage: sources -> ``RUN/episodes.jsonl`` + ``RUN/images/``, with every dropped input in
+``RUN/rejects.jsonl``. Resumable: inputs already exported or rejected are recognised by their record key
+and passed over without being decoded again; a finished stage with the same inputs and options is skipped.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from tqdm import tqdm
+
+from .errors import FatalError, RecordError
+from .loaders import androidcontrol
+from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
+from .rundir import RunDir
+
+STAGE = "ingest"
+
+
+@dataclass
+class IngestOptions:
+    splits: str | None = None
+    split: str | None = None
+    episode_ids: list[str] | None = None
+    limit: int | None = None
+    strict: bool = False
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
+
+
+@dataclass
+class IngestResult:
+    source: str
+    skipped: bool
+    exported: int = 0
+    rejected: int = 0
+    filtered: int = 0
+    new_exported: int = 0
+    new_rejected: int = 0
+    by_reason: dict[str, int] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+
+
+def _fingerprint(paths: Iterable[Path], options: dict[str, Any]) -> dict[str, Any]:
+    inputs = []
+    for p in paths:
+        st = p.stat()
+        inputs.append({"path": str(p.resolve()), "size": st.st_size, "mtime": int(st.st_mtime)})
+    return {"inputs": inputs, "options": options}
+
+
+def _done(run: RunDir, source: str) -> tuple[set[str], set[str]]:
+    """Record keys already handled for ``source`` and the episode ids already exported."""
+    keys: set[str] = set()
+    ids: set[str] = set()
+    for rec in run.episode_records():
+        if rec.get("source") == source:
+            ids.add(str(rec["id"]))
+            ref = rec.get("meta", {}).get("record")
+            if ref:
+                keys.add(f"{ref['file']}:{ref['index']}")
+    for rec in run.rejects():
+        ref = rec.get("record")
+        if rec.get("source") == source and rec.get("stage") == STAGE and ref:
+            keys.add(f"{ref['file']}:{ref['index']}")
+    return keys, ids
+
+
+def _select(opts: IngestOptions) -> tuple[Callable[[str], bool], dict[str, str]]:
+    split_of: dict[str, str] = {}
+    if opts.splits:
+        try:
+            split_of = androidcontrol.load_splits(opts.splits)
+        except (OSError, ValueError) as exc:
+            raise FatalError(f"cannot read splits file {opts.splits}: {exc}") from None
+        if opts.split and opts.split not in set(split_of.values()):
+            raise FatalError(f"split {opts.split!r} is not in {opts.splits} "
+                             f"(it has: {', '.join(sorted(set(split_of.values())))})")
+    elif opts.split:
+        raise FatalError("--split needs --splits FILE (the release's splits.json)")
+    wanted = set(opts.episode_ids) if opts.episode_ids else None
+
+    def selected(episode_id: str) -> bool:
+        if opts.split and split_of.get(episode_id) != opts.split:
+            return False
+        return wanted is None or episode_id in wanted
+
+    return selected, split_of
+
+
+def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: IngestOptions,
+                          progress: bool | None = None) -> IngestResult:
+    """Read AndroidControl TFRecord files into ``run``. See the module docstring for resume rules."""
+    source = androidcontrol.SOURCE
+    files = [Path(p) for p in paths]
+    for f in files:
+        if not f.is_file():
+            raise FatalError(f"input {f} does not exist or is not a file")
+    run.ensure_writable()
+    options = asdict(opts)
+    if opts.splits:
+        options["splits"] = str(Path(opts.splits).resolve())
+    fingerprint = _fingerprint(files, options)
+    previous = run.manifest().get("stages", {}).get(STAGE, {}).get(source, {})
+    if previous.get("finished") and previous.get("fingerprint") == fingerprint:
+        counts = previous.get("counts", {})
+        return IngestResult(source, True, counts.get("exported", 0), counts.get("rejected", 0),
+                            counts.get("filtered", 0), by_reason=counts.get("by_reason", {}))
+
+    selected, split_of = _select(opts)
+    done_keys, seen_ids = _done(run, source)
+    started = time.monotonic()
+    result = IngestResult(source, False)
+    handled = len(done_keys)
+    total_bytes = sum(f.stat().st_size for f in files)
+    bar = tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc=f"ingest {source}",
+               disable=(not progress) if progress is not None else None, dynamic_ncols=True)
+    with run.open_episodes() as episodes, run.open_rejects() as rejects:
+        def reject(error: RecordError, ref: dict[str, Any], episode_id: str | None = None) -> None:
+            rejects.append(run.reject_record(STAGE, source, error, episode_id=episode_id, record=ref))
+            result.new_rejected += 1
+            if opts.strict:
+                raise FatalError(f"{ref['file']} record {ref['index']}: {error.reason}: {error.detail} (--strict)")
+
+        for f in files:
+            if opts.limit is not None and handled >= opts.limit:
+                break
+            for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
+                                        skip=lambda i, name=f.name: f"{name}:{i}" in done_keys,
+                                        on_progress=bar.update):
+                ref = {"file": f.name, "index": frame.index, "offset": frame.offset}
+                if frame.error is not None:
+                    if f"{f.name}:{frame.index}" not in done_keys:
+                        reject(frame.error, ref)
+                        handled += 1
+                    continue
+                if frame.data is None:  # passed over: handled by an earlier run
+                    continue
+                episode_id = None
+                try:
+                    features = androidcontrol.decode_features(frame.data)
+                    episode_id = str(features["episode_id"][0])
+                    if not selected(episode_id):
+                        result.filtered += 1
+                        continue
+                    if episode_id in seen_ids:
+                        raise RecordError("duplicate_episode", f"episode {episode_id} was already ingested")
+                    meta: dict[str, Any] = {"record": {"file": f.name, "index": frame.index}}
+                    if episode_id in split_of:
+                        meta["split"] = split_of[episode_id]
+                    episode = androidcontrol.episode_from_features(features, run.images, meta)
+                except RecordError as exc:
+                    reject(exc, ref, episode_id)
+                except OSError as exc:
+                    raise FatalError(f"cannot write to {run.path}: {exc.strerror or exc}") from None
+                except Exception as exc:  # a decoder bug must not kill a 47 GB run: ledger it, go on
+                    reject(RecordError("unexpected_error", f"{type(exc).__name__}: {exc}"), ref, episode_id)
+                else:
+                    episodes.append(episode.to_json())
+                    seen_ids.add(episode_id)
+                    result.new_exported += 1
+                handled += 1
+                bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
+                if opts.limit is not None and handled >= opts.limit:
+                    break
+    bar.close()
+
+    exported = sum(1 for r in run.episode_records() if r.get("source") == source)
+    by_reason: dict[str, int] = {}
+    for r in run.rejects():
+        if r.get("source") == source and r.get("stage") == STAGE:
+            by_reason[r["reason"]] = by_reason.get(r["reason"], 0) + 1
+    result.exported, result.rejected, result.by_reason = exported, sum(by_reason.values()), by_reason
+    result.elapsed_s = round(previous.get("elapsed_s", 0.0) + time.monotonic() - started, 3)
+    run.update_manifest(STAGE, source, {
+        "finished": True, "fingerprint": fingerprint,
+        "inputs": [{"path": i["path"], "size": i["size"]} for i in fingerprint["inputs"]],
+        "options": options, "elapsed_s": result.elapsed_s,
+        "counts": {"in": exported + result.rejected, "exported": exported, "rejected": result.rejected,
+                   "filtered": result.filtered, "by_reason": by_reason},
+    })
+    return result

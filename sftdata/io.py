@@ -1,0 +1,156 @@
+"""Files: atomic writes, append-only JSONL ledgers that survive a kill, and the content-addressed image store.
+
+>>> import tempfile, pathlib
+>>> run = pathlib.Path(tempfile.mkdtemp())
+>>> store = ImageStore(run)
+>>> sha, rel = store.put(b"\\x89PNG fake bytes")
+>>> rel == f"images/{sha[:2]}/{sha}.png" and (run / rel).read_bytes() == b"\\x89PNG fake bytes"
+True
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import FatalError
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, *, fsync: bool = True) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success it is renamed over ``path`` (after an fsync
+    unless ``fsync`` is False), on failure removed. Readers never see a half-written file."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        if fsync:
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = True) -> None:
+    with atomic_path(path, fsync=fsync) as tmp:
+        tmp.write_bytes(data)
+
+
+def write_json_atomic(path: str | os.PathLike, obj: Any) -> None:
+    write_bytes_atomic(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+
+
+def read_json(path: str | os.PathLike, default: Any = None) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return default
+
+
+def iter_jsonl(path: str | os.PathLike) -> Iterator[dict]:
+    """Records of a JSONL file, one by one. A torn last line (no newline: the writer was killed) is
+    ignored; a broken line elsewhere is an error naming the line."""
+    path = Path(path)
+    if not path.exists():
+        return
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.endswith(b"\n"):
+                return  # torn tail of a killed writer
+            if raw.strip():
+                try:
+                    yield json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise FatalError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+
+
+def repair_torn_tail(path: str | os.PathLike) -> int:
+    """Cut a partial last line (from a killed writer) off ``path``; returns the bytes removed."""
+    path = Path(path)
+    if not path.exists():
+        return 0
+    with open(path, "rb+") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return 0
+        pos = size
+        while pos > 0:
+            step = min(pos, 1 << 16)
+            f.seek(pos - step)
+            chunk = f.read(step)
+            nl = chunk.rfind(b"\n")
+            if nl != -1:
+                keep = pos - step + nl + 1
+                break
+            pos -= step
+        else:
+            keep = 0
+        if keep != size:
+            f.truncate(keep)
+        return size - keep
+
+
+class Ledger:
+    """An append-only JSONL file, flushed per record so that a ``kill -9`` loses at most the line being
+    written (which :func:`repair_torn_tail` removes on the next open)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            repair_torn_tail(self.path)
+            self._f = open(self.path, "ab")
+        except OSError as exc:
+            raise FatalError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def append(self, record: dict | str) -> None:
+        line = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        self._f.write(line.encode("utf-8") + b"\n")
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class ImageStore:
+    """Screenshots by content: ``images/<sha[:2]>/<sha>.<ext>`` under a run directory, written once,
+    atomically, byte for byte."""
+
+    def __init__(self, run_dir: str | os.PathLike) -> None:
+        self.run_dir = Path(run_dir)
+
+    @staticmethod
+    def relpath(sha: str, ext: str = "png") -> str:
+        return f"images/{sha[:2]}/{sha}.{ext}"
+
+    def put(self, data: bytes, ext: str = "png") -> tuple[str, str]:
+        """Store ``data``; returns ``(sha256, path relative to the run)``. Existing content is not rewritten."""
+        sha = sha256_hex(data)
+        rel = self.relpath(sha, ext)
+        target = self.run_dir / rel
+        if not target.exists():  # a kill cannot leave a partial file: the rename is atomic
+            write_bytes_atomic(target, data, fsync=False)
+        return sha, rel

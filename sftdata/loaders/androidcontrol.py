@@ -1,0 +1,167 @@
+"""AndroidControl (Google Research, 2024) records -> canonical episodes.
+
+One ``tf.train.Example`` per episode: N actions, N+1 screenshots and accessibility forests. The loader adds a
+final ``done`` step on the last screenshot so every screenshot has exactly one action. Release action types map
+to canonical ones; ``scroll`` (a *content* direction, no coordinates) becomes a finger ``swipe`` the opposite
+way, starting at the centre of the largest visible scrollable element (DESIGN.md).
+
+>>> to_canonical({"action_type": "navigate_back"}, [], 1080, 2400).type
+'back'
+>>> to_canonical({"action_type": "scroll", "direction": "down"}, [], 1080, 2400).direction
+'up'
+"""
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from google.protobuf.message import DecodeError
+
+from ..errors import RecordError
+from ..io import ImageStore, sha256_hex
+from ..model import OPPOSITE, Action, Episode, Screenshot, Step
+from .a11y import decode_forest, scroll_gesture, smallest_containing
+from .protos import parse_example
+
+SOURCE = "androidcontrol"
+_SIMPLE = {"navigate_back": "back", "navigate_home": "home", "wait": "wait"}
+REQUIRED_FEATURES = ("episode_id", "goal", "screenshots", "screenshot_widths", "screenshot_heights", "actions")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk, without decoding pixels.
+
+    >>> png_size(bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (1080).to_bytes(4, "big") + (2400).to_bytes(4, "big"))
+    (1080, 2400)
+    """
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise RecordError("bad_screenshot", "screenshot is not a PNG (bad signature or missing IHDR)")
+    return struct.unpack(">II", data[16:24])
+
+
+def _point(action: dict[str, Any], width: int, height: int) -> tuple[int, int]:
+    try:
+        x, y = int(round(float(action["x"]))), int(round(float(action["y"])))
+    except (KeyError, TypeError, ValueError):
+        raise RecordError("bad_action", f"{action.get('action_type')} without numeric x/y: {action}") from None
+    if not (0 <= x < width and 0 <= y < height):
+        raise RecordError("point_outside_screen", f"({x}, {y}) is outside the {width}x{height} screenshot")
+    return x, y
+
+
+def to_canonical(action: dict[str, Any], elements, width: int, height: int) -> Action:
+    """One release action (parsed JSON) -> canonical :class:`Action` on a ``width`` x ``height`` screen."""
+    kind = action.get("action_type")
+    if kind in ("click", "long_press"):
+        point = _point(action, width, height)
+        return Action(kind, point=point, element=smallest_containing(elements, point))
+    if kind == "scroll":
+        content = str(action.get("direction", "")).lower()
+        if content not in OPPOSITE:
+            raise RecordError("bad_action", f"scroll with direction {action.get('direction')!r}")
+        start, end = scroll_gesture(elements, width, height, OPPOSITE[content])
+        return Action("swipe", point=start, end=end)
+    if kind == "input_text":
+        if not isinstance(action.get("text"), str):
+            raise RecordError("bad_action", f"input_text without text: {action}")
+        return Action("input", text=action["text"])
+    if kind == "open_app":
+        if not action.get("app_name"):
+            raise RecordError("bad_action", f"open_app without app_name: {action}")
+        return Action("open_app", app=str(action["app_name"]))
+    if kind in _SIMPLE:
+        return Action(_SIMPLE[kind])
+    raise RecordError("unknown_action", f"action type {kind!r} is not in the AndroidControl action space")
+
+
+def _text(value: bytes, what: str) -> str:
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("bad_text", f"{what} is not valid UTF-8") from None
+
+
+def decode_features(data: bytes) -> dict[str, list[Any]]:
+    try:
+        features = parse_example(data)
+    except DecodeError as exc:
+        raise RecordError("bad_example", f"record is not a tf.train.Example: {exc}") from None
+    missing = [k for k in REQUIRED_FEATURES if k not in features]
+    if missing:
+        raise RecordError("missing_feature", f"missing feature(s): {', '.join(missing)}")
+    if len(features["episode_id"]) != 1 or len(features["goal"]) != 1:
+        raise RecordError("bad_example", "episode_id and goal must hold exactly one value")
+    return features
+
+
+def episode_id_of(data: bytes) -> str:
+    return str(decode_features(data)["episode_id"][0])
+
+
+def episode_from_features(features: dict[str, list[Any]], store: ImageStore | None = None,
+                          meta: dict[str, Any] | None = None) -> Episode:
+    """Build the canonical episode; screenshots go into ``store`` byte for byte (only hashed when None)."""
+    shots, widths, heights = features["screenshots"], features["screenshot_widths"], features["screenshot_heights"]
+    actions = [json.loads(_text(a, "action")) if a else {} for a in features["actions"]]
+    instructions = [_text(s, "step instruction") for s in features.get("step_instructions", [])]
+    trees = features.get("accessibility_trees", [])
+    n = len(actions)
+    if len(shots) != n + 1 or len(widths) != n + 1 or len(heights) != n + 1:
+        raise RecordError("inconsistent_lengths", f"{n} actions need {n + 1} screenshots and sizes; got "
+                          f"{len(shots)} screenshots, {len(widths)} widths, {len(heights)} heights")
+    if trees and len(trees) != n + 1:
+        raise RecordError("inconsistent_lengths", f"{len(trees)} accessibility trees for {n + 1} screenshots")
+    if instructions and len(instructions) != n:
+        raise RecordError("inconsistent_lengths", f"{len(instructions)} step instructions for {n} actions")
+    steps: list[Step] = []
+    for i, png in enumerate(shots):
+        width, height = png_size(png)
+        if (width, height) != (widths[i], heights[i]):
+            raise RecordError("screenshot_size_mismatch", f"screenshot {i} is {width}x{height}, "
+                              f"the record says {widths[i]}x{heights[i]}")
+        if store is not None:
+            sha, path = store.put(png)
+        else:
+            sha = sha256_hex(png)
+            path = ImageStore.relpath(sha)
+        elements = decode_forest(trees[i]) if trees else []
+        if i < n:
+            if not isinstance(actions[i], dict):
+                raise RecordError("bad_action", f"action {i} is not a JSON object")
+            try:
+                action = to_canonical(actions[i], elements, width, height)
+            except ValueError as exc:  # the model refused an impossible action
+                raise RecordError("bad_action", f"action {i}: {exc}") from None
+        else:
+            action = Action("done")
+        steps.append(Step(index=i, screenshot=Screenshot(sha, path, width, height), action=action,
+                          instruction=instructions[i] if i < n and instructions else None, elements=elements))
+    return Episode(id=str(features["episode_id"][0]), source=SOURCE, goal=_text(features["goal"][0], "goal"),
+                   steps=steps, meta=dict(meta or {}))
+
+
+def load_splits(path: str | Path) -> dict[str, str]:
+    """``splits.json`` ({split name: [episode ids]}) -> {episode id: split name}."""
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: expected an object of split name -> episode id list")
+    return {str(ep): name for name, ids in raw.items() for ep in ids}
+
+
+def iter_episodes(paths: Iterable[str | Path], store: ImageStore | None = None) -> Iterator[Episode | RecordError]:
+    """Library convenience: every record of ``paths`` as an Episode, or the RecordError that dropped it."""
+    from .tfrecord import read_tfrecords
+
+    for path in paths:
+        for frame in read_tfrecords(path):
+            if frame.error is not None:
+                yield frame.error
+                continue
+            try:
+                yield episode_from_features(decode_features(frame.data), store,  # type: ignore[arg-type]
+                                            meta={"record": {"file": Path(path).name, "index": frame.index}})
+            except RecordError as exc:
+                yield exc

@@ -1,0 +1,270 @@
+"""Canonical episode model: every source loads into these records, every stage reads them.
+
+Coordinates are absolute pixels of the step's own screenshot. Seed-002 style relative coordinates
+(0..1000 on both axes) exist only at the edges and are converted with :func:`to_relative` /
+:func:`from_relative`.
+
+>>> a = Action("swipe", point=(540, 1600), end=(540, 800))
+>>> a.direction
+'up'
+>>> Action.from_dict(a.to_dict()) == a
+True
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+ACTION_TYPES = ("click", "long_press", "swipe", "input", "open_app", "back", "home", "wait", "done")
+DIRECTIONS = ("up", "down", "left", "right")
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+ELEMENT_FLAGS = (
+    "clickable", "long_clickable", "editable", "scrollable", "checkable", "checked",
+    "focusable", "focused", "selected", "enabled", "visible",
+)
+
+Point = tuple[int, int]
+
+
+def finger_direction(start: Point, end: Point) -> str:
+    """Direction the finger moves from ``start`` to ``end`` (the dominant axis wins).
+
+    >>> finger_direction((500, 1500), (500, 700))
+    'up'
+    """
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    if dx == 0 and dy == 0:
+        raise ValueError(f"a swipe needs distinct start and end points, got {start} twice")
+    if abs(dy) >= abs(dx):
+        return "down" if dy > 0 else "up"
+    return "right" if dx > 0 else "left"
+
+
+def to_relative(point: Point, width: int, height: int) -> tuple[int, int]:
+    """Pixels -> seed 002 relative coordinates (0..1000 on both axes).
+
+    >>> to_relative((540, 1200), 1080, 2400)
+    (500, 500)
+    """
+    return (min(1000, max(0, round(point[0] * 1000 / width))),
+            min(1000, max(0, round(point[1] * 1000 / height))))
+
+
+def from_relative(rel: tuple[float, float], width: int, height: int) -> Point:
+    """Seed 002 relative coordinates (0..1000) -> pixels of a ``width`` x ``height`` frame.
+
+    >>> from_relative((500, 500), 1080, 2400)
+    (540, 1200)
+    """
+    x = min(width - 1, max(0, round(rel[0] * width / 1000)))
+    y = min(height - 1, max(0, round(rel[1] * height / 1000)))
+    return (int(x), int(y))
+
+
+@dataclass(frozen=True)
+class Element:
+    """One accessibility node with pixel bounds ``(left, top, right, bottom)``."""
+
+    index: int
+    bounds: tuple[int, int, int, int]
+    text: str = ""
+    desc: str = ""
+    hint: str = ""
+    class_name: str = ""
+    resource_id: str = ""
+    package: str = ""
+    flags: tuple[str, ...] = ()
+    depth: int = 0
+    window: int = 0
+
+    @property
+    def area(self) -> int:
+        left, top, right, bottom = self.bounds
+        return max(0, right - left) * max(0, bottom - top)
+
+    @property
+    def center(self) -> Point:
+        left, top, right, bottom = self.bounds
+        return ((left + right) // 2, (top + bottom) // 2)
+
+    def contains(self, point: Point) -> bool:
+        left, top, right, bottom = self.bounds
+        return left <= point[0] < right and top <= point[1] < bottom
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    @property
+    def label(self) -> str:
+        """The most human-readable name of the node: its text, else description, else hint."""
+        return self.text or self.desc or self.hint
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "bounds": list(self.bounds)}
+        for key in ("text", "desc", "hint", "class_name", "resource_id", "package"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        out["flags"] = list(self.flags)
+        out["depth"] = self.depth
+        out["window"] = self.window
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Element":
+        return cls(
+            index=int(d["index"]), bounds=tuple(int(v) for v in d["bounds"]),  # type: ignore[arg-type]
+            text=d.get("text", ""), desc=d.get("desc", ""), hint=d.get("hint", ""),
+            class_name=d.get("class_name", ""), resource_id=d.get("resource_id", ""),
+            package=d.get("package", ""), flags=tuple(d.get("flags", ())),
+            depth=int(d.get("depth", 0)), window=int(d.get("window", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class Action:
+    """A canonical action. ``direction`` of a swipe is the finger's and is derived from point->end."""
+
+    type: str
+    point: Point | None = None
+    end: Point | None = None
+    direction: str | None = None
+    text: str | None = None
+    app: str | None = None
+    element: Element | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in ACTION_TYPES:
+            raise ValueError(f"unknown action type {self.type!r}; expected one of {', '.join(ACTION_TYPES)}")
+        if self.type in ("click", "long_press", "swipe") and self.point is None:
+            raise ValueError(f"a {self.type} action needs a point")
+        if self.type == "swipe":
+            if self.end is None:
+                raise ValueError("a swipe action needs an end point")
+            derived = finger_direction(self.point, self.end)  # type: ignore[arg-type]
+            if self.direction is None:
+                object.__setattr__(self, "direction", derived)
+            elif self.direction != derived:
+                raise ValueError(f"swipe direction {self.direction!r} disagrees with its points ({derived!r})")
+        if self.type == "input" and self.text is None:
+            raise ValueError("an input action needs text")
+        if self.type == "open_app" and not self.app:
+            raise ValueError("an open_app action needs an app name")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "point": list(self.point) if self.point is not None else None,
+            "end": list(self.end) if self.end is not None else None,
+            "direction": self.direction,
+            "text": self.text,
+            "app": self.app,
+            "element": self.element.to_dict() if self.element is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Action":
+        point, end, element = d.get("point"), d.get("end"), d.get("element")
+        return cls(
+            type=d["type"],
+            point=(int(point[0]), int(point[1])) if point is not None else None,
+            end=(int(end[0]), int(end[1])) if end is not None else None,
+            direction=d.get("direction"), text=d.get("text"), app=d.get("app"),
+            element=Element.from_dict(element) if element is not None else None,
+        )
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    """A screenshot in the run's content-addressed image store (``path`` is relative to the run)."""
+
+    sha256: str
+    path: str
+    width: int
+    height: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sha256": self.sha256, "path": self.path, "width": self.width, "height": self.height}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Screenshot":
+        return cls(sha256=d["sha256"], path=d["path"], width=int(d["width"]), height=int(d["height"]))
+
+
+@dataclass
+class Step:
+    index: int
+    screenshot: Screenshot
+    action: Action
+    instruction: str | None = None
+    elements: list[Element] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "index": self.index,
+            "screenshot": self.screenshot.to_dict(),
+            "action": self.action.to_dict(),
+            "instruction": self.instruction,
+            "elements": [e.to_dict() for e in self.elements],
+        }
+        if self.meta:
+            out["meta"] = self.meta
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Step":
+        return cls(
+            index=int(d["index"]), screenshot=Screenshot.from_dict(d["screenshot"]),
+            action=Action.from_dict(d["action"]), instruction=d.get("instruction"),
+            elements=[Element.from_dict(e) for e in d.get("elements", ())], meta=dict(d.get("meta", {})),
+        )
+
+
+@dataclass
+class Episode:
+    id: str
+    source: str
+    goal: str
+    steps: list[Step]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "source": self.source, "goal": self.goal, "meta": self.meta,
+                "steps": [s.to_dict() for s in self.steps]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Episode":
+        return cls(id=str(d["id"]), source=d["source"], goal=d["goal"], meta=dict(d.get("meta", {})),
+                   steps=[Step.from_dict(s) for s in d["steps"]])
+
+    @classmethod
+    def from_json(cls, line: str) -> "Episode":
+        return cls.from_dict(json.loads(line))
+
+
+def check_episode(episode: Episode) -> list[str]:
+    """Structural problems of an episode (empty when it is well formed): one action per screenshot,
+    ``done`` last and only last, steps numbered 0..N-1."""
+    problems = []
+    if not episode.steps:
+        return ["episode has no steps"]
+    for i, step in enumerate(episode.steps):
+        if step.index != i:
+            problems.append(f"step {i}: index is {step.index}")
+        if step.action.type == "done" and i != len(episode.steps) - 1:
+            problems.append(f"step {i}: done before the last step")
+    if episode.steps[-1].action.type != "done":
+        problems.append(f"step {len(episode.steps) - 1}: last action is {episode.steps[-1].action.type}, not done")
+    return problems
+
+
+def action_histogram(episodes: Iterable[Episode]) -> dict[str, int]:
+    counts = {t: 0 for t in ACTION_TYPES}
+    for ep in episodes:
+        for step in ep.steps:
+            counts[step.action.type] += 1
+    return {k: v for k, v in counts.items() if v}

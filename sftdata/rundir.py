@@ -1,0 +1,102 @@
+"""A run directory: the one place every stage reads from and writes to.
+
+::
+
+    RUN/episodes.jsonl   canonical episodes, one JSON line each (append-only, flushed per line)
+    RUN/rejects.jsonl    every dropped input with its stage and reason code (append-only)
+    RUN/images/          content-addressed screenshots (sha256-named, original bytes)
+    RUN/manifest.json    per-stage options, inputs, counts and timings (rewritten atomically)
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import __version__
+from .errors import FatalError, RecordError
+from .io import ImageStore, Ledger, iter_jsonl, read_json, write_json_atomic
+from .model import Episode
+
+
+class RunDir:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.episodes_path = self.path / "episodes.jsonl"
+        self.rejects_path = self.path / "rejects.jsonl"
+        self.manifest_path = self.path / "manifest.json"
+        self.images = ImageStore(self.path)
+
+    def ensure_writable(self) -> None:
+        """Fail early, with a clear message, when the run directory cannot be created or written."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / ".write-probe"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise FatalError(f"run directory {self.path} is not writable: {exc.strerror or exc}") from None
+
+    # ledgers -------------------------------------------------------------------------------------------
+    def episodes(self) -> Iterator[Episode]:
+        for record in iter_jsonl(self.episodes_path):
+            yield Episode.from_dict(record)
+
+    def episode_records(self) -> Iterator[dict]:
+        return iter_jsonl(self.episodes_path)
+
+    def rejects(self) -> Iterator[dict]:
+        return iter_jsonl(self.rejects_path)
+
+    def open_episodes(self) -> Ledger:
+        return Ledger(self.episodes_path)
+
+    def open_rejects(self) -> Ledger:
+        return Ledger(self.rejects_path)
+
+    @staticmethod
+    def reject_record(stage: str, source: str, error: RecordError, *, episode_id: str | None = None,
+                      record: dict[str, Any] | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"episode_id": episode_id, "source": source, "stage": stage,
+                               "reason": error.reason, "detail": error.detail}
+        if record is not None:
+            out["record"] = record
+        return out
+
+    # manifest ------------------------------------------------------------------------------------------
+    def manifest(self) -> dict[str, Any]:
+        try:
+            data = read_json(self.manifest_path, default=None)
+        except json.JSONDecodeError:
+            data = None  # a manifest is rewritten atomically, so this is a foreign or hand-edited file
+        return data or {"sftdata": __version__, "stages": {}}
+
+    def update_manifest(self, stage: str, key: str, entry: dict[str, Any]) -> dict[str, Any]:
+        manifest = self.manifest()
+        manifest["sftdata"] = __version__
+        manifest.setdefault("stages", {}).setdefault(stage, {})[key] = entry
+        manifest["totals"] = self.totals()
+        manifest["updated"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        write_json_atomic(self.manifest_path, manifest)
+        return manifest
+
+    def totals(self) -> dict[str, Any]:
+        """Counts recomputed from the ledgers, so they hold after any kill and resume."""
+        episodes = steps = 0
+        actions: Counter[str] = Counter()
+        by_source: Counter[str] = Counter()
+        for record in self.episode_records():
+            episodes += 1
+            steps += len(record["steps"])
+            by_source[record["source"]] += 1
+            actions.update(s["action"]["type"] for s in record["steps"])
+        rejected: Counter[str] = Counter()
+        by_stage: Counter[str] = Counter()
+        for r in self.rejects():
+            rejected[r["reason"]] += 1
+            by_stage[r["stage"]] += 1
+        return {"episodes": episodes, "steps": steps, "episodes_by_source": dict(by_source),
+                "actions": dict(actions.most_common()), "rejected": sum(rejected.values()),
+                "rejected_by_reason": dict(rejected.most_common()), "rejected_by_stage": dict(by_stage)}
