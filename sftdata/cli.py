@@ -88,13 +88,53 @@ def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict
     opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
                          max_record_bytes=max_record_mb << 20)
     run = RunDir(run_dir)
-    result = ingest_androidcontrol(list(paths), run, opts, progress=progress)
+    _report(run_dir, ingest_androidcontrol(list(paths), run, opts, progress=progress))
+    click.echo(format_summary(run))
+
+
+def _report(run_dir, result) -> None:
     if result.skipped:
-        click.echo(f"{run_dir}: ingest already finished with these inputs and options; nothing to do.")
+        click.echo(f"{run_dir}: ingest of {result.source} already finished with these inputs and options; "
+                   "nothing to do.")
     else:
-        click.echo(f"ingested {result.new_exported} new episodes, rejected {result.new_rejected}"
+        click.echo(f"ingested {result.new_exported} new {result.source} episodes, rejected {result.new_rejected}"
                    + (f", filtered out {result.filtered}" if result.filtered else "")
                    + f" ({result.elapsed_s:.1f} s in total for this source)")
+
+
+@ingest.command("annotated")
+@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Run directory to write into (created if missing; re-running resumes).")
+@click.option("--tolerance", type=click.FloatRange(min=0), metavar="PX",
+              help="Largest allowed distance between task.json coordinates and the drawn marks "
+                   "[default: 2% of the screen diagonal].")
+@click.option("--require-clean", is_flag=True,
+              help="Reject marked trajectories that have no clean/ frames instead of removing the marks.")
+@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Keep only these trajectory ids (folder paths).")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after N trajectories.")
+@click.option("--strict", is_flag=True, help="Stop at the first bad trajectory with a non-zero exit.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@_fatal_to_exit
+def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, strict, progress):
+    """Ingest folders of human-annotated screenshots (one trajectory per folder with a task.json).
+
+    \b
+    Actions are read in seed 002's text form (CLICK [x,y], SWIPE [x1,y1] to [x2,y2], INPUT <text>, ...,
+    0..1000 coordinates) or as JSON objects. Red marks burned into the frames are detected: they fill in
+    omitted coordinates and are cross-checked against given ones. Exported frames never carry marks.
+
+    \b
+    Example:
+      sftdata ingest annotated data/annotated --out processed/mine --tolerance 30
+    """
+    from .ingest import IngestOptions, ingest_annotated as run_ingest
+    from .loaders.annotated import AnnotatedOptions
+
+    run = RunDir(run_dir)
+    result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
+                        AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean), progress=progress)
+    _report(run_dir, result)
     click.echo(format_summary(run))
 
 

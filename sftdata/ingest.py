@@ -8,7 +8,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from tqdm import tqdm
 
@@ -16,6 +16,9 @@ from .errors import FatalError, RecordError
 from .loaders import androidcontrol
 from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
 from .rundir import RunDir
+
+if TYPE_CHECKING:
+    from .loaders.annotated import AnnotatedOptions
 
 STAGE = "ingest"
 
@@ -103,11 +106,9 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
     if opts.splits:
         options["splits"] = str(Path(opts.splits).resolve())
     fingerprint = _fingerprint(files, options)
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get(source, {})
-    if previous.get("finished") and previous.get("fingerprint") == fingerprint:
-        counts = previous.get("counts", {})
-        return IngestResult(source, True, counts.get("exported", 0), counts.get("rejected", 0),
-                            counts.get("filtered", 0), by_reason=counts.get("by_reason", {}))
+    previous, finished = _previous(run, source, fingerprint)
+    if finished:
+        return finished
 
     selected, split_of = _select(opts)
     done_keys, seen_ids = _done(run, source)
@@ -167,6 +168,13 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     break
     bar.close()
 
+    _finish(run, source, result, fingerprint, options, previous, started)
+    return result
+
+
+def _finish(run: RunDir, source: str, result: IngestResult, fingerprint: dict[str, Any], options: dict[str, Any],
+            previous: dict[str, Any], started: float) -> None:
+    """Recount from the ledgers (so the numbers hold across kills) and record the stage in the manifest."""
     exported = sum(1 for r in run.episode_records() if r.get("source") == source)
     by_reason: dict[str, int] = {}
     for r in run.rejects():
@@ -181,4 +189,76 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
         "counts": {"in": exported + result.rejected, "exported": exported, "rejected": result.rejected,
                    "filtered": result.filtered, "by_reason": by_reason},
     })
+
+
+def _previous(run: RunDir, source: str, fingerprint: dict[str, Any]) -> tuple[dict[str, Any], IngestResult | None]:
+    """The manifest entry of an earlier run, and a result to return at once when it finished identically."""
+    previous = run.manifest().get("stages", {}).get(STAGE, {}).get(source, {})
+    if previous.get("finished") and previous.get("fingerprint") == fingerprint:
+        counts = previous.get("counts", {})
+        return previous, IngestResult(source, True, counts.get("exported", 0), counts.get("rejected", 0),
+                                      counts.get("filtered", 0), by_reason=counts.get("by_reason", {}))
+    return previous, None
+
+
+def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
+                     annotated_opts: "AnnotatedOptions | None" = None, progress: bool | None = None) -> IngestResult:
+    """Read every trajectory folder under ``root`` into ``run`` (episode id = folder path relative to root)."""
+    from .loaders import annotated
+
+    source = annotated.SOURCE
+    root = Path(root)
+    if not root.is_dir():
+        raise FatalError(f"{root} is not a directory of annotated trajectories")
+    run.ensure_writable()
+    folders = list(annotated.find_trajectories(root))
+    aopts = annotated_opts or annotated.AnnotatedOptions()
+    options = {**asdict(opts), **asdict(aopts)}
+    inputs = [folder / annotated.TASK_FILE for folder in folders]
+    fingerprint = _fingerprint(inputs, options)
+    fingerprint["root"] = str(root.resolve())
+    previous, finished = _previous(run, source, fingerprint)
+    if finished:
+        return finished
+    done_keys, seen_ids = _done(run, source)
+    wanted = set(opts.episode_ids) if opts.episode_ids else None
+    started = time.monotonic()
+    result = IngestResult(source, False)
+    handled = len(done_keys)
+    bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
+               disable=(not progress) if progress is not None else None)
+    with run.open_episodes() as episodes, run.open_rejects() as rejects:
+        for folder in bar:
+            if opts.limit is not None and handled >= opts.limit:
+                break
+            episode_id = annotated.episode_id_for(folder, root)
+            ref = {"file": episode_id, "index": 0}
+            if f"{episode_id}:0" in done_keys:
+                continue
+            if wanted is not None and episode_id not in wanted:
+                result.filtered += 1
+                continue
+            try:
+                if episode_id in seen_ids:
+                    raise RecordError("duplicate_episode", f"episode {episode_id} was already ingested")
+                episode = annotated.load_trajectory(folder, root, run.images, aopts)
+                episode.meta["record"] = ref
+            except RecordError as exc:
+                rejects.append(run.reject_record(STAGE, source, exc, episode_id=episode_id, record=ref))
+                result.new_rejected += 1
+                if opts.strict:
+                    raise FatalError(f"{episode_id}: {exc.reason}: {exc.detail} (--strict)") from None
+            except OSError as exc:
+                raise FatalError(f"cannot write to {run.path}: {exc.strerror or exc}") from None
+            except Exception as exc:
+                rejects.append(run.reject_record(STAGE, source, RecordError(
+                    "unexpected_error", f"{type(exc).__name__}: {exc}"), episode_id=episode_id, record=ref))
+                result.new_rejected += 1
+            else:
+                episodes.append(episode.to_json())
+                seen_ids.add(episode_id)
+                result.new_exported += 1
+            handled += 1
+    bar.close()
+    _finish(run, source, result, fingerprint, options, previous, started)
     return result

@@ -1,0 +1,55 @@
+# sftdata: `make demo` shows the pipeline on generated data, `make test` runs the test suite.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+SAMPLE := raw/sample/sample.tfrecord.gz
+DEMO   := processed/demo
+
+.PHONY: demo test bench bench-ingest fonts clean help
+
+help:
+	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
+	@echo "make test   - install the dev extras into $(VENV) and run the tests"
+	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+# Chinese labels and sample screens need a real CJK font (never tofu boxes).
+fonts:
+	@if ! fc-list :lang=zh 2>/dev/null | grep -q . ; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing a CJK font (fonts-noto-cjk)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk fontconfig >/dev/null; \
+	  else \
+	    echo "no CJK font found: install one, e.g. 'sudo apt-get install fonts-noto-cjk' (or fonts-wqy-microhei)"; exit 1; \
+	  fi; \
+	fi
+
+$(SAMPLE): | $(VENV)/.installed fonts
+	$(BIN)/sftdata sample $@ --episodes 12 --seed 0
+
+demo: $(VENV)/.installed fonts $(SAMPLE)
+	$(BIN)/sftdata ingest androidcontrol $(SAMPLE) --out $(DEMO)
+
+test: $(VENV)/.installed fonts
+	$(BIN)/python -m pytest
+
+.venv-bench/.installed: pyproject.toml
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install -q --upgrade pip
+	.venv-bench/bin/python -m pip install -q -e '.[bench]'
+	@touch $@
+
+bench-ingest: .venv-bench/.installed fonts
+	.venv-bench/bin/python benchmarks/ingest.py
+
+bench: bench-ingest
+
+clean:
+	rm -rf $(DEMO) raw/sample benchmarks/out
