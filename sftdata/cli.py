@@ -140,6 +140,23 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, s
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="PNG file to write.")
+@_fatal_to_exit
+def inspect(run_dir, episode_id, out):
+    """Draw a contact sheet of one episode: annotator images with their marks, step, action, instruction.
+
+    \b
+    Example:
+      sftdata inspect processed/demo --episode 100003 --out /tmp/episode.png
+    """
+    from .inspect import write_contact_sheet
+
+    click.echo(f"wrote {write_contact_sheet(run_dir, episode_id, out)}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the totals as JSON.")
 def summary(run_dir, as_json):
     """Print what a run directory holds: episodes, steps, actions, rejects by reason.

@@ -1,0 +1,46 @@
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from conftest import FIXTURES
+from sftdata.cli import main
+
+
+@pytest.fixture
+def annotated_run(tmp_path):
+    root = FIXTURES / "annotated"
+    if not root.exists():
+        pytest.skip("annotated fixtures not found")
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(root), "--out", str(run), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "ingested 3 new annotated episodes, rejected 0" in result.output
+    return run
+
+
+def test_inspect_draws_a_contact_sheet_with_marks(annotated_run, tmp_path):
+    out = tmp_path / "sheet.png"
+    result = CliRunner().invoke(main, ["inspect", str(annotated_run), "--episode", "amazon_mobiles", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    sheet = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert sheet.shape[1] > 5 * 300  # five steps side by side
+    red = (sheet[..., 0] > 200) & (sheet[..., 1] < 60) & (sheet[..., 2] < 60)
+    assert red.sum() > 500  # labels, circles and the arrow are drawn
+
+
+def test_inspect_unknown_episode_is_a_clear_error(annotated_run, tmp_path):
+    result = CliRunner().invoke(main, ["inspect", str(annotated_run), "--episode", "nope", "--out", str(tmp_path / "x.png")])
+    assert result.exit_code != 0 and "no episode 'nope'" in result.output
+
+
+def test_one_run_holds_both_sources(annotated_run, ac_fixture):
+    result = CliRunner().invoke(main, ["ingest", "androidcontrol", str(ac_fixture), "--out", str(annotated_run),
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "sources: androidcontrol 3, annotated 3" in result.output
+    manifest = json.loads((annotated_run / "manifest.json").read_text())
+    assert set(manifest["stages"]["ingest"]) == {"androidcontrol", "annotated"}
+    assert manifest["totals"]["episodes"] == 6
