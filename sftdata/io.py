@@ -19,6 +19,9 @@ from typing import Any, Iterator
 
 from .errors import FatalError
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, *, fsync: bool = True) -> Iterator[Path]:
@@ -31,6 +34,7 @@ def atomic_path(path: str | os.PathLike, *, fsync: bool = True) -> Iterator[Path
     except OSError as exc:
         raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the mode open() would
     try:
         yield Path(tmp)
         if fsync:

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from conftest import AC_DIR, episode_schema, gunzip
+from support import AC_DIR, episode_schema, gunzip
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
 from sftdata.loaders.tfrecord import write_tfrecords

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from conftest import FIXTURES
+from support import FIXTURES
 from sftdata.cli import main
 
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import AC_DIR
+from support import AC_DIR
 from sftdata.errors import RecordError
 from sftdata.io import ImageStore
 from sftdata.loaders.androidcontrol import (decode_features, episode_from_features, iter_episodes, png_size,

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import AC_DIR, FIXTURES
+from support import AC_DIR, ANNOTATED, FIXTURES
 from sftdata.errors import RecordError
 from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.io import iter_jsonl
 from sftdata.loaders.annotated import AnnotatedOptions, load_trajectory
 from sftdata.rundir import RunDir
 
-ANNOTATED = FIXTURES / "annotated"
+
 
 
 @pytest.fixture

@@ -135,3 +135,18 @@ def test_progress_reports_every_compressed_byte(tmp_path):
 def test_reads_tensorflow_written_fixture(ac_fixture):
     frames = list(read_tfrecords(ac_fixture))
     assert len(frames) == 3 and all(f.error is None for f in frames)
+
+
+def test_written_files_are_deterministic_and_readable_by_others(tmp_path):
+    a, b = tmp_path / "a.gz", tmp_path / "b.gz"
+    write_tfrecords(a, RECORDS)
+    write_tfrecords(b, RECORDS)
+    assert a.read_bytes() == b.read_bytes()
+    assert (a.stat().st_mode & 0o777) == (0o666 & ~_umask())
+
+
+def _umask():
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
