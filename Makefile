@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 SAMPLE := raw/sample/sample.tfrecord.gz
 DEMO   := processed/demo
 
-.PHONY: demo test bench bench-ingest fonts clean help
+.PHONY: demo test bench bench-ingest bench-overlay fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
@@ -49,7 +49,10 @@ test: $(VENV)/.installed fonts
 bench-ingest: .venv-bench/.installed fonts
 	.venv-bench/bin/python benchmarks/ingest.py
 
-bench: bench-ingest
+bench-overlay: $(VENV)/.installed fonts
+	$(BIN)/python benchmarks/overlay.py
+
+bench: bench-ingest bench-overlay
 
 clean:
 	rm -rf $(DEMO) raw/sample benchmarks/out
