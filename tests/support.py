@@ -17,4 +17,4 @@ def gunzip(path: Path) -> bytes:
 
 
 def episode_schema() -> dict:
-    return json.loads((ROOT / "schemas" / "episode.schema.json").read_text())
+    return json.loads((ROOT / "schemas" / "episode.schema.json").read_text())  # the repository-root link

@@ -1,0 +1,165 @@
+"""Does a reconstruction match the ground truth? Pure functions; every failure names the item and a reason.
+
+Reason codes: ``bad_item`` (not a {reasoning, function{name, parameters}} object), ``item_count_mismatch``,
+``missing_done``, ``multiple_done``, ``done_not_last``, ``function_mismatch``, ``input_text_mismatch``,
+``app_mismatch``, ``swipe_direction_mismatch``, ``missing_target``, ``target_not_chinese``,
+``target_not_grounded``, ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``.
+
+>>> from sftdata.model import Action, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ep = Episode("e", "annotated", "返回", [Step(0, shot, Action("back")), Step(1, shot, Action("done"))])
+>>> items = [{"reasoning": "当前页面不是目标页面，需要先返回上一页。", "function": {"name": "press_back", "parameters": {}}},
+...          {"reasoning": "已经回到目标页面，任务完成。", "function": {"name": "done", "parameters": {}}}]
+>>> check_items(items, ep)
+[]
+>>> [f.reason for f in check_items(items[::-1], ep)]
+['done_not_last', 'function_mismatch', 'function_mismatch']
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+from ..model import Episode, Step
+from .calls import expected_parameters, function_name, grounding_label, mentions, normalize
+
+CJK_THRESHOLD = 0.5
+MARK_WORDS = ("红圈", "红色圆圈", "红色圆", "红框", "红色箭头", "红箭头", "红色标注", "红色标记", "标注", "红色文字",
+              "红字", "圆圈标记", "箭头标记", "red circle", "red arrow", "red mark", "red text", "annotation",
+              "annotated", "the circle", "the arrow")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》")
+
+
+@dataclass(frozen=True)
+class Failure:
+    index: int | None  # item index, None for whole-list problems
+    reason: str
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _is_cjk(ch: str) -> bool:
+    return "CJK" in unicodedata.name(ch, "") or "\u3040" <= ch <= "\u30ff"
+
+
+def cjk_share(text: str) -> float:
+    """Share of CJK characters among the letters of ``text`` outside quotation marks (quoted UI text and
+    instructions may be in any language).
+
+    >>> cjk_share('点击“Settings”按钮')
+    1.0
+    >>> round(cjk_share("Click the 设置 button"), 2)
+    0.12
+    """
+    letters = [ch for ch in _QUOTED.sub("", text) if unicodedata.category(ch).startswith("L")]
+    if not letters:
+        return 0.0
+    return sum(1 for ch in letters if _is_cjk(ch)) / len(letters)
+
+
+def has_cjk(text: str) -> bool:
+    return any(_is_cjk(ch) for ch in text)
+
+
+def mark_words(text: str) -> list[str]:
+    low = normalize(text)
+    return [w for w in MARK_WORDS if w in low]
+
+
+def _shape(item: Any) -> str | None:
+    if not isinstance(item, dict):
+        return f"item is {type(item).__name__}, not an object"
+    if not isinstance(item.get("reasoning"), str):
+        return "missing 'reasoning' string"
+    fn = item.get("function")
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+        return "missing 'function' object with a 'name'"
+    if not isinstance(fn.get("parameters", {}), dict):
+        return "'parameters' is not an object"
+    return None
+
+
+def check_item(item: dict[str, Any], step: Step, index: int, *, cjk_threshold: float = CJK_THRESHOLD) -> list[Failure]:
+    """Failures of one item against its ground-truth step (function, parameters, target, reasoning)."""
+    problem = _shape(item)
+    if problem:
+        return [Failure(index, "bad_item", problem)]
+    out: list[Failure] = []
+    fn, params = item["function"]["name"], item["function"].get("parameters") or {}
+    want = function_name(step.action)
+    if fn != want:
+        return [Failure(index, "function_mismatch", f"function is {fn!r}, the ground truth is {want!r}")]
+    expected = expected_parameters(step.action)
+    if "text" in expected and params.get("text") != expected["text"]:
+        out.append(Failure(index, "input_text_mismatch", f"input text {params.get('text')!r} != {expected['text']!r}"))
+    if "app_name" in expected and not _same_app(params.get("app_name"), expected["app_name"]):
+        out.append(Failure(index, "app_mismatch", f"app_name {params.get('app_name')!r} != {expected['app_name']!r}"))
+    if "direction" in expected and str(params.get("direction", "")).upper() != expected["direction"]:
+        out.append(Failure(index, "swipe_direction_mismatch",
+                           f"direction {params.get('direction')!r}, the finger moves {expected['direction']}"))
+    if fn in ("click", "long_press"):
+        target = params.get("target_element")
+        if not isinstance(target, str) or not target.strip():
+            out.append(Failure(index, "missing_target", "target_element is empty"))
+        elif not has_cjk(target):
+            out.append(Failure(index, "target_not_chinese", f"target_element {target!r} has no Chinese"))
+        else:
+            label = grounding_label(step)
+            if label and not mentions(target, label):
+                out.append(Failure(index, "target_not_grounded",
+                                   f"target_element {target!r} does not mention the element's text {label!r}"))
+    reasoning = item["reasoning"].strip()
+    if not reasoning:
+        out.append(Failure(index, "empty_reasoning", "reasoning is empty"))
+    else:
+        share = cjk_share(reasoning)
+        if share < cjk_threshold:
+            out.append(Failure(index, "reasoning_not_chinese",
+                               f"{share:.0%} of the reasoning's letters are Chinese (need {cjk_threshold:.0%})"))
+    words = mark_words(reasoning + " " + str(params.get("target_element", "")))
+    if words:
+        out.append(Failure(index, "mentions_marks", f"mentions the annotation marks: {', '.join(words)}"))
+    return out
+
+
+def _same_app(got: Any, want: str) -> bool:
+    return isinstance(got, str) and normalize(got) == normalize(want)
+
+
+def check_items(items: Sequence[Any], episode: Episode, *, steps: Sequence[Step] | None = None,
+                expect_done: bool = True, cjk_threshold: float = CJK_THRESHOLD) -> list[Failure]:
+    """All failures of ``items`` against ``steps`` (default: every step of ``episode``). ``expect_done=False``
+    checks a window that is not the episode's last (then no ``done`` may appear)."""
+    steps = list(episode.steps if steps is None else steps)
+    failures: list[Failure] = []
+    if len(items) != len(steps):
+        failures.append(Failure(None, "item_count_mismatch",
+                                f"{len(items)} items for {len(steps)} screenshots (one item per screenshot)"))
+    names = [it.get("function", {}).get("name") if isinstance(it, dict) and isinstance(it.get("function"), dict)
+             else None for it in items]
+    done_at = [i for i, n in enumerate(names) if n == "done"]
+    if expect_done:
+        if not done_at:
+            failures.append(Failure(None, "missing_done", "no done item; it must be the last one"))
+        elif len(done_at) > 1:
+            failures.append(Failure(done_at[0], "multiple_done", f"done at items {done_at}; exactly one is allowed"))
+        elif done_at[0] != len(items) - 1:
+            failures.append(Failure(done_at[0], "done_not_last", f"done at item {done_at[0]} of {len(items)}"))
+    elif done_at:
+        failures.append(Failure(done_at[0], "done_not_last", "done inside a window that is not the last"))
+    for i, (item, step) in enumerate(zip(items, steps)):
+        failures += check_item(item, step, i, cjk_threshold=cjk_threshold)
+    return failures
+
+
+def failure_summary(failures: Sequence[Failure]) -> str:
+    """Numbered lines for the repair prompt, e.g. ``第 3 项 (swipe_direction_mismatch): ...``."""
+    lines = []
+    for f in failures:
+        where = "整体" if f.index is None else f"第 {f.index + 1} 项"
+        lines.append(f"- {where} ({f.reason}): {f.detail}")
+    return "\n".join(lines)
