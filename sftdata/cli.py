@@ -140,6 +140,127 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, s
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--backend", type=click.Choice(["template", "openai", "batch"]), default="template", show_default=True,
+              help="template: offline, deterministic; openai: any OpenAI-compatible endpoint; batch: Batch API files.")
+@click.option("--model", envvar="SFTDATA_MODEL", help="Model name for the openai/batch backends [env SFTDATA_MODEL].")
+@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Endpoint, e.g. http://localhost:8000/v1 [env OPENAI_BASE_URL].")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+              help="Name of the environment variable that holds the API key (the key itself is never stored).")
+@click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False),
+              help="Your own prompt template with {goal} and {screenshot_count}.")
+@click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output.")
+@click.option("--image-max-side", type=click.IntRange(min=64), help="Downscale annotator images to this longest side.")
+@click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=16), default=8192, show_default=True)
+@click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Seconds per request.")
+@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Requests in flight.")
+@click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Asks per window, the first included; later ones list the failures to fix.")
+@click.option("--window", type=click.IntRange(min=2), default=20, show_default=True,
+              help="Longer episodes are asked in windows of at most this many screenshots.")
+@click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest.")
+@click.option("--price-out", type=float, help="Price per million completion tokens.")
+@click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
+              help="batch: write OpenAI Batch API request lines here.")
+@click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="batch: read Batch API result lines and check them.")
+@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Only these episode ids.")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after N episodes.")
+@click.option("--strict", is_flag=True, help="Stop at the first rejected episode with a non-zero exit.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@_fatal_to_exit
+def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, structured, image_max_side, image_format,
+             max_tokens, temperature, timeout, max_retries, concurrency, max_attempts, window, price_in, price_out,
+             write_requests, import_results, episodes, limit, strict, progress):
+    """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
+
+    \b
+    Each reply is checked against the ground truth (one item per screenshot, one done and it is last, every
+    function and parameter equal to the action); failures are sent back to be fixed, up to --max-attempts.
+    Replies are cached by request: a killed run resumes without paying twice.
+
+    \b
+    Examples:
+      sftdata annotate processed/demo                       # offline template backend
+      OPENAI_API_KEY=... sftdata annotate processed/demo --backend openai \\
+          --base-url http://localhost:8000/v1 --model Qwen2.5-VL-72B-Instruct --concurrency 16
+      sftdata annotate processed/demo --backend batch --model gpt-4o --write-requests batch.jsonl
+      sftdata annotate processed/demo --backend batch --model gpt-4o --import-results results.jsonl
+    """
+    from .react.stage import AnnotateOptions, annotate_run
+
+    opts = AnnotateOptions(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env,
+                           prompt_file=prompt_file, structured=structured, image_max_side=image_max_side,
+                           image_format=image_format, max_tokens=max_tokens, temperature=temperature,
+                           timeout=timeout, max_retries=max_retries, concurrency=concurrency,
+                           max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
+                           episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress)
+    run = RunDir(run_dir)
+    if backend == "batch":
+        from .react.batch import import_results as do_import, write_requests as do_write
+
+        if bool(write_requests) == bool(import_results):
+            raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
+        if write_requests:
+            n = do_write(run, opts, write_requests)
+            click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
+                       f"--import-results with the output file")
+            return
+        result = do_import(run, opts, import_results)
+    else:
+        result = annotate_run(run, opts)
+    click.echo(f"annotated {result.new_annotated} new episodes, rejected {result.new_rejected} "
+               f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
+    llm = result.stats
+    if backend != "template":
+        click.echo(f"requests {llm['requests']}   retries {llm['retries']}   cache hits {llm['cache_hits']}   "
+                   f"tokens in {llm['prompt_tokens']} out {llm['completion_tokens']}")
+    for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
+        click.echo(f"  rejected: {reason:<28} {count:>6}")
+
+
+@main.command()
+@click.argument("run_dir", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--episodes", "episodes_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="An episodes.jsonl made elsewhere (with --annotations, instead of RUN).")
+@click.option("--annotations", "annotations_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Annotation lines: {id, items} records, or one raw seed 002 list per episode line.")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write the full report as JSON.")
+@click.option("--cjk-threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Least share of Chinese among the reasoning's letters (quoted text excluded).")
+@_fatal_to_exit
+def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
+    """Check reasoning/action alignment of an annotation file and report why items fail (exit 1 on failures).
+
+    \b
+    Examples:
+      sftdata validate processed/demo
+      sftdata validate --episodes episodes.jsonl --annotations reconstructions.jsonl --report report.json
+    """
+    from .io import write_json_atomic
+    from .validate import format_report, validate_files
+
+    if run_dir is not None:
+        if episodes_path or annotations_path:
+            raise click.UsageError("give either RUN or --episodes with --annotations, not both")
+        episodes_path, annotations_path = run_dir / "episodes.jsonl", run_dir / "annotations.jsonl"
+        if not annotations_path.exists():
+            raise FatalError(f"{run_dir} has no annotations.jsonl: run `sftdata annotate` first")
+    elif not (episodes_path and annotations_path):
+        raise click.UsageError("give RUN, or both --episodes and --annotations")
+    result = validate_files(episodes_path, annotations_path, cjk_threshold)
+    if report:
+        write_json_atomic(report, result.to_dict())
+    click.echo(format_report(result))
+    if not result.ok:
+        raise SystemExit(1)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="PNG file to write.")
 @_fatal_to_exit

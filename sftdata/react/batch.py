@@ -1,0 +1,127 @@
+"""The ``batch`` backend: OpenAI Batch API files instead of live requests.
+
+``write_requests`` writes one ``/v1/chat/completions`` request line per episode window (``custom_id`` =
+``<episode id>::<start>-<end>``), exactly the first-attempt request the live backend would send. ``import_results``
+reads the Batch API's output lines back through the same parser and alignment check: an episode whose windows all
+pass is annotated; one with a failing window is rejected with every reason (re-run those with the live backend,
+which repairs); one whose windows are not all in the file is left for a later import.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ..errors import FatalError, RecordError
+from ..io import Ledger, atomic_path, iter_jsonl
+from ..rundir import RunDir
+from .backends import chat_body
+from .check import Failure, check_items
+from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
+
+
+class _BodyOnly:
+    """Builds request bodies like the openai backend, without a client or a key."""
+
+    def __init__(self, opts: AnnotateOptions) -> None:
+        if not opts.model:
+            raise FatalError("the batch backend needs --model (it is written into every request)")
+        self.model, self.opts = opts.model, opts
+
+    def body(self, messages: list[dict]) -> dict[str, Any]:
+        return chat_body(self.model, messages, self.opts.max_tokens, self.opts.temperature, self.opts.structured)
+
+
+def custom_id(episode_id: str, start: int, end: int) -> str:
+    return f"{episode_id}::{start}-{end}"
+
+
+def _todo(run: RunDir, opts: AnnotateOptions):
+    done = _done_ids(run)
+    wanted = set(opts.episode_ids) if opts.episode_ids else None
+    count = 0
+    for episode in run.episodes():
+        if episode.id in done or (wanted is not None and episode.id not in wanted):
+            continue
+        if opts.limit is not None and count >= opts.limit:
+            return
+        count += 1
+        yield episode
+
+
+def write_requests(run: RunDir, opts: AnnotateOptions, path: Path) -> int:
+    annotator = Annotator(run, opts, backend=_BodyOnly(opts))
+    lines = 0
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+        for episode in _todo(run, opts):
+            for start, end in split_windows(len(episode.steps), opts.window):
+                body = annotator.backend.body(annotator.messages(episode, start, end))
+                out.write(json.dumps({"custom_id": custom_id(episode.id, start, end), "method": "POST",
+                                      "url": "/v1/chat/completions", "body": body}, ensure_ascii=False) + "\n")
+                lines += 1
+    annotator.pool.shutdown()
+    return lines
+
+
+def _reply_text(line: dict[str, Any]) -> tuple[str | None, Failure | None, dict]:
+    response = line.get("response") or {}
+    if line.get("error") or response.get("status_code") != 200:
+        detail = json.dumps(line.get("error") or response.get("body"), ensure_ascii=False)[:300]
+        return None, Failure(None, "llm_error", f"batch request failed: {detail}"), {}
+    body = response.get("body") or {}
+    try:
+        choice = body["choices"][0]
+        text = choice["message"]["content"] or ""
+    except (KeyError, IndexError, TypeError):
+        return None, Failure(None, "empty_reply", "the batch result has no choices"), {}
+    if choice.get("finish_reason") == "length":
+        return None, Failure(None, "reply_truncated", "the reply was cut off by max_tokens"), body.get("usage") or {}
+    return text, None, body.get("usage") or {}
+
+
+def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateResult:
+    results: dict[str, dict] = {}
+    for line in iter_jsonl(path):
+        if isinstance(line, dict) and isinstance(line.get("custom_id"), str):
+            results[line["custom_id"]] = line
+    annotator = Annotator(run, opts, backend=_BodyOnly(opts))
+    result = AnnotateResult()
+    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("reconstruction", {})
+    started = time.monotonic()
+    with Ledger(run.path / ANNOTATIONS) as annotations, run.open_rejects() as rejects:
+        for episode in _todo(run, opts):
+            windows = split_windows(len(episode.steps), opts.window)
+            lines = [results.get(custom_id(episode.id, s, e)) for s, e in windows]
+            if any(line is None for line in lines):
+                continue
+            items: list[dict] = []
+            failures: list[Failure] = []
+            usage: Counter = Counter()
+            for (start, end), line in zip(windows, lines):
+                text, failure, used = _reply_text(line)
+                usage.update({k: used.get(k, 0) for k in ("prompt_tokens", "completion_tokens")})
+                if failure is None:
+                    got, failure_list = annotator.judge(text, episode, episode.steps[start:end], end == len(episode.steps))
+                    items += got
+                    failures += failure_list
+                else:
+                    failures.append(failure)
+            failures = failures or check_items(items, episode)
+            annotator.stats.update(usage)
+            if failures:
+                first = failures[0]
+                rejects.append({**run.reject_record(STAGE, episode.source, RecordError(first.reason, first.detail),
+                                                    episode_id=episode.id),
+                                "attempts": 1, "failures": [f.to_dict() for f in failures]})
+                result.new_rejected += 1
+            else:
+                annotations.append({"id": episode.id, "source": episode.source, "backend": "batch",
+                                    "model": opts.model, "prompt_version": annotator.prompt.version, "attempts": 1,
+                                    "windows": len(windows), "items": items, "usage": dict(usage),
+                                    "requests": len(windows), "cache_hits": 0})
+                result.new_annotated += 1
+    annotator.pool.shutdown()
+    _record(run, opts, annotator, result, previous, started)
+    return result
