@@ -132,27 +132,32 @@ class Action:
     text: str | None = None
     app: str | None = None
     element: Element | None = None
+    target: str | None = None  # a description of the target element, for formats that name it in words
 
     def __post_init__(self) -> None:
         if self.type not in ACTION_TYPES:
             raise ValueError(f"unknown action type {self.type!r}; expected one of {', '.join(ACTION_TYPES)}")
-        if self.type in ("click", "long_press", "swipe") and self.point is None:
-            raise ValueError(f"a {self.type} action needs a point")
+        if self.type in ("click", "long_press") and self.point is None and not self.target:
+            raise ValueError(f"a {self.type} action needs a point or a target description")
         if self.type == "swipe":
-            if self.end is None:
-                raise ValueError("a swipe action needs an end point")
-            derived = finger_direction(self.point, self.end)  # type: ignore[arg-type]
-            if self.direction is None:
-                object.__setattr__(self, "direction", derived)
-            elif self.direction != derived:
-                raise ValueError(f"swipe direction {self.direction!r} disagrees with its points ({derived!r})")
+            if (self.point is None) != (self.end is None):
+                raise ValueError("a swipe action needs both a start and an end point, or neither")
+            if self.point is None:
+                if self.direction not in DIRECTIONS:
+                    raise ValueError("a swipe action needs points or a direction")
+            else:
+                derived = finger_direction(self.point, self.end)  # type: ignore[arg-type]
+                if self.direction is None:
+                    object.__setattr__(self, "direction", derived)
+                elif self.direction != derived:
+                    raise ValueError(f"swipe direction {self.direction!r} disagrees with its points ({derived!r})")
         if self.type == "input" and self.text is None:
             raise ValueError("an input action needs text")
         if self.type == "open_app" and not self.app:
             raise ValueError("an open_app action needs an app name")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "type": self.type,
             "point": list(self.point) if self.point is not None else None,
             "end": list(self.end) if self.end is not None else None,
@@ -161,6 +166,9 @@ class Action:
             "app": self.app,
             "element": self.element.to_dict() if self.element is not None else None,
         }
+        if self.target is not None:
+            out["target"] = self.target
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Action":
@@ -170,7 +178,7 @@ class Action:
             point=(int(point[0]), int(point[1])) if point is not None else None,
             end=(int(end[0]), int(end[1])) if end is not None else None,
             direction=d.get("direction"), text=d.get("text"), app=d.get("app"),
-            element=Element.from_dict(element) if element is not None else None,
+            element=Element.from_dict(element) if element is not None else None, target=d.get("target"),
         )
 
 

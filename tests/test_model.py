@@ -38,6 +38,12 @@ def test_invalid_actions_are_refused():
     with pytest.raises(ValueError):
         Action("click")
     with pytest.raises(ValueError):
+        Action("swipe", point=(1, 1))
+    with pytest.raises(ValueError):
+        Action("swipe")
+    assert Action("click", target="“设置”按钮").target == "“设置”按钮"
+    assert Action("swipe", direction="up").point is None
+    with pytest.raises(ValueError):
         Action("swipe", point=(1, 1), end=(1, 1))
     with pytest.raises(ValueError):
         Action("swipe", point=(0, 500), end=(0, 100), direction="down")
