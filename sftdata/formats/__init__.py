@@ -1,0 +1,18 @@
+"""Agent formats: one file each, registered by name in ``FORMATS`` (see :mod:`sftdata.formats.base`)."""
+from __future__ import annotations
+
+import importlib
+
+from .base import FORMATS, AgentFormat, CannotExpress, StepContext, get_format, register
+
+_MODULES = ("react_zh",)
+
+
+def load_all() -> dict[str, AgentFormat]:
+    """Import every format module (each registers itself) and return the registry."""
+    for name in _MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+    return FORMATS
+
+
+__all__ = ["FORMATS", "AgentFormat", "CannotExpress", "StepContext", "get_format", "load_all", "register"]

@@ -1,0 +1,127 @@
+"""What every agent format shares: the step context it renders from, the format interface, the registry.
+
+A format turns one step of an annotated episode into a single-step SFT sample: a system prompt (in its own
+words, to its family's contract), a user message (task, history of earlier steps, ``<image>`` tags) and the
+assistant's answer (``render``). ``parse`` is render's inverse: the answer text back to a canonical
+:class:`~sftdata.model.Action`, equal to ``quantize(action)``, the action as precisely as the format can say it.
+A step the format cannot express raises :class:`CannotExpress` with a reason code; the exporter drops that
+sample and counts the reason (never inventing data).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ..errors import RecordError
+from ..model import Action, Episode, Step
+
+
+class CannotExpress(RecordError):
+    """This format has no way to say this step's action (reason code + detail)."""
+
+
+@dataclass(frozen=True)
+class StepContext:
+    """One step of an episode, with its reconstruction and the export options that shape the sample."""
+
+    episode: Episode
+    index: int
+    items: list[dict] | None = None  # the episode's annotation items (reasoning + function), if annotated
+    history: int = 4  # earlier steps given as text
+    history_images: int = 0  # earlier screenshots given as extra images
+    memory: bool = False  # add a memory/progress section to the reasoning
+
+    @property
+    def step(self) -> Step:
+        return self.episode.steps[self.index]
+
+    @property
+    def action(self) -> Action:
+        return self.step.action
+
+    @property
+    def item(self) -> dict[str, Any] | None:
+        return self.items[self.index] if self.items is not None else None
+
+    @property
+    def reasoning(self) -> str:
+        return str(self.item.get("reasoning", "")) if self.item else ""
+
+    @property
+    def target(self) -> str | None:
+        if not self.item:
+            return None
+        value = (self.item.get("function") or {}).get("parameters", {}).get("target_element")
+        return value if isinstance(value, str) and value.strip() else None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.step.screenshot.width, self.step.screenshot.height
+
+    def earlier(self) -> list["StepContext"]:
+        """Contexts of the last ``history`` steps before this one, oldest first."""
+        return [replace(self, index=i) for i in range(max(0, self.index - self.history), self.index)]
+
+    def image_steps(self) -> list[Step]:
+        """The screenshots of the sample: ``history_images`` earlier ones, then the current one."""
+        first = max(0, self.index - self.history_images)
+        return self.episode.steps[first:self.index + 1]
+
+
+class AgentFormat:
+    """Base of the formats. Subclasses set the class attributes and override the four methods."""
+
+    name: ClassVar[str]
+    language: ClassVar[str]  # "zh" or "en": the language of generated text such as memory
+    coordinates: ClassVar[str]  # how points are written, for the README table
+    needs_reasoning: ClassVar[bool] = True  # the answer carries the reconstructed reasoning
+    tool_call: ClassVar[bool] = False  # answers are tool calls (``--agent-tools`` applies)
+
+    def system_prompt(self, ctx: StepContext) -> str:
+        raise NotImplementedError
+
+    def user_message(self, ctx: StepContext) -> str:
+        raise NotImplementedError
+
+    def render(self, ctx: StepContext) -> str:
+        raise NotImplementedError
+
+    def parse(self, text: str, ctx: StepContext) -> Action:
+        raise NotImplementedError
+
+    def quantize(self, ctx: StepContext) -> Action:
+        """``ctx.action`` as this format can express it (what ``parse(render(ctx))`` must return)."""
+        raise NotImplementedError
+
+    def tools(self, ctx: StepContext) -> list[dict] | None:
+        """The tool schema for the ``tools`` + ``tool_call`` sample variant (tool-call formats only)."""
+        return None
+
+    def tool_call_message(self, ctx: StepContext) -> dict | None:
+        return None
+
+
+FORMATS: dict[str, AgentFormat] = {}
+
+
+def register(fmt: AgentFormat) -> AgentFormat:
+    """Add ``fmt`` to the registry under its name; a second format with the same name is an error."""
+    if fmt.name in FORMATS:
+        raise ValueError(f"format {fmt.name!r} is already registered")
+    FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def get_format(name: str) -> AgentFormat:
+    from . import load_all
+
+    load_all()
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise KeyError(f"unknown format {name!r}; known: {', '.join(sorted(FORMATS))}") from None
+
+
+def image_tags(ctx: StepContext) -> str:
+    """``<image>`` tags for the sample's screenshots (earlier ones first), one per line."""
+    return "\n".join("<image>" for _ in ctx.image_steps())

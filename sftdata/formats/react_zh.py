@@ -1,0 +1,113 @@
+"""``react-zh``: seed 002's function calls with Chinese ReAct reasoning, one step per sample.
+
+The answer is one seed-002 item: ``{"reasoning": ..., "function": {"name": ..., "parameters": {...}}}``. Targets
+are named in words (``target_element``), so points are not part of this format; swipes carry the finger's
+direction.
+
+>>> from sftdata.model import Action, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ep = Episode("e", "annotated", "打开设置", [Step(0, shot, Action("click", point=(540, 300))), Step(1, shot, Action("done"))])
+>>> items = [{"reasoning": "需要先打开设置。", "function": {"name": "click", "parameters": {"target_element": "顶部的“设置”图标"}}},
+...          {"reasoning": "已经完成。", "function": {"name": "done", "parameters": {}}}]
+>>> ctx = StepContext(ep, 0, items)
+>>> print(FORMAT.render(ctx))
+{"reasoning": "需要先打开设置。", "function": {"name": "click", "parameters": {"target_element": "顶部的“设置”图标"}}}
+>>> FORMAT.parse(FORMAT.render(ctx), ctx) == FORMAT.quantize(ctx)
+True
+"""
+from __future__ import annotations
+
+import json
+
+from ..model import Action
+from ..react.calls import ACTION_OF, expected_parameters, function_name
+from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
+from .memory import memory_text
+
+SYSTEM = """你是一个操作安卓手机的智能体，按照 ReAct 的方式工作：先思考，再行动。每一步你会收到任务描述、之前几步的记录和当前屏幕截图，你需要判断下一步应该做什么，并且只调用一个函数。
+
+可调用的函数：
+- click(target_element)：点击界面元素。target_element 用中文描述目标，写清类型、文字或图标、位置等，保证不会混淆。
+- long_press(target_element)：长按界面元素，描述方式同上。
+- input(text)：在已激活的输入框中输入 text。
+- swipe(direction)：手指滑动，direction 为 UP、DOWN、LEFT 或 RIGHT，指手指移动的方向（UP 表示手指向上滑，内容上移，显示下方内容）。
+- open_app(app_name)：打开应用。
+- press_back()：按返回键。
+- press_home()：回到桌面。
+- wait()：等待页面加载。
+- done()：任务已经完成。
+
+只输出一个 JSON 对象：{"reasoning": "中文推理", "function": {"name": "函数名", "parameters": {参数}}}。"""
+
+
+def _call(ctx: StepContext) -> dict:
+    params = dict(expected_parameters(ctx.action))
+    if ctx.action.type in ("click", "long_press"):
+        if not ctx.target:
+            raise CannotExpress("missing_target", f"step {ctx.index}: the reconstruction names no target_element")
+        params["target_element"] = ctx.target
+    return {"name": function_name(ctx.action), "parameters": params}
+
+
+def _reasoning(ctx: StepContext) -> str:
+    if not ctx.reasoning:
+        raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
+    return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
+
+
+class ReactZh(AgentFormat):
+    name = "react-zh"
+    language = "zh"
+    coordinates = "none: targets are described in words (target_element); swipes by finger direction"
+    tool_call = True
+
+    def system_prompt(self, ctx: StepContext) -> str:
+        return SYSTEM
+
+    def user_message(self, ctx: StepContext) -> str:
+        lines = [f"任务：{ctx.episode.goal}"]
+        earlier = ctx.earlier()
+        if earlier:
+            lines.append("之前的步骤：")
+            for prev in earlier:
+                call = json.dumps(_call(prev), ensure_ascii=False)
+                lines.append(f"第 {prev.index + 1} 步：{prev.reasoning} 调用：{call}")
+        lines.append("当前屏幕截图：" if len(ctx.image_steps()) == 1 else "之前和当前的屏幕截图（最后一张为当前）：")
+        lines.append(image_tags(ctx))
+        return "\n".join(lines)
+
+    def render(self, ctx: StepContext) -> str:
+        return json.dumps({"reasoning": _reasoning(ctx), "function": _call(ctx)}, ensure_ascii=False)
+
+    def parse(self, text: str, ctx: StepContext) -> Action:
+        data = json.loads(text)
+        fn = data["function"]
+        params = fn.get("parameters") or {}
+        kind = ACTION_OF[fn["name"]]
+        direction = params.get("direction")
+        return Action(kind, target=params.get("target_element"), text=params.get("text"),
+                      app=params.get("app_name"), direction=direction.lower() if direction else None)
+
+    def quantize(self, ctx: StepContext) -> Action:
+        a = ctx.action
+        return Action(a.type, target=ctx.target if a.type in ("click", "long_press") else None, text=a.text,
+                      app=a.app, direction=a.direction if a.type == "swipe" else None)
+
+    def tools(self, ctx: StepContext) -> list[dict]:
+        def fn(name: str, description: str, **props: str) -> dict:
+            return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+                "type": "object", "properties": {k: {"type": "string", "description": v} for k, v in props.items()},
+                "required": list(props)}}}
+        return [fn("click", "点击界面元素", target_element="目标元素的中文描述"),
+                fn("long_press", "长按界面元素", target_element="目标元素的中文描述"),
+                fn("input", "在已激活的输入框中输入文字", text="要输入的文字"),
+                fn("swipe", "手指滑动", direction="UP、DOWN、LEFT 或 RIGHT（手指移动方向）"),
+                fn("open_app", "打开应用", app_name="应用名称"), fn("press_back", "按返回键"),
+                fn("press_home", "回到桌面"), fn("wait", "等待页面加载"), fn("done", "任务已经完成")]
+
+    def tool_call_message(self, ctx: StepContext) -> dict:
+        call = _call(ctx)
+        return {"name": call["name"], "arguments": call["parameters"]}
+
+
+FORMAT = register(ReactZh())
