@@ -261,6 +261,71 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", required=True, metavar="NAME",
+              help="react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl or ui-tars.")
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Export directory (replaced atomically).")
+@click.option("--memory", is_flag=True, help="Add a memory/progress section to every reasoning.")
+@click.option("--history", type=click.IntRange(min=0), default=4, show_default=True, help="Earlier steps as text.")
+@click.option("--history-images", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Earlier screenshots as extra images.")
+@click.option("--split-ratio", type=click.FloatRange(0, 1), default=0.01, show_default=True,
+              help="Share of episodes in the validation split (an episode never spans splits).")
+@click.option("--shard-size", type=click.IntRange(min=1), default=10_000, show_default=True, help="Samples per shard.")
+@click.option("--agent-tools", is_flag=True, help="Write ms-swift's tools + tool_call variant (tool-call formats).")
+@click.option("--family", default="qwen2.5-vl", show_default=True,
+              type=click.Choice(["qwen2.5-vl", "qwen2-vl", "qwen3-vl", "glm-4.1v"]),
+              help="Model family whose image-token rule sizes the samples.")
+@click.option("--max-length", type=click.IntRange(min=64), default=16384, show_default=True,
+              help="Samples longer than this are dropped (and counted) instead of silently by Swift.")
+@click.option("--min-pixels", type=click.IntRange(min=1), help="Image pixel floor [default: the family's].")
+@click.option("--max-pixels", type=click.IntRange(min=1), help="Image pixel ceiling [default: the family's].")
+@click.option("--tokenizer", type=click.Path(exists=True), help="tokenizer.json (or its folder) for exact text tokens.")
+@click.option("--absolute-paths", is_flag=True, help="Write absolute image paths instead of ROOT_IMAGE_DIR-relative.")
+@click.option("--hf-dataset", type=click.Path(file_okay=False), help="Also save a Hugging Face dataset here.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/validation split.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@_fatal_to_exit
+def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
+           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, progress):
+    """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
+
+    \b
+    One sample per step: the task, earlier steps and the screenshot in; reasoning and one action out, in the
+    chosen agent format. Samples are sized in tokens and ordered into packs for `swift sft --packing true`.
+
+    \b
+    Example:
+      sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/sft-qwen25
+    """
+    from .export.stage import ExportOptions, export_run
+    from .formats import load_all
+
+    if fmt not in load_all():
+        raise click.BadParameter(f"unknown format; known: {', '.join(sorted(load_all()))}", param_hint="--format")
+    opts = ExportOptions(format=fmt, memory=memory, history=history, history_images=history_images,
+                         split_ratio=split_ratio, shard_size=shard_size, agent_tools=agent_tools, family=family,
+                         max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,
+                         absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, progress=progress)
+    result = export_run(RunDir(run_dir), out, opts)
+    m = result.manifest
+    click.echo(f"exported {m['samples'].get('train', 0)} train + {m['samples'].get('val', 0)} val samples "
+               f"({fmt}) to {out}")
+    tokens = m["tokens"].get("total", {})
+    if tokens:
+        click.echo(f"tokens per sample: mean {tokens['mean']}, p95 {tokens['p95']}, max {tokens['max']} "
+                   f"(max_length {max_length})")
+    pk = m["packing"].get("train")
+    if pk:
+        click.echo(f"packing: {pk['packs']} packs, efficiency {pk['efficiency']:.1%} "
+                   f"(lower bound {pk['lower_bound_packs']} packs, {pk['lower_bound_efficiency']:.1%})")
+    for reason, count in m["dropped"].items():
+        click.echo(f"  dropped: {reason:<30} {count:>6}")
+    click.echo(f"train with: bash {out}/train.sh")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="PNG file to write.")
 @_fatal_to_exit

@@ -1,0 +1,57 @@
+"""One single-step SFT sample per step, in ms-swift's dataset format.
+
+Plain variant: ``{"messages": [system, user (with <image> tags), assistant], "images": [...]}``. Tool variant
+(``--agent-tools``, tool-call formats only): ``{"tools": "<json list>", "messages": [system, user, assistant
+(the thought), tool_call ({"name", "arguments"})], "images": [...]}``, as ms-swift's agent datasets are written.
+Image paths are the exported copies, relative to the shard directory's ``images/`` or absolute.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..formats.base import AgentFormat, CannotExpress, StepContext
+from ..model import Step
+
+
+@dataclass
+class Sample:
+    episode_id: str
+    step: int
+    record: dict[str, Any]  # the JSONL line
+    image_steps: list[Step]
+    text: str  # every text the model sees or predicts, for the length estimate
+
+    def line(self) -> str:
+        return json.dumps(self.record, ensure_ascii=False, separators=(",", ":"))
+
+
+def image_name(step: Step) -> str:
+    ext = step.screenshot.path.rsplit(".", 1)[-1] if "." in step.screenshot.path else "png"
+    return f"{step.screenshot.sha256}.{ext}"
+
+
+def build_sample(fmt: AgentFormat, ctx: StepContext, image_prefix: str, agent_tools: bool = False) -> Sample:
+    """The sample of ``ctx`` in format ``fmt``; raises CannotExpress when the format cannot say this step."""
+    system, user = fmt.system_prompt(ctx), fmt.user_message(ctx)
+    answer = fmt.render(ctx)
+    steps = ctx.image_steps()
+    if user.count("<image>") != len(steps):
+        raise CannotExpress("image_tag_mismatch", f"{user.count('<image>')} <image> tags for {len(steps)} images")
+    images = [f"{image_prefix}{image_name(s)}" for s in steps]
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    record: dict[str, Any]
+    if agent_tools and fmt.tool_call:
+        tools = fmt.tools(ctx)
+        call = fmt.tool_call_message(ctx)
+        thought = fmt.thought(ctx) if hasattr(fmt, "thought") else ctx.reasoning
+        messages += [{"role": "assistant", "content": thought},
+                     {"role": "tool_call", "content": json.dumps(call, ensure_ascii=False)}]
+        record = {"tools": json.dumps(tools, ensure_ascii=False), "messages": messages, "images": images}
+        text = "\n".join([record["tools"], system, user, thought, messages[-1]["content"]])
+    else:
+        messages.append({"role": "assistant", "content": answer})
+        record = {"messages": messages, "images": images}
+        text = "\n".join([system, user, answer])
+    return Sample(ctx.episode.id, ctx.index, record, steps, text)

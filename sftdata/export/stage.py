@@ -1,0 +1,236 @@
+"""The export stage: annotated episodes -> ms-swift JSONL shards, images, manifest and ``train.sh``.
+
+Episodes stream through once. Each sample goes to a spool file with its length; images are hard-linked into
+``DIR/images/`` (copied across filesystems), one file per distinct screenshot. Then each split's samples are
+written in best-fit-decreasing pack order, so Swift's sequential packing with ``--dataset_shuffle false``
+rebuilds the same packs. Everything is assembled in a staging directory and renamed into place at the end: a
+killed export leaves the previous one (or nothing), never half of one.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from ..errors import FatalError, RecordError
+from ..formats import get_format
+from ..formats.base import StepContext
+from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..react.stage import ANNOTATIONS
+from ..rundir import RunDir
+from .lengths import LengthModel
+from .packing import best_fit_decreasing, pack_order
+from .samples import build_sample, image_name
+from .trainsh import train_script
+
+
+@dataclass
+class ExportOptions:
+    format: str = "react-zh"
+    memory: bool = False
+    history: int = 4
+    history_images: int = 0
+    split_ratio: float = 0.01
+    shard_size: int = 10_000
+    agent_tools: bool = False
+    family: str = "qwen2.5-vl"
+    max_length: int = 16384
+    min_pixels: int | None = None
+    max_pixels: int | None = None
+    tokenizer: str | None = None
+    absolute_paths: bool = False
+    hf_dataset: str | None = None
+    seed: int = 0
+    progress: bool | None = None
+
+
+@dataclass
+class ExportResult:
+    out: Path
+    samples: dict[str, int] = field(default_factory=dict)
+    dropped: Counter = field(default_factory=Counter)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+def split_of(episode_id: str, ratio: float, seed: int) -> str:
+    """Deterministic split by episode (all samples of an episode stay together).
+
+    >>> split_of("20", 0.0, 0), split_of("20", 1.0, 0)
+    ('train', 'val')
+    """
+    digest = hashlib.sha256(f"{seed}:{episode_id}".encode()).digest()
+    return "val" if int.from_bytes(digest[:8], "big") / 2**64 < ratio else "train"
+
+
+def _link(src: Path, dst: Path) -> str:
+    if dst.exists():
+        return "existing"
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    try:
+        os.link(src, tmp)
+        how = "linked"
+    except OSError:  # another filesystem, or links not allowed
+        shutil.copyfile(src, tmp)
+        how = "copied"
+    os.replace(tmp, dst)
+    return how
+
+
+def _stats(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {}
+    s = sorted(values)
+    pick = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
+    return {"count": len(s), "mean": round(sum(s) / len(s), 1), "p50": pick(0.5), "p95": pick(0.95), "max": s[-1],
+            "total": sum(s)}
+
+
+def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResult:
+    """Export ``run`` in format ``opts.format`` to directory ``out`` (replaced atomically)."""
+    fmt = get_format(opts.format)
+    annotations_path = run.path / ANNOTATIONS
+    if not run.episodes_path.exists():
+        raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
+    if fmt.needs_reasoning and not annotations_path.exists():
+        raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
+    if opts.agent_tools and not fmt.tool_call:
+        raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
+    out = Path(out).resolve()
+    lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
+    annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
+    stage = out.with_name(f".{out.name}.staging-{os.getpid()}")
+    shutil.rmtree(stage, ignore_errors=True)
+    try:
+        (stage / "images").mkdir(parents=True)
+    except OSError as exc:
+        raise FatalError(f"cannot write the export directory {out.parent}: {exc.strerror or exc}") from None
+    started = time.monotonic()
+    result = ExportResult(out)
+    image_prefix = f"{out}/images/" if opts.absolute_paths else "images/"
+    spools = {name: open(stage / f".{name}.spool", "w+", encoding="utf-8") for name in ("train", "val")}
+    offsets: dict[str, list[tuple[int, int]]] = {"train": [], "val": []}
+    split_ids: dict[str, list[str]] = {"train": [], "val": []}
+    token_stats: dict[str, list[int]] = {"text": [], "image": [], "total": []}
+    prompt_versions: Counter = Counter()
+    backends: Counter = Counter()
+    images: Counter = Counter()
+    max_image_pixels = 0
+    bar = tqdm(run.episodes(), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
+               disable=(not opts.progress) if opts.progress is not None else None)
+    try:
+        for episode in bar:
+            record = annotations.get(episode.id)
+            if fmt.needs_reasoning and record is None:
+                result.dropped["episode_not_annotated"] += 1
+                continue
+            items = record["items"] if record else None
+            if items is not None and len(items) != len(episode.steps):
+                result.dropped["episode_annotation_mismatch"] += 1
+                continue
+            split = split_of(episode.id, opts.split_ratio, opts.seed)
+            kept = 0
+            for index in range(len(episode.steps)):
+                ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory)
+                try:
+                    sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
+                    text_tokens, image_tokens = lengths_model.measure(sample, run.path)
+                except RecordError as exc:  # CannotExpress, or an unreadable image header
+                    result.dropped[exc.reason] += 1
+                    continue
+                total = text_tokens + image_tokens
+                if total > opts.max_length:
+                    result.dropped["over_max_length"] += 1
+                    continue
+                for step in sample.image_steps:
+                    src = run.path / step.screenshot.path
+                    images[_link(src, stage / "images" / image_name(step))] += 1
+                    max_image_pixels = max(max_image_pixels, step.screenshot.width * step.screenshot.height)
+                spool = spools[split]
+                start = spool.tell()
+                spool.write(sample.line() + "\n")
+                offsets[split].append((start, total))
+                token_stats["text"].append(text_tokens)
+                token_stats["image"].append(image_tokens)
+                token_stats["total"].append(total)
+                kept += 1
+            if kept:
+                split_ids[split].append(episode.id)
+                if record:
+                    prompt_versions[record.get("prompt_version", "?")] += 1
+                    backends[record.get("backend", "?")] += 1
+        shards: dict[str, list[str]] = {}
+        packing: dict[str, Any] = {}
+        for name, spool in spools.items():
+            shards[name], packing[name] = _write_shards(stage, name, spool, offsets[name], opts)
+            result.samples[name] = len(offsets[name])
+    finally:
+        bar.close()
+        for spool in spools.values():
+            spool.close()
+            Path(spool.name).unlink(missing_ok=True)
+    manifest = {
+        "format": fmt.name, "family": opts.family, "options": {k: v for k, v in asdict(opts).items() if k != "progress"},
+        "run": str(run.path.resolve()), "samples": result.samples,
+        "episodes": {k: len(v) for k, v in split_ids.items()},
+        "dropped": dict(result.dropped.most_common()), "prompt_versions": dict(prompt_versions),
+        "backends": dict(backends), "images": {"files": images["linked"] + images["copied"], **dict(images)},
+        "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
+        "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
+    }
+    write_json_atomic(stage / "manifest.json", manifest)
+    write_json_atomic(stage / "splits.json", split_ids)
+    script = train_script(shards, opts, max_image_pixels, lengths_model.family)
+    write_bytes_atomic(stage / "train.sh", script.encode())
+    os.chmod(stage / "train.sh", 0o755)
+    if opts.hf_dataset:
+        from .hf import write_hf_dataset
+        write_hf_dataset(stage, shards, Path(opts.hf_dataset))
+    _swap_into_place(stage, out)
+    result.manifest = manifest
+    return result
+
+
+def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],
+                  opts: ExportOptions) -> tuple[list[str], dict[str, Any]]:
+    if not offsets:
+        return [], {}
+    lengths = [length for _, length in offsets]
+    bins = best_fit_decreasing(lengths, opts.max_length)
+    order = pack_order(lengths, opts.max_length)
+    count = max(1, -(-len(order) // opts.shard_size))
+    names = [f"{split}-{i:05d}-of-{count:05d}.jsonl" for i in range(count)]
+    spool.flush()
+    spool.seek(0)
+    for i, name in enumerate(names):
+        with open(stage / name, "w", encoding="utf-8") as f:
+            for idx in order[i * opts.shard_size:(i + 1) * opts.shard_size]:
+                spool.seek(offsets[idx][0])
+                f.write(spool.readline())
+    total = sum(lengths)
+    lower = -(-total // opts.max_length)
+    return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
+                   "efficiency": round(total / (len(bins) * opts.max_length), 4),
+                   "lower_bound_efficiency": round(total / (lower * opts.max_length), 4)}
+
+
+def _swap_into_place(stage: Path, out: Path) -> None:
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    if out.exists():
+        os.replace(out, old)
+    os.replace(stage, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def export_fingerprint(run: RunDir, opts: ExportOptions) -> dict[str, Any]:
+    def stat(p: Path) -> list[int] | None:
+        return [p.stat().st_size, int(p.stat().st_mtime)] if p.exists() else None
+    return {"episodes": stat(run.episodes_path), "annotations": stat(run.path / ANNOTATIONS),
+            "options": json.loads(json.dumps(asdict(opts), default=str))}

@@ -1,0 +1,266 @@
+"""Token-length estimates for SFT samples, computed without decoding images or loading a model.
+
+* ``png_size``: (width, height) from a PNG, JPEG or WebP header.
+* ``smart_resize`` / ``glm4v_smart_resize``: the resize rules of the Qwen2-VL and GLM-4.1V image processors
+  (transformers ``models/qwen2_vl/image_processing_qwen2_vl.py`` and ``models/glm4v/image_processing_glm4v.py``).
+* ``FAMILIES``: per-model rule + default pixel limits; ``FAMILIES[name].image_tokens(w, h)`` is the number of
+  image placeholder tokens, ``.image_overhead`` the special tokens around each image.
+* ``text_token_upper_bound`` / ``count_text_tokens``: byte bound, or exact counts with a ``tokenizer.json``.
+
+>>> fam = FAMILIES["qwen2.5-vl"]
+>>> fam.image_tokens(1080, 2400), fam.image_overhead
+(3354, 2)
+>>> FAMILIES["qwen3-vl"].image_tokens(1080, 2400), FAMILIES["glm-4.1v"].image_tokens(1080, 2400)
+(2550, 3354)
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+_PNG_SIG = b"\x89PNG\r\n\x1a\n"
+# JPEG start-of-frame markers carrying the frame size (not DHT C4, JPG C8, DAC CC), as Pillow reads them.
+_JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+_JPEG_MAX_SEGMENTS = 512
+
+
+def png_size(source: str | os.PathLike | bytes | bytearray | memoryview) -> tuple[int, int]:
+    """(width, height) of a PNG, JPEG or WebP file (path) or its leading bytes, read from the header only.
+
+    PNG needs the first 24 bytes (signature + IHDR), WebP 30; JPEG walks segment headers (seeking over
+    their bodies) to the first SOF marker. Pixels are never decoded, so a truncated file with an intact
+    header still gives its size. Anything else raises ValueError.
+
+    >>> png_size(b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I4sII", 13, b"IHDR", 1080, 2400))
+    (1080, 2400)
+    >>> png_size(b"GIF89a...")
+    Traceback (most recent call last):
+    ValueError: <bytes>: not a PNG, JPEG or WebP header (starts with b'GIF89a...')
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _header_size(io.BytesIO(bytes(source)), "<bytes>")
+    with open(source, "rb") as f:
+        return _header_size(f, os.fspath(source))
+
+
+def _header_size(f, name: str) -> tuple[int, int]:
+    head = f.read(30)
+    if head.startswith(_PNG_SIG):
+        if len(head) < 24 or head[12:16] != b"IHDR":
+            raise ValueError(f"{name}: PNG without an IHDR chunk in its first 24 bytes")
+        return struct.unpack(">II", head[16:24])
+    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
+        return _webp_size(head, name)
+    if head.startswith(b"\xff\xd8"):
+        f.seek(2)
+        return _jpeg_size(f, name)
+    raise ValueError(f"{name}: not a PNG, JPEG or WebP header (starts with {head[:8]!r})")
+
+
+def _webp_size(head: bytes, name: str) -> tuple[int, int]:
+    chunk = head[12:16]
+    if len(head) < 30:
+        raise ValueError(f"{name}: truncated WebP header")
+    if chunk == b"VP8 " and head[23:26] == b"\x9d\x01\x2a":  # lossy: 14-bit sizes after the start code
+        w, h = struct.unpack("<HH", head[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L" and head[20] == 0x2F:  # lossless: 14-bit (size - 1) fields
+        bits = int.from_bytes(head[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":  # extended: 24-bit (canvas size - 1) fields
+        return int.from_bytes(head[24:27], "little") + 1, int.from_bytes(head[27:30], "little") + 1
+    raise ValueError(f"{name}: unsupported WebP chunk {chunk!r}")
+
+
+def _jpeg_size(f, name: str) -> tuple[int, int]:
+    for _ in range(_JPEG_MAX_SEGMENTS):
+        byte = f.read(1)
+        while byte and byte != b"\xff":  # tolerate garbage between segments, as decoders do
+            byte = f.read(1)
+        while byte == b"\xff":  # fill bytes
+            byte = f.read(1)
+        if not byte:
+            break
+        marker = byte[0]
+        if marker == 0x01 or 0xD0 <= marker <= 0xD8:  # standalone markers carry no length
+            continue
+        if marker in (0xD9, 0xDA):
+            raise ValueError(f"{name}: JPEG reached {'EOI' if marker == 0xD9 else 'SOS'} before a SOF marker")
+        raw = f.read(2)
+        if len(raw) < 2:
+            break
+        (length,) = struct.unpack(">H", raw)
+        if marker in _JPEG_SOF:
+            body = f.read(5)
+            if len(body) < 5:
+                break
+            _, h, w = struct.unpack(">BHH", body)
+            return w, h
+        f.seek(length - 2, 1)
+    raise ValueError(f"{name}: truncated JPEG header (no SOF marker found)")
+
+
+def smart_resize(height: int, width: int, *, factor: int, min_pixels: int, max_pixels: int,
+                 clamp_small: bool = False) -> tuple[int, int]:
+    """(height, width) the Qwen2-VL image processor resizes to: multiples of ``factor``, pixel count in
+    [min_pixels, max_pixels], aspect ratio kept as far as rounding allows (Python's round-half-to-even).
+
+    Mirrors transformers' ``smart_resize``: a side below ``factor`` or an aspect ratio above 200 raises
+    ValueError. ``clamp_small=True`` gives qwen-vl-utils' ``fetch_image`` variant (what ms-swift resizes
+    Qwen2/2.5/3-VL images with): tiny sides are clamped to ``factor`` before the min_pixels upscale.
+
+    >>> smart_resize(2400, 1080, factor=28, min_pixels=3136, max_pixels=12845056)
+    (2408, 1092)
+    >>> smart_resize(2400, 1080, factor=28, min_pixels=3136, max_pixels=28 * 28 * 1280)
+    (1484, 672)
+    >>> smart_resize(3, 3, factor=28, min_pixels=3136, max_pixels=12845056, clamp_small=True)
+    (56, 56)
+    >>> smart_resize(28, 5880, factor=28, min_pixels=3136, max_pixels=12845056)
+    Traceback (most recent call last):
+    ValueError: absolute aspect ratio must be smaller than 200, got 210.0
+    """
+    if not clamp_small and (height < factor or width < factor):
+        raise ValueError(f"height:{height} or width:{width} must be larger than factor:{factor}")
+    if max(height, width) / min(height, width) > 200:
+        raise ValueError(f"absolute aspect ratio must be smaller than 200, got {max(height, width) / min(height, width)}")
+    h_bar = round(height / factor) * factor
+    w_bar = round(width / factor) * factor
+    if clamp_small:
+        h_bar, w_bar = max(factor, h_bar), max(factor, w_bar)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = math.floor(height / beta / factor) * factor
+        w_bar = math.floor(width / beta / factor) * factor
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
+
+
+def glm4v_smart_resize(height: int, width: int, *, factor: int, min_pixels: int, max_pixels: int,
+                       temporal_factor: int = 2, num_frames: int = 2) -> tuple[int, int]:
+    """GLM-4.1V's resize rule: like Qwen's, but the pixel limits bound ``frames * h * w`` (an image is
+    processed as ``temporal_patch_size`` = 2 frames), small sides are scaled up to ``factor`` first, and the
+    downscale keeps at least one ``factor`` per side.
+
+    >>> glm4v_smart_resize(2400, 1080, factor=28, min_pixels=12544, max_pixels=9633792)
+    (2408, 1092)
+    >>> glm4v_smart_resize(4800, 2160, factor=28, min_pixels=12544, max_pixels=9633792)
+    (3248, 1456)
+    """
+    if num_frames < temporal_factor:
+        raise ValueError(f"t:{num_frames} must be larger than temporal_factor:{temporal_factor}")
+    if height < factor or width < factor:
+        scale = max(factor / height, factor / width)
+        height, width = int(height * scale), int(width * scale)
+    if max(height, width) / min(height, width) > 200:
+        raise ValueError(f"absolute aspect ratio must be smaller than 200, got {max(height, width) / min(height, width)}")
+    h_bar = round(height / factor) * factor
+    w_bar = round(width / factor) * factor
+    t_bar = round(num_frames / temporal_factor) * temporal_factor
+    if t_bar * h_bar * w_bar > max_pixels:
+        beta = math.sqrt((num_frames * height * width) / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif t_bar * h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (num_frames * height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
+
+
+@dataclass(frozen=True)
+class Family:
+    """A model family's image-token rule. ``factor`` = patch_size * merge_size (one token per factor²
+    pixels after resizing); ``min_pixels``/``max_pixels`` are the limits in force by default under ms-swift;
+    ``image_overhead`` counts the special tokens around each image's placeholders."""
+
+    name: str
+    factor: int
+    min_pixels: int
+    max_pixels: int
+    image_overhead: int
+    rule: str  # "qwen": qwen-vl-utils fetch_image (smart_resize, clamp_small); "glm4v": glm4v_smart_resize
+
+    def resize(self, width: int, height: int, min_pixels: int | None = None,
+               max_pixels: int | None = None) -> tuple[int, int]:
+        """(width, height) after the family's resize; limits default to the family's."""
+        lo = self.min_pixels if min_pixels is None else min_pixels
+        hi = self.max_pixels if max_pixels is None else max_pixels
+        if self.rule == "glm4v":
+            h, w = glm4v_smart_resize(height, width, factor=self.factor, min_pixels=lo, max_pixels=hi)
+        else:
+            h, w = smart_resize(height, width, factor=self.factor, min_pixels=lo, max_pixels=hi, clamp_small=True)
+        if h <= 0 or w <= 0:
+            raise ValueError(f"{self.name}: {width}x{height} resizes to {w}x{h} under max_pixels={hi}")
+        return w, h
+
+    def image_tokens(self, width: int, height: int, min_pixels: int | None = None,
+                     max_pixels: int | None = None) -> int:
+        """Image placeholder tokens (<|image_pad|> / <|image|>) for one image, without ``image_overhead``.
+
+        >>> FAMILIES["qwen2.5-vl"].image_tokens(1440, 3120)
+        5661
+        >>> FAMILIES["qwen2.5-vl"].image_tokens(1080, 2400, max_pixels=1280 * 28 * 28)
+        1272
+        """
+        w, h = self.resize(width, height, min_pixels, max_pixels)
+        return (h // self.factor) * (w // self.factor)
+
+
+# Default limits = what ms-swift (>= 4) applies. Qwen: swift/template/templates/qwen.py resizes with
+# qwen_vl_utils.fetch_image, then calls the HF image processor with do_resize=False; qwen-vl-utils
+# (vision_process.py) defaults to 4..16384 tokens * factor², i.e. 3136..12845056 px for Qwen2/2.5-VL (equal
+# to their preprocessor_config min/max_pixels) and 4096..16777216 px for Qwen3-VL (patch_size 16; its
+# preprocessor_config shortest_edge 65536 only applies when transformers itself resizes). GLM-4.1V: the HF
+# Glm4vImageProcessor resizes, with preprocessor_config size {shortest_edge 12544, longest_edge 9633792}.
+FAMILIES: dict[str, Family] = {
+    "qwen2-vl": Family("qwen2-vl", 28, 3136, 12845056, 2, "qwen"),
+    "qwen2.5-vl": Family("qwen2.5-vl", 28, 3136, 12845056, 2, "qwen"),
+    "qwen3-vl": Family("qwen3-vl", 32, 4 * 32 * 32, 16384 * 32 * 32, 2, "qwen"),
+    "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v"),
+}
+
+# Chat-template tokens one message can add around its content, maximised over the families: ChatML
+# (Qwen) "<|im_start|>" role "\n" ... "<|im_end|>" "\n" = 5; an empty reasoning block "<think>\n\n</think>\n\n"
+# that Qwen3-style templates may insert = 4; 1 spare for a role name split in two. GLM-4's "<|role|>\n" = 2
+# plus "[gMASK]<sop>" once per conversation stays below it. Count a default system prompt as a message.
+MESSAGE_OVERHEAD = 10
+
+
+def text_token_upper_bound(text: str) -> int:
+    """Upper bound on the tokens of one chat message whose content is ``text``: byte-level BPE tokenizers
+    (Qwen2/2.5/3, GLM-4) map every token to at least one UTF-8 byte, so content tokens <= UTF-8 bytes;
+    plus ``MESSAGE_OVERHEAD`` for the template framing.
+
+    >>> text_token_upper_bound("click(540, 1200)"), text_token_upper_bound("点击")
+    (26, 16)
+    """
+    return len(text.encode("utf-8")) + MESSAGE_OVERHEAD
+
+
+def load_tokenizer(path: str | os.PathLike):
+    """A ``tokenizers.Tokenizer`` from ``path`` (a model directory holding tokenizer.json, or the file)."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as e:
+        raise ImportError("load_tokenizer needs the 'tokenizers' package: pip install tokenizers") from e
+    p = Path(path)
+    return Tokenizer.from_file(str(p / "tokenizer.json" if p.is_dir() else p))
+
+
+def count_text_tokens(text: str, tokenizer=None) -> int:
+    """Content tokens of ``text`` (no template framing): exact with a ``tokenizers.Tokenizer``, otherwise
+    the UTF-8 byte count, an upper bound for byte-level BPE.
+
+    >>> count_text_tokens("hello world")
+    11
+    """
+    if tokenizer is None:
+        return len(text.encode("utf-8"))
+    return len(tokenizer.encode(text, add_special_tokens=False).ids)

@@ -1,0 +1,139 @@
+"""The export stage end to end: shards, images, manifest, train.sh, splits, drops, atomic replacement."""
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sftdata.cli import main
+from sftdata.export.stage import ExportOptions, export_run, split_of
+from sftdata.ingest import IngestOptions, ingest_androidcontrol
+from sftdata.loaders.sample import write_sample
+from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.rundir import RunDir
+
+
+@pytest.fixture(scope="module")
+def annotated_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("export")
+    sample = root / "sample.tfrecord.gz"
+    write_sample(sample, n_episodes=12, seed=0, size=(540, 1200))
+    run = RunDir(root / "run")
+    ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
+    annotate_run(run, AnnotateOptions(progress=False))
+    return run
+
+
+def _lines(out, prefix="train"):
+    rows = []
+    for path in sorted(out.glob(f"{prefix}-*.jsonl")):
+        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return rows
+
+
+def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_path):
+    out = tmp_path / "sft"
+    result = export_run(annotated_run, out, ExportOptions(split_ratio=0.2, progress=False))
+    rows = _lines(out) + _lines(out, "val")
+    steps = sum(len(e.steps) for e in annotated_run.episodes())
+    assert len(rows) == steps == sum(result.samples.values())
+    by_sha = {s.screenshot.sha256: s for e in annotated_run.episodes() for s in e.steps}
+    for row in rows:
+        roles = [m["role"] for m in row["messages"]]
+        assert roles == ["system", "user", "assistant"]
+        assert sum(m["content"].count("<image>") for m in row["messages"]) == len(row["images"]) == 1
+        for rel in row["images"]:
+            data = (out / rel).read_bytes()
+            sha = hashlib.sha256(data).hexdigest()
+            assert sha in by_sha and (annotated_run.path / by_sha[sha].screenshot.path).read_bytes() == data
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["samples"] == result.samples and manifest["format"] == "react-zh"
+    assert manifest["prompt_versions"] == {"react_zh_v1": 12} and manifest["backends"] == {"template": 12}
+    assert manifest["tokens"]["total"]["count"] == steps
+    assert 0 < manifest["packing"]["train"]["efficiency"] <= manifest["packing"]["train"]["lower_bound_efficiency"] <= 1
+    assert len(list((out / "images").iterdir())) == len({r for row in rows for r in row["images"]})
+    script = (out / "train.sh").read_text()
+    assert "swift sft" in script and "--packing true" in script and "--packing_strategy sequential" in script
+    assert "train-00000-of-00001.jsonl" in script and "--max_length 16384" in script
+
+
+def test_an_episode_never_spans_splits(annotated_run, tmp_path):
+    out = tmp_path / "sft"
+    export_run(annotated_run, out, ExportOptions(split_ratio=0.5, progress=False))
+    splits = json.loads((out / "splits.json").read_text())
+    assert splits["train"] and splits["val"] and not set(splits["train"]) & set(splits["val"])
+    steps = {e.id: len(e.steps) for e in annotated_run.episodes()}
+    for name in ("train", "val"):
+        assert len(_lines(out, name)) == sum(steps[i] for i in splits[name])
+        assert all(split_of(i, 0.5, 0) == name for i in splits[name])
+
+
+def test_history_images_and_memory(annotated_run, tmp_path):
+    out = tmp_path / "sft"
+    export_run(annotated_run, out, ExportOptions(history_images=2, memory=True, split_ratio=0, progress=False))
+    rows = _lines(out)
+    assert max(len(r["images"]) for r in rows) == 3
+    assert all(r["messages"][1]["content"].count("<image>") == len(r["images"]) for r in rows)
+    assert all("记忆：" in r["messages"][2]["content"] for r in rows)
+
+
+def test_long_samples_are_dropped_and_counted(annotated_run, tmp_path):
+    full = export_run(annotated_run, tmp_path / "all", ExportOptions(progress=False)).manifest["tokens"]["total"]
+    limit = full["p50"]
+    out = tmp_path / "sft"
+    result = export_run(annotated_run, out, ExportOptions(max_length=limit, progress=False))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert 0 < result.dropped["over_max_length"] < full["count"]
+    assert manifest["dropped"]["over_max_length"] == result.dropped["over_max_length"]
+    assert manifest["tokens"]["total"]["max"] <= limit
+    assert sum(result.samples.values()) + result.dropped["over_max_length"] == full["count"]
+
+
+def test_unannotated_episodes_are_counted(annotated_run, tmp_path):
+    run = RunDir(tmp_path / "partial")
+    run.path.mkdir()
+    run.episodes_path.write_bytes(annotated_run.episodes_path.read_bytes())
+    (run.path / "images").symlink_to(annotated_run.path / "images")
+    lines = (annotated_run.path / "annotations.jsonl").read_text(encoding="utf-8").splitlines()
+    (run.path / "annotations.jsonl").write_text("\n".join(lines[:5]) + "\n", encoding="utf-8")
+    result = export_run(run, tmp_path / "sft", ExportOptions(progress=False))
+    assert result.dropped["episode_not_annotated"] == 7
+
+
+def test_agent_tools_variant(annotated_run, tmp_path):
+    out = tmp_path / "sft"
+    export_run(annotated_run, out, ExportOptions(agent_tools=True, split_ratio=0, progress=False))
+    row = _lines(out)[0]
+    assert [m["role"] for m in row["messages"]] == ["system", "user", "assistant", "tool_call"]
+    call = json.loads(row["messages"][-1]["content"])
+    assert set(call) == {"name", "arguments"}
+    assert {t["function"]["name"] for t in json.loads(row["tools"])} >= {"click", "swipe", "done"}
+
+
+def test_a_failed_export_leaves_the_previous_one(annotated_run, tmp_path, monkeypatch):
+    out = tmp_path / "sft"
+    export_run(annotated_run, out, ExportOptions(progress=False))
+    before = (out / "manifest.json").read_bytes()
+    import sftdata.export.stage as stage
+
+    def boom(*a, **k):
+        raise RuntimeError("disk on fire")
+    monkeypatch.setattr(stage, "_write_shards", boom)
+    with pytest.raises(RuntimeError):
+        export_run(annotated_run, out, ExportOptions(memory=True, progress=False))
+    assert (out / "manifest.json").read_bytes() == before
+
+
+def test_cli_export_and_hf_dataset(annotated_run, tmp_path):
+    out, hf = tmp_path / "sft", tmp_path / "hf"
+    result = CliRunner().invoke(main, ["export", str(annotated_run.path), "--format", "react-zh", "--out", str(out),
+                                       "--hf-dataset", str(hf), "--split-ratio", "0", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "exported" in result.output and "packing:" in result.output
+    from datasets import load_from_disk
+    ds = load_from_disk(str(hf))
+    assert ds["train"].num_rows == len(_lines(out))
+    first = ds["train"][0]
+    assert first["images"][0].size[0] == 540 and first["messages"][0]["role"] == "system"
+    bad = CliRunner().invoke(main, ["export", str(annotated_run.path), "--format", "nope", "--out", str(out)])
+    assert bad.exit_code != 0 and "unknown format" in bad.output
