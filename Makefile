@@ -1,5 +1,7 @@
 # sftdata: `make demo` shows the pipeline on generated data, `make test` runs the test suite.
 PYTHON ?= python3
+# make test SWIFT=1 also installs a CPU torch + ms-swift and runs the Swift loading test
+SWIFT  ?= 0
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := raw/sample/sample.tfrecord.gz
@@ -9,7 +11,7 @@ DEMO   := processed/demo
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
-	@echo "make test   - install the dev extras into $(VENV) and run the tests"
+	@echo "make test   - install the dev extras into $(VENV) and run the tests (SWIFT=1: with ms-swift)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
 
 $(BIN)/python:
@@ -37,7 +39,13 @@ $(SAMPLE): | $(VENV)/.installed fonts
 demo: $(VENV)/.installed fonts $(SAMPLE)
 	$(BIN)/sftdata ingest androidcontrol $(SAMPLE) --out $(DEMO)
 
-test: $(VENV)/.installed fonts
+# torch first, pinned to the CPU build, so that ms-swift does not pull the CUDA one
+$(VENV)/.installed-swift: | $(VENV)/.installed
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[dev,swift]'
+	@touch $@
+
+test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift)
 	$(BIN)/python -m pytest
 
 .venv-bench/.installed: pyproject.toml
