@@ -45,7 +45,7 @@ def build_sample(fmt: AgentFormat, ctx: StepContext, image_prefix: str, agent_to
     if agent_tools and fmt.tool_call:
         tools = fmt.tools(ctx)
         call = fmt.tool_call_message(ctx)
-        thought = fmt.thought(ctx) if hasattr(fmt, "thought") else ctx.reasoning
+        thought = fmt.thought(ctx)
         messages += [{"role": "assistant", "content": thought},
                      {"role": "tool_call", "content": json.dumps(call, ensure_ascii=False)}]
         record = {"tools": json.dumps(tools, ensure_ascii=False), "messages": messages, "images": images}

@@ -138,7 +138,8 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
             split = split_of(episode.id, opts.split_ratio, opts.seed)
             kept = 0
             for index in range(len(episode.steps)):
-                ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory)
+                ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
+                                  opts.min_pixels, opts.max_pixels, opts.agent_tools)
                 try:
                     sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
                     text_tokens, image_tokens = lengths_model.measure(sample, run.path)

@@ -30,6 +30,9 @@ class StepContext:
     history: int = 4  # earlier steps given as text
     history_images: int = 0  # earlier screenshots given as extra images
     memory: bool = False  # add a memory/progress section to the reasoning
+    min_pixels: int | None = None  # image limits the model trains with (coordinates of resized-image formats)
+    max_pixels: int | None = None
+    agent_tools: bool = False  # the sample carries a ``tools`` field: prompts need not list the tools again
 
     @property
     def step(self) -> Step:
@@ -92,6 +95,10 @@ class AgentFormat:
     def quantize(self, ctx: StepContext) -> Action:
         """``ctx.action`` as this format can express it (what ``parse(render(ctx))`` must return)."""
         raise NotImplementedError
+
+    def thought(self, ctx: StepContext) -> str:
+        """The answer's text before its tool call (the assistant turn of the tool-call variant)."""
+        return ctx.reasoning
 
     def tools(self, ctx: StepContext) -> list[dict] | None:
         """The tool schema for the ``tools`` + ``tool_call`` sample variant (tool-call formats only)."""

@@ -137,3 +137,25 @@ def test_cli_export_and_hf_dataset(annotated_run, tmp_path):
     assert first["images"][0].size[0] == 540 and first["messages"][0]["role"] == "system"
     bad = CliRunner().invoke(main, ["export", str(annotated_run.path), "--format", "nope", "--out", str(out)])
     assert bad.exit_code != 0 and "unknown format" in bad.output
+
+
+def test_pixel_limits_reach_resized_coordinates(annotated_run, tmp_path):
+    def first_click(out):
+        for row in _lines(out):
+            answer = row["messages"][-1]["content"]
+            if '"action": "click"' in answer:
+                return json.loads(answer.split("<tool_call>")[1].split("</tool_call>")[0])["arguments"]["coordinate"]
+    full = first_click(export_run(annotated_run, tmp_path / "a", ExportOptions(
+        format="qwen2.5-vl", split_ratio=0, progress=False)).out)
+    small = first_click(export_run(annotated_run, tmp_path / "b", ExportOptions(
+        format="qwen2.5-vl", split_ratio=0, max_pixels=200 * 28 * 28, progress=False)).out)
+    assert small[0] < full[0] and small[1] < full[1]  # a smaller resized image, smaller pixel coordinates
+
+
+def test_agent_tools_do_not_repeat_the_tool_listing(annotated_run, tmp_path):
+    out = export_run(annotated_run, tmp_path / "t", ExportOptions(format="qwen2.5-vl", agent_tools=True,
+                                                                  split_ratio=0, progress=False)).out
+    row = _lines(out)[0]
+    assert "<tools>" not in row["messages"][0]["content"] and json.loads(row["tools"])
+    assert row["messages"][-1]["role"] == "tool_call"
+    assert "<tool_call>" not in row["messages"][-2]["content"]

@@ -1,0 +1,48 @@
+"""``qwen3-vl``: seed 004 F.3's ``mobile_use`` tool, points on a 999x999 grid.
+
+Like :mod:`.qwen25_vl` (same answer layout: ``Thought`` / ``Action`` / ``<tool_call>``), but the tool says the
+screen is 999x999 and every point is written on that grid: ``g = round(x / (W - 1) * 999)``, back
+``x = round(g / 999 * (W - 1))`` (grid 0 and 999 are the first and last pixel, :mod:`.coords`). F.3's action
+enum has neither ``key`` nor ``open``: an ``open_app`` step raises ``CannotExpress("action_not_in_format")``.
+
+>>> from sftdata.model import Action, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ep = Episode("e", "sample", "浏览商品", [Step(0, shot, Action("swipe", point=(540, 1600), end=(540, 800))),
+...                                         Step(1, shot, Action("done"))])
+>>> items = [{"reasoning": "向上滑动查看更多商品。", "function": {"name": "swipe", "parameters": {"direction": "UP"}}},
+...          {"reasoning": "已经完成。", "function": {"name": "done", "parameters": {}}}]
+>>> ctx = StepContext(ep, 0, items)
+>>> print(FORMAT.render(ctx))
+Thought: 向上滑动查看更多商品。
+Action: 向上滑动
+<tool_call>
+{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [500, 666], "coordinate2": [500, 333]}}
+</tool_call>
+>>> FORMAT.parse(FORMAT.render(ctx), ctx) == FORMAT.quantize(ctx)
+True
+"""
+from __future__ import annotations
+
+from . import coords
+from .base import StepContext, register
+from .qwen25_vl import MobileUse
+
+
+class Qwen3VL(MobileUse):
+    name = "qwen3-vl"
+    coordinates = "999x999 grid: g = round(x / (W - 1) * 999), back x = round(g / 999 * (W - 1))"
+    enum = ("click", "long_press", "swipe", "type", "answer", "system_button", "wait", "terminate")
+    text_actions = ("type", "answer")
+    human_name = False
+
+    def resolution(self, ctx: StepContext) -> tuple[int, int]:
+        return coords.GRID, coords.GRID
+
+    def forward(self, point, ctx: StepContext) -> list[int]:
+        return list(coords.to_grid(point, ctx.size))
+
+    def back(self, point, ctx: StepContext) -> tuple[int, int]:
+        return coords.from_grid(tuple(point), ctx.size)
+
+
+FORMAT = register(Qwen3VL())

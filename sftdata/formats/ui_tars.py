@@ -1,0 +1,165 @@
+"""``ui-tars``: seed 004 F.4's ``Thought:`` / ``Action:`` lines, points in pixels of the smart-resized image.
+
+The answer is ``Thought: {Chinese reasoning}\\nAction: {call}`` with one call: ``click(point='<point>x y</point>')``,
+``long_press(point=...)``, ``type(content='...')``, ``scroll(point=..., direction='down')``,
+``open_app(app_name='...')``, ``press_home()``, ``press_back()``, ``finished(content='...')``. Points are
+pixels of the Qwen2.5-VL smart-resized image (UI-TARS-1.5 is built on Qwen2.5-VL; :mod:`.coords`). A scroll
+starts at the swipe's start point and names the scroll direction (towards the content brought into view),
+the opposite of the finger (finger up -> ``'down'``); parse maps it back to the finger's direction (the point
+is not kept: a canonical swipe has both points or neither). Strings are
+single-quoted with ``\\\\``, ``\\'``, ``\\"`` and ``\\n`` escaped, and read back with :func:`ast.literal_eval`.
+F.4 has no wait: a ``wait`` step raises ``CannotExpress("action_not_in_format")``.
+
+>>> from sftdata.model import Action, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ep = Episode("e", "sample", "发消息", [Step(0, shot, Action("input", text="It's 5点\\n")), Step(1, shot, Action("done"))])
+>>> items = [{"reasoning": "输入消息并发送。", "function": {"name": "input", "parameters": {"text": "It's 5点\\n"}}},
+...          {"reasoning": "已经完成。", "function": {"name": "done", "parameters": {}}}]
+>>> ctx = StepContext(ep, 0, items)
+>>> print(FORMAT.render(ctx))
+Thought: 输入消息并发送。
+Action: type(content='It\\'s 5点\\n')
+>>> FORMAT.parse(FORMAT.render(ctx), ctx) == FORMAT.quantize(ctx)
+True
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import OPPOSITE, Action
+from . import coords
+from .androidlab import read_call
+from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
+from .memory import describe, memory_text
+
+DONE_TEXT = "任务已完成"
+_POINT = re.compile(r"<point>\s*(-?\d+)\s+(-?\d+)\s*</point>")
+_ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ACTION_LINE = re.compile(r"^Action:\s*(.+)$", re.M)
+
+SYSTEM = """You are a GUI agent operating a phone. You get a task, the actions taken so far and screenshots, and you
+decide the next action that moves the task forward.
+
+## Output Format
+```
+Thought: ...
+Action: ...
+```
+
+## Action Space
+click(point='<point>x1 y1</point>')
+long_press(point='<point>x1 y1</point>')
+type(content='') #To submit what you typed, end `content` with "\\n".
+scroll(point='<point>x1 y1</point>', direction='down or up or right or left') #direction is the scroll direction: 'down' brings up what lies further down (the finger moves up).
+open_app(app_name='')
+drag(start_point='<point>x1 y1</point>', end_point='<point>x2 y2</point>')
+press_home()
+press_back()
+finished(content='xxx') #Escape \\', \\" and newlines (\\n) in content so it reads as a normal Python string.
+
+## Note
+- Points are pixels of the screenshot as you see it.
+- Write the Thought part in Chinese.
+- In Thought, make a small plan, then sum up the next action and its target element in one sentence."""
+
+
+def _q(text: str) -> str:
+    return "'" + "".join(_ESCAPES.get(c, c) for c in text) + "'"
+
+
+def _to(point, ctx: StepContext) -> tuple[int, int]:
+    return coords.to_resized(point, ctx.size, "qwen2.5-vl", **coords.limits(ctx))
+
+
+def _back(point, ctx: StepContext) -> tuple[int, int]:
+    return coords.from_resized(point, ctx.size, "qwen2.5-vl", **coords.limits(ctx))
+
+
+class UITars(AgentFormat):
+    name = "ui-tars"
+    language = "zh"
+    coordinates = "pixels of the smart-resized image (Qwen2.5-VL rule), <point>x y</point>"
+
+    def _point(self, point, ctx: StepContext) -> str:
+        x, y = _to(point, ctx)
+        return _q(f"<point>{x} {y}</point>")
+
+    def call(self, ctx: StepContext) -> str:
+        a = ctx.action
+        if a.type in ("click", "long_press"):
+            if a.point is None:
+                raise CannotExpress("no_coordinates", f"step {ctx.index}: a {a.type} without a point")
+            return f"{a.type}(point={self._point(a.point, ctx)})"
+        if a.type == "swipe":
+            if a.point is None:
+                raise CannotExpress("swipe_without_points", f"step {ctx.index}: a scroll needs its start point")
+            return f"scroll(point={self._point(a.point, ctx)}, direction='{OPPOSITE[a.direction]}')"
+        if a.type == "input":
+            return f"type(content={_q(a.text)})"
+        if a.type == "open_app":
+            return f"open_app(app_name={_q(a.app)})"
+        if a.type in ("back", "home"):
+            return f"press_{a.type}()"
+        if a.type == "done":
+            return f"finished(content={_q(a.text or DONE_TEXT)})"
+        raise CannotExpress("action_not_in_format", f"step {ctx.index}: UI-TARS (F.4) has no {a.type} action")
+
+    def thought(self, ctx: StepContext) -> str:
+        if not ctx.reasoning:
+            raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
+        return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
+
+    def system_prompt(self, ctx: StepContext) -> str:
+        return SYSTEM
+
+    def user_message(self, ctx: StepContext) -> str:
+        lines = ["## User Instruction", ctx.episode.goal]
+        earlier = ctx.earlier()
+        if earlier:
+            lines.append("## Action History")
+        for prev in earlier:
+            try:
+                said = self.call(prev)
+            except CannotExpress:
+                said = describe(prev.action, prev.target, "zh")
+            lines.append(f"Step {prev.index + 1}: Thought: {prev.reasoning} Action: {said}")
+        lines.append("## Screenshot" if len(ctx.image_steps()) == 1 else "## Screenshots (the last is current)")
+        lines.append(image_tags(ctx))
+        return "\n".join(lines)
+
+    def render(self, ctx: StepContext) -> str:
+        call = self.call(ctx)
+        return f"Thought: {self.thought(ctx)}\nAction: {call}"
+
+    def parse(self, text: str, ctx: StepContext) -> Action:
+        lines = _ACTION_LINE.findall(text)
+        name, args = read_call(lines[-1] if lines else text)
+        back = (lambda s: _back(tuple(int(v) for v in _POINT.search(s).groups()), ctx))
+        if name in ("click", "long_press"):
+            return Action(name, point=back(args["point"]))
+        if name == "scroll":
+            return Action("swipe", direction=OPPOSITE[args["direction"].lower()])
+        if name == "type":
+            return Action("input", text=args["content"])
+        if name == "open_app":
+            return Action("open_app", app=args["app_name"])
+        if name in ("press_back", "press_home"):
+            return Action(name[len("press_"):])
+        if name == "finished":
+            content = args.get("content")
+            return Action("done", text=None if content in (None, "", DONE_TEXT) else content)
+        raise ValueError(f"UI-TARS action {name!r} has no canonical action")
+
+    def quantize(self, ctx: StepContext) -> Action:
+        self.call(ctx)  # raises for what the format cannot say
+        a = ctx.action
+        if a.type in ("click", "long_press"):
+            return Action(a.type, point=_back(_to(a.point, ctx), ctx))
+        if a.type == "swipe":
+            return Action("swipe", direction=a.direction)
+        if a.type == "done":
+            return Action("done", text=a.text if a.text and a.text != DONE_TEXT else None)
+        return Action(a.type, text=a.text if a.type == "input" else None, app=a.app)
+
+
+FORMAT = register(UITars())
