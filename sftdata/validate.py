@@ -78,9 +78,14 @@ def validate_files(episodes_path: str | Path, annotations_path: str | Path,
     seen: set[str] = set()
     with open(episodes_path, encoding="utf-8") as f:
         for number, line in enumerate(f):
-            if not line.endswith("\n") or not line.strip():
+            if not line.strip():
                 continue
-            episode = Episode.from_json(line)
+            try:
+                episode = Episode.from_json(line)
+            except (ValueError, KeyError) as exc:
+                if not line.endswith("\n"):
+                    continue  # a torn last line of a killed writer
+                raise FatalError(f"{episodes_path}:{number + 1}: not an episode ({exc})") from None
             seen.add(episode.id)
             items = by_id.get(episode.id, by_line.get(number))
             if items is None:

@@ -39,7 +39,7 @@ def custom_id(episode_id: str, start: int, end: int) -> str:
 
 
 def _todo(run: RunDir, opts: AnnotateOptions):
-    done = _done_ids(run)
+    done = _done_ids(run, "batch")
     wanted = set(opts.episode_ids) if opts.episode_ids else None
     count = 0
     for episode in run.episodes():
@@ -114,7 +114,7 @@ def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateRe
                 first = failures[0]
                 rejects.append({**run.reject_record(STAGE, episode.source, RecordError(first.reason, first.detail),
                                                     episode_id=episode.id),
-                                "attempts": 1, "failures": [f.to_dict() for f in failures]})
+                                "backend": "batch", "attempts": 1, "failures": [f.to_dict() for f in failures]})
                 result.new_rejected += 1
             else:
                 annotations.append({"id": episode.id, "source": episode.source, "backend": "batch",

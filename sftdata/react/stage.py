@@ -169,7 +169,9 @@ class Annotator:
         failures: list[Failure] = []
         for attempt in range(1, self.opts.max_attempts + 1):
             body = self.backend.body(messages)
-            key = request_key(body, ground_truth=truth, prompt_version=self.prompt.version,
+            # the attempt number is part of the key: a model that repeats a wrong reply makes attempt k+1's
+            # messages equal attempt k's, and the cache must not answer for it
+            key = request_key(body, ground_truth=truth + [{"attempt": attempt}], prompt_version=self.prompt.version,
                               endpoint=getattr(self.backend, "endpoint", ""))
             try:
                 reply = await self._ask(body, key)
@@ -207,18 +209,21 @@ class Annotator:
                 "requests": spent["requests"], "cache_hits": spent["cache_hits"]}
 
 
-def _done_ids(run: RunDir) -> set[str]:
+def _done_ids(run: RunDir, backend: str) -> set[str]:
+    """Episodes this backend must not ask again: annotated ones, and rejected ones, except that a batch
+    reject (one unrepaired answer) leaves the episode open for a live backend, which repairs."""
     from ..io import iter_jsonl
 
     done = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
-    done |= {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == STAGE}
+    done |= {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == STAGE
+             and not (r.get("backend") == "batch" and backend != "batch")}
     return done
 
 
 async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
     from ..io import Ledger
 
-    done = _done_ids(run)
+    done = _done_ids(run, opts.backend)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
     todo = (Episode.from_dict(r) for r in run.episode_records()
             if str(r["id"]) not in done and (wanted is None or str(r["id"]) in wanted))
@@ -234,8 +239,14 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
         async with sem:
             try:
                 return ep, await annotator.episode(ep), None
-            except EpisodeRejected as exc:
+            except (EpisodeRejected, FatalError) as exc:
                 return ep, None, exc
+
+    async def stop(error: FatalError) -> None:
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)  # no orphaned task logs a traceback
+        raise error
 
     pending: set[asyncio.Future] = set()
     started = 0
@@ -256,6 +267,8 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
             pending.difference_update(finished)
             for task in finished:
                 ep, record, rejected = task.result()
+                if isinstance(rejected, FatalError):
+                    await stop(rejected)
                 if record is not None:
                     annotations.append(record)
                     result.new_annotated += 1
@@ -263,12 +276,11 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
                     first = rejected.failures[0] if rejected.failures else Failure(None, "rejected", "")
                     rejects.append({**run.reject_record(STAGE, ep.source, RecordError(first.reason, first.detail),
                                                         episode_id=ep.id),
-                                    "attempts": rejected.attempts, "failures": [f.to_dict() for f in rejected.failures]})
+                                    "backend": opts.backend, "attempts": rejected.attempts,
+                                    "failures": [f.to_dict() for f in rejected.failures]})
                     result.new_rejected += 1
                     if opts.strict:
-                        for t in pending:
-                            t.cancel()
-                        raise FatalError(f"episode {ep.id}: {first.reason}: {first.detail} (--strict)")
+                        await stop(FatalError(f"episode {ep.id}: {first.reason}: {first.detail} (--strict)"))
                 bar.update(1)
             refill()
     bar.close()
@@ -307,8 +319,11 @@ def _record(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: An
     stats = Counter(previous.get("llm", {}))
     stats.update(annotator.stats)
     result.stats = stats
-    result.annotated = sum(1 for _ in iter_jsonl(run.path / ANNOTATIONS))
-    by_reason = Counter(r["reason"] for r in run.rejects() if r.get("stage") == STAGE)
+    annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
+    result.annotated = len(annotated)
+    # an episode rejected by a batch import and annotated later by a live backend counts once, as annotated
+    by_reason = Counter(r["reason"] for r in run.rejects()
+                        if r.get("stage") == STAGE and str(r.get("episode_id")) not in annotated)
     result.by_reason, result.rejected = dict(by_reason), sum(by_reason.values())
     result.elapsed_s = round(previous.get("elapsed_s", 0.0) + time.monotonic() - started, 3)
     cost = None
