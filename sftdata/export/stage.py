@@ -188,6 +188,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     }
     write_json_atomic(stage / "manifest.json", manifest)
     write_json_atomic(stage / "splits.json", split_ids)
+    write_json_atomic(stage / "lengths.json", {name: [length for _, length in offsets[name]] for name in offsets})
     script = train_script(shards, opts, max_image_pixels, lengths_model.family)
     write_bytes_atomic(stage / "train.sh", script.encode())
     os.chmod(stage / "train.sh", 0o755)

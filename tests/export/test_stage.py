@@ -52,6 +52,9 @@ def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_pat
     assert manifest["tokens"]["total"]["count"] == steps
     assert 0 < manifest["packing"]["train"]["efficiency"] <= manifest["packing"]["train"]["lower_bound_efficiency"] <= 1
     assert len(list((out / "images").iterdir())) == len({r for row in rows for r in row["images"]})
+    lengths = json.loads((out / "lengths.json").read_text())
+    assert [len(lengths["train"]), len(lengths["val"])] == [result.samples["train"], result.samples["val"]]
+    assert max(lengths["train"] + lengths["val"]) == manifest["tokens"]["total"]["max"]
     script = (out / "train.sh").read_text()
     assert "swift sft" in script and "--packing true" in script and "--packing_strategy sequential" in script
     assert "train-00000-of-00001.jsonl" in script and "--max_length 16384" in script
