@@ -15,6 +15,7 @@ from tqdm import tqdm
 from .errors import FatalError, RecordError
 from .loaders import androidcontrol
 from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
+from .parallel import ordered_map
 from .rundir import RunDir
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class IngestOptions:
     limit: int | None = None
     strict: bool = False
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
+    workers: int = 1  # processes for decoding, the image store and mark removal
 
 
 @dataclass
@@ -102,7 +104,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
         if not f.is_file():
             raise FatalError(f"input {f} does not exist or is not a file")
     run.ensure_writable()
-    options = asdict(opts)
+    options = {k: v for k, v in asdict(opts).items() if k != "workers"}
     if opts.splits:
         options["splits"] = str(Path(opts.splits).resolve())
     fingerprint = _fingerprint(files, options)
@@ -125,51 +127,80 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
             if opts.strict:
                 raise FatalError(f"{ref['file']} record {ref['index']}: {error.reason}: {error.detail} (--strict)")
 
-        for f in files:
-            if opts.limit is not None and handled >= opts.limit:
-                break
-            for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
-                                        skip=lambda i, name=f.name: f"{name}:{i}" in done_keys,
-                                        on_progress=bar.update):
-                ref = {"file": f.name, "index": frame.index, "offset": frame.offset}
-                if frame.error is not None:
-                    if f"{f.name}:{frame.index}" not in done_keys:
-                        reject(frame.error, ref)
+        def tasks():  # this process reads, checks CRCs and filters; the pool builds episodes
+            nonlocal handled
+            for f in files:
+                for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
+                                            skip=lambda i, name=f.name: f"{name}:{i}" in done_keys,
+                                            on_progress=bar.update):
+                    if opts.limit is not None and handled >= opts.limit:
+                        return
+                    ref = {"file": f.name, "index": frame.index, "offset": frame.offset}
+                    if frame.error is not None:
+                        if f"{f.name}:{frame.index}" not in done_keys:
+                            reject(frame.error, ref)
+                            handled += 1
+                        continue
+                    if frame.data is None:  # passed over: handled by an earlier run
+                        continue
+                    try:
+                        features = androidcontrol.decode_features(frame.data)
+                    except RecordError as exc:
+                        reject(exc, ref)
                         handled += 1
-                    continue
-                if frame.data is None:  # passed over: handled by an earlier run
-                    continue
-                episode_id = None
-                try:
-                    features = androidcontrol.decode_features(frame.data)
+                        continue
                     episode_id = str(features["episode_id"][0])
                     if not selected(episode_id):
                         result.filtered += 1
                         continue
+                    handled += 1
                     if episode_id in seen_ids:
-                        raise RecordError("duplicate_episode", f"episode {episode_id} was already ingested")
+                        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"),
+                               ref, episode_id)
+                        continue
+                    seen_ids.add(episode_id)
                     meta: dict[str, Any] = {"record": {"file": f.name, "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
-                    episode = androidcontrol.episode_from_features(features, run.images, meta)
-                except RecordError as exc:
-                    reject(exc, ref, episode_id)
-                except OSError as exc:
-                    raise FatalError(f"cannot write to {run.path}: {exc.strerror or exc}") from None
-                except Exception as exc:  # a decoder bug must not kill a 47 GB run: ledger it, go on
-                    reject(RecordError("unexpected_error", f"{type(exc).__name__}: {exc}"), ref, episode_id)
-                else:
-                    episodes.append(episode.to_json())
-                    seen_ids.add(episode_id)
-                    result.new_exported += 1
-                handled += 1
-                bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
-                if opts.limit is not None and handled >= opts.limit:
-                    break
+                    yield (ref, episode_id), (features, str(run.path), meta)
+
+        for (ref, episode_id), outcome in ordered_map(_build_androidcontrol, tasks(), opts.workers):
+            _outcome(outcome, ref, episode_id, episodes, reject, result, run)
+            bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
     bar.close()
 
     _finish(run, source, result, fingerprint, options, previous, started)
     return result
+
+
+def _build_androidcontrol(task: tuple[dict, str, dict]) -> str:
+    """Worker: one decoded record -> the episode's JSON line (screenshots written to the run's store)."""
+    features, run_path, meta = task
+    return androidcontrol.episode_from_features(features, RunDir(run_path).images, meta).to_json()
+
+
+def _build_annotated(task: tuple[str, str, str, "AnnotatedOptions", dict]) -> str:
+    """Worker: one trajectory folder -> the episode's JSON line (mark detection and removal happen here)."""
+    from .loaders import annotated
+
+    folder, root, run_path, aopts, ref = task
+    episode = annotated.load_trajectory(Path(folder), Path(root), RunDir(run_path).images, aopts)
+    episode.meta["record"] = ref
+    return episode.to_json()
+
+
+def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, result: IngestResult,
+             run: RunDir) -> None:
+    """Ledger one worker result: an episode line, or the reason it was dropped."""
+    if isinstance(outcome, str):
+        episodes.append(outcome)
+        result.new_exported += 1
+    elif isinstance(outcome, RecordError):
+        reject(outcome, ref, episode_id)
+    elif isinstance(outcome, OSError):
+        raise FatalError(f"cannot write to {run.path}: {outcome.strerror or outcome}")
+    else:  # a decoder bug must not kill a 47 GB run: ledger it, go on
+        reject(RecordError("unexpected_error", f"{type(outcome).__name__}: {outcome}"), ref, episode_id)
 
 
 def _finish(run: RunDir, source: str, result: IngestResult, fingerprint: dict[str, Any], options: dict[str, Any],
@@ -213,7 +244,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     run.ensure_writable()
     folders = list(annotated.find_trajectories(root))
     aopts = annotated_opts or annotated.AnnotatedOptions()
-    options = {**asdict(opts), **asdict(aopts)}
+    options = {**{k: v for k, v in asdict(opts).items() if k != "workers"}, **asdict(aopts)}
     inputs = [folder / annotated.TASK_FILE for folder in folders]
     fingerprint = _fingerprint(inputs, options)
     fingerprint["root"] = str(root.resolve())
@@ -228,37 +259,34 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
     with run.open_episodes() as episodes, run.open_rejects() as rejects:
-        for folder in bar:
-            if opts.limit is not None and handled >= opts.limit:
-                break
-            episode_id = annotated.episode_id_for(folder, root)
-            ref = {"file": episode_id, "index": 0}
-            if f"{episode_id}:0" in done_keys:
-                continue
-            if wanted is not None and episode_id not in wanted:
-                result.filtered += 1
-                continue
-            try:
+        def reject(error: RecordError, ref: dict[str, Any], episode_id: str | None = None) -> None:
+            rejects.append(run.reject_record(STAGE, source, error, episode_id=episode_id, record=ref))
+            result.new_rejected += 1
+            if opts.strict:
+                raise FatalError(f"{episode_id}: {error.reason}: {error.detail} (--strict)")
+
+        def tasks():
+            nonlocal handled
+            for folder in bar:
+                if opts.limit is not None and handled >= opts.limit:
+                    return
+                episode_id = annotated.episode_id_for(folder, root)
+                ref = {"file": episode_id, "index": 0}
+                if f"{episode_id}:0" in done_keys:
+                    continue
+                if wanted is not None and episode_id not in wanted:
+                    result.filtered += 1
+                    continue
+                handled += 1
                 if episode_id in seen_ids:
-                    raise RecordError("duplicate_episode", f"episode {episode_id} was already ingested")
-                episode = annotated.load_trajectory(folder, root, run.images, aopts)
-                episode.meta["record"] = ref
-            except RecordError as exc:
-                rejects.append(run.reject_record(STAGE, source, exc, episode_id=episode_id, record=ref))
-                result.new_rejected += 1
-                if opts.strict:
-                    raise FatalError(f"{episode_id}: {exc.reason}: {exc.detail} (--strict)") from None
-            except OSError as exc:
-                raise FatalError(f"cannot write to {run.path}: {exc.strerror or exc}") from None
-            except Exception as exc:
-                rejects.append(run.reject_record(STAGE, source, RecordError(
-                    "unexpected_error", f"{type(exc).__name__}: {exc}"), episode_id=episode_id, record=ref))
-                result.new_rejected += 1
-            else:
-                episodes.append(episode.to_json())
+                    reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"),
+                           ref, episode_id)
+                    continue
                 seen_ids.add(episode_id)
-                result.new_exported += 1
-            handled += 1
+                yield (ref, episode_id), (str(folder), str(root), str(run.path), aopts, ref)
+
+        for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):
+            _outcome(outcome, ref, episode_id, episodes, reject, result, run)
     bar.close()
     _finish(run, source, result, fingerprint, options, previous, started)
     return result

@@ -165,3 +165,21 @@ def test_unwritable_run_directory_is_a_clear_error(ac_fixture, tmp_path):
     blocker.write_text("not a directory")
     result = ingest(ac_fixture, "--out", blocker / "run")
     assert result.exit_code != 0 and "not writable" in result.output
+
+
+@pytest.mark.parametrize("source", ["androidcontrol", "annotated"])
+def test_a_process_pool_gives_the_same_run(source, ac_fixture, flipped, tmp_path):
+    from support import ANNOTATED
+    from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
+    from sftdata.rundir import RunDir
+
+    outputs = []
+    for workers in (1, 2):
+        run = RunDir(tmp_path / f"w{workers}")
+        if source == "androidcontrol":
+            ingest_androidcontrol([ac_fixture, flipped], run, IngestOptions(workers=workers), progress=False)
+        else:
+            ingest_annotated(ANNOTATED, run, IngestOptions(workers=workers), progress=False)
+        outputs.append((run.episodes_path.read_bytes(), [
+            {k: v for k, v in r.items()} for r in ledger(run.path, "rejects.jsonl")]))
+    assert outputs[0] == outputs[1] and outputs[0][0]

@@ -1,0 +1,169 @@
+"""``sftdata run`` configuration: a TOML file mapped onto the stages' option dataclasses. Unknown keys are
+errors (a typo must not silently fall back to a default); relative paths are relative to the config file.
+
+>>> cfg = parse_config('run_dir = "out"\\n[[sources]]\\ntype = "androidcontrol"\\npaths = ["a.gz"]\\n'
+...                    '[[export]]\\nformat = "react-zh"\\n', base=Path("/data"))
+>>> cfg.run_dir, cfg.sources[0].paths, cfg.exports[0].format
+(PosixPath('/data/out'), [PosixPath('/data/a.gz')], 'react-zh')
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import FatalError
+from .export.stage import ExportOptions
+from .react.stage import AnnotateOptions
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@dataclass
+class SourceConfig:
+    type: str  # androidcontrol | annotated
+    paths: list[Path] = field(default_factory=list)  # androidcontrol TFRecord files
+    root: Path | None = None  # annotated trajectories folder
+    splits: Path | None = None
+    split: str | None = None
+    episodes: list[str] | None = None
+    limit: int | None = None
+    tolerance: float | None = None
+    require_clean: bool = False
+
+
+@dataclass
+class RunConfig:
+    run_dir: Path
+    sources: list[SourceConfig]
+    annotate: AnnotateOptions
+    exports: list[ExportOptions]
+    validate_cjk_threshold: float = 0.5
+    report: bool = True
+    report_samples: int = 3
+    workers: int = 1
+    strict: bool = False
+
+
+def _take(cls, table: dict[str, Any], where: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)} - set(skip)
+    unknown = sorted(set(table) - names)
+    if unknown:
+        raise FatalError(f"config [{where}]: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(names))}")
+    return dict(table)
+
+
+def _path(base: Path, value: Any) -> Path:
+    return (base / str(value)).resolve() if not Path(str(value)).is_absolute() else Path(str(value))
+
+
+def parse_config(text: str, base: Path) -> RunConfig:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FatalError(f"config is not valid TOML: {exc}") from None
+    top = {"run_dir", "workers", "strict", "sources", "annotate", "validate", "export", "report"}
+    unknown = sorted(set(raw) - top)
+    if unknown:
+        raise FatalError(f"config: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(top))}")
+    if "run_dir" not in raw:
+        raise FatalError("config: run_dir is required")
+    sources = []
+    for i, table in enumerate(raw.get("sources", [])):
+        src = SourceConfig(**_take(SourceConfig, table, f"sources {i + 1}"))
+        if src.type == "androidcontrol":
+            if not src.paths:
+                raise FatalError(f"config [sources {i + 1}]: an androidcontrol source needs paths")
+            src.paths = [_path(base, p) for p in src.paths]
+        elif src.type == "annotated":
+            if not src.root:
+                raise FatalError(f"config [sources {i + 1}]: an annotated source needs root")
+            src.root = _path(base, src.root)
+        else:
+            raise FatalError(f"config [sources {i + 1}]: type must be androidcontrol or annotated, not {src.type!r}")
+        if src.splits:
+            src.splits = _path(base, src.splits)
+        src.episodes = [str(e) for e in src.episodes] if src.episodes else None
+        sources.append(src)
+    if not sources:
+        raise FatalError("config: at least one [[sources]] table is needed")
+    annotate = AnnotateOptions(**_take(AnnotateOptions, raw.get("annotate", {}), "annotate",
+                                       skip=("progress", "episode_ids", "strict")))
+    if annotate.prompt_file:
+        annotate.prompt_file = str(_path(base, annotate.prompt_file))
+    exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress",)))
+               for i, t in enumerate(raw.get("export", []))]
+    validate = raw.get("validate", {})
+    if set(validate) - {"cjk_threshold"}:
+        raise FatalError("config [validate]: only cjk_threshold is allowed")
+    report = raw.get("report", {})
+    if set(report) - {"enabled", "samples"}:
+        raise FatalError("config [report]: allowed keys are enabled and samples")
+    return RunConfig(run_dir=_path(base, raw["run_dir"]), sources=sources, annotate=annotate, exports=exports,
+                     validate_cjk_threshold=float(validate.get("cjk_threshold", 0.5)),
+                     report=bool(report.get("enabled", True)), report_samples=int(report.get("samples", 3)),
+                     workers=int(raw.get("workers", 1)), strict=bool(raw.get("strict", False)))
+
+
+def load_config(path: str | Path) -> RunConfig:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FatalError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    return parse_config(text, path.resolve().parent)
+
+
+EXAMPLE = '''# sftdata pipeline: `sftdata run THIS_FILE`. Relative paths are relative to this file.
+run_dir = "processed/demo"        # one directory holds every stage's outputs
+workers = 2                        # processes for the CPU-bound parts (decoding, image store, mark removal)
+strict = false                     # true: stop at the first bad record instead of ledgering it
+
+[[sources]]                        # the AndroidControl release, or any file in its format
+type = "androidcontrol"
+paths = ["raw/sample/sample.tfrecord.gz"]
+# splits = "raw/android_control/splits.json"
+# split = "train"                  # train, validation or test (needs splits)
+# episodes = ["0", "20"]           # only these episode ids
+# limit = 100                      # stop after N episodes
+
+# [[sources]]                      # folders of human-annotated screenshots (one trajectory each)
+# type = "annotated"
+# root = "raw/annotated"
+# tolerance = 30                   # px between task.json coordinates and the drawn marks (default 2% of the diagonal)
+# require_clean = false            # true: reject marked trajectories without clean/ frames
+
+[annotate]                         # reconstruct Chinese ReAct reasoning for every step
+backend = "template"               # template (offline, deterministic) or openai (any OpenAI-compatible endpoint)
+# model = "Qwen2.5-VL-72B-Instruct"
+# base_url = "http://localhost:8000/v1"
+# api_key_env = "OPENAI_API_KEY"   # the variable holding the key; the key is never written anywhere
+# prompt_file = "my_prompt.txt"    # your template, with {goal} and {screenshot_count}
+concurrency = 8
+max_attempts = 3
+window = 20
+# image_max_side = 1280
+# price_in = 0.5                   # per million prompt tokens, for the cost in the summary
+# price_out = 1.5
+
+[validate]
+cjk_threshold = 0.5                # least share of Chinese among the reasoning's letters
+
+[[export]]                         # one table per agent format to export
+format = "qwen2.5-vl"              # react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl, ui-tars
+memory = true
+max_length = 16384
+split_ratio = 0.1
+
+[[export]]
+format = "react-zh"
+memory = false
+
+[report]
+enabled = true                     # RUN/report.html
+samples = 3                        # episodes shown with their annotator images
+'''

@@ -1,0 +1,46 @@
+"""An ordered, bounded process-pool map for the CPU-bound parts of the stages (decoding records, writing
+images, removing marks). Results come back in input order, so ledgers are written in a stable order; at most
+``2 * workers`` items are in flight, so memory stays flat on a 47 GB input.
+
+>>> list(ordered_map(abs, [("a", -1), ("b", 2)], workers=1))
+[('a', 1), ('b', 2)]
+"""
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+K = TypeVar("K")
+
+
+def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], workers: int = 1,
+                window: int | None = None) -> Iterator[tuple[K, Any]]:
+    """For each ``(key, payload)`` yield ``(key, fn(payload))``, or ``(key, exception)`` when ``fn`` raised.
+    ``workers <= 1`` runs in this process (no pickling, easiest to debug)."""
+    if workers <= 1:
+        for key, payload in items:
+            try:
+                yield key, fn(payload)
+            except Exception as exc:  # noqa: BLE001 - handed to the caller, which ledgers it
+                yield key, exc
+        return
+    window = window or 2 * workers
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: deque = deque()
+    try:
+        for key, payload in items:
+            pending.append((key, pool.submit(fn, payload)))
+            while len(pending) >= window:
+                yield _result(*pending.popleft())
+        while pending:
+            yield _result(*pending.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(key, future) -> tuple[Any, Any]:
+    try:
+        return key, future.result()
+    except Exception as exc:  # noqa: BLE001
+        return key, exc
