@@ -105,6 +105,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     out = Path(out).resolve()
     lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
+    # the last record of an id wins: a re-annotation (another model or prompt) supersedes the earlier one
     annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
     stage = out.with_name(f".{out.name}.staging-{os.getpid()}")
     shutil.rmtree(stage, ignore_errors=True)
@@ -118,6 +119,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     spools = {name: open(stage / f".{name}.spool", "w+", encoding="utf-8") for name in ("train", "val")}
     offsets: dict[str, list[tuple[int, int]]] = {"train": [], "val": []}
     split_ids: dict[str, list[str]] = {"train": [], "val": []}
+    dropped_episodes: dict[str, str] = {}  # episodes with no sample at all, and why
     token_stats: dict[str, list[int]] = {"text": [], "image": [], "total": []}
     prompt_versions: Counter = Counter()
     backends: Counter = Counter()
@@ -130,13 +132,16 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
             record = annotations.get(episode.id)
             if fmt.needs_reasoning and record is None:
                 result.dropped["episode_not_annotated"] += 1
+                dropped_episodes[episode.id] = "episode_not_annotated"
                 continue
             items = record["items"] if record else None
             if items is not None and len(items) != len(episode.steps):
                 result.dropped["episode_annotation_mismatch"] += 1
+                dropped_episodes[episode.id] = "episode_annotation_mismatch"
                 continue
             split = split_of(episode.id, opts.split_ratio, opts.seed)
             kept = 0
+            reasons: Counter = Counter()
             for index in range(len(episode.steps)):
                 ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
                                   opts.min_pixels, opts.max_pixels, opts.agent_tools)
@@ -145,10 +150,12 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
                     text_tokens, image_tokens = lengths_model.measure(sample, run.path)
                 except RecordError as exc:  # CannotExpress, or an unreadable image header
                     result.dropped[exc.reason] += 1
+                    reasons[exc.reason] += 1
                     continue
                 total = text_tokens + image_tokens
                 if total > opts.max_length:
                     result.dropped["over_max_length"] += 1
+                    reasons["over_max_length"] += 1
                     continue
                 for step in sample.image_steps:
                     src = run.path / step.screenshot.path
@@ -162,6 +169,8 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
                 token_stats["image"].append(image_tokens)
                 token_stats["total"].append(total)
                 kept += 1
+            if not kept:
+                dropped_episodes[episode.id] = reasons.most_common(1)[0][0] if reasons else "no_steps"
             if kept:
                 split_ids[split].append(episode.id)
                 if record:
@@ -181,7 +190,8 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
         "format": fmt.name, "family": opts.family, "options": {k: v for k, v in asdict(opts).items() if k != "progress"},
         "run": str(run.path.resolve()), "samples": result.samples,
         "episodes": {k: len(v) for k, v in split_ids.items()},
-        "dropped": dict(result.dropped.most_common()), "prompt_versions": dict(prompt_versions),
+        "dropped": dict(result.dropped.most_common()), "dropped_episodes": dropped_episodes,
+        "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
         "backends": dict(backends), "images": {"files": images["linked"] + images["copied"], **dict(images)},
         "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
         "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),

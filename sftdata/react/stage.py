@@ -209,13 +209,18 @@ class Annotator:
                 "requests": spent["requests"], "cache_hits": spent["cache_hits"]}
 
 
-def _done_ids(run: RunDir, backend: str) -> set[str]:
-    """Episodes this backend must not ask again: annotated ones, and rejected ones, except that a batch
-    reject (one unrepaired answer) leaves the episode open for a live backend, which repairs."""
+def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set[str]:
+    """Episodes not to ask again for this model and prompt version: annotated ones, and rejected ones, except
+    that a batch reject (one unrepaired answer) leaves the episode open for a live backend, which repairs.
+    Another model or prompt version is another generation: its episodes are asked anew (the last annotation
+    of an episode is the one exported)."""
     from ..io import iter_jsonl
 
-    done = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
-    done |= {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == STAGE
+    def same(r: dict) -> bool:
+        return r.get("model") == model and r.get("prompt_version") == prompt_version
+
+    done = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS) if same(r)}
+    done |= {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == STAGE and same(r)
              and not (r.get("backend") == "batch" and backend != "batch")}
     return done
 
@@ -223,7 +228,7 @@ def _done_ids(run: RunDir, backend: str) -> set[str]:
 async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
     from ..io import Ledger
 
-    done = _done_ids(run, opts.backend)
+    done = _done_ids(run, opts.backend, annotator.model, annotator.prompt.version)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
     todo = (Episode.from_dict(r) for r in run.episode_records()
             if str(r["id"]) not in done and (wanted is None or str(r["id"]) in wanted))
@@ -276,7 +281,8 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
                     first = rejected.failures[0] if rejected.failures else Failure(None, "rejected", "")
                     rejects.append({**run.reject_record(STAGE, ep.source, RecordError(first.reason, first.detail),
                                                         episode_id=ep.id),
-                                    "backend": opts.backend, "attempts": rejected.attempts,
+                                    "backend": opts.backend, "model": annotator.model,
+                                    "prompt_version": annotator.prompt.version, "attempts": rejected.attempts,
                                     "failures": [f.to_dict() for f in rejected.failures]})
                     result.new_rejected += 1
                     if opts.strict:
