@@ -36,8 +36,10 @@ fonts:
 $(SAMPLE): | $(VENV)/.installed fonts
 	$(BIN)/sftdata sample $@ --episodes 12 --seed 0
 
+# LLM=openai uses OPENAI_API_KEY (+ OPENAI_BASE_URL, SFTDATA_MODEL) instead of the offline template backend
+LLM ?= template
 demo: $(VENV)/.installed fonts $(SAMPLE)
-	$(BIN)/sftdata ingest androidcontrol $(SAMPLE) --out $(DEMO)
+	$(BIN)/sftdata run configs/demo.toml --backend $(LLM)
 
 # torch first, pinned to the CPU build, so that ms-swift does not pull the CUDA one
 $(VENV)/.installed-swift: | $(VENV)/.installed

@@ -324,6 +324,54 @@ def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shar
     click.echo(f"train with: bash {out}/train.sh")
 
 
+@main.command("run")
+@click.argument("config", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--print-example-config", is_flag=True, help="Print a commented example configuration and exit.")
+@click.option("--workers", type=click.IntRange(min=1), help="Processes for the CPU-bound parts [default: config].")
+@click.option("--backend", type=click.Choice(["template", "openai"]), help="Override [annotate] backend.")
+@click.option("--model", envvar="SFTDATA_MODEL", help="Override [annotate] model [env SFTDATA_MODEL].")
+@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Override [annotate] base_url [env OPENAI_BASE_URL].")
+@click.option("--strict", is_flag=True, default=None, help="Stop at the first bad record (overrides the config).")
+@click.option("--progress/--no-progress", default=None, help="Progress bars (default: when stderr is a terminal).")
+@_fatal_to_exit
+def run_command(config, print_example_config, workers, backend, model, base_url, strict, progress):
+    """Run the whole conversion from a TOML config: ingest, annotate, validate, export, report.
+
+    \b
+    Each stage is skipped when it already finished with the same inputs and options; a killed run resumes
+    where it stopped, without paying twice for LLM calls. Ends with a summary table.
+
+    \b
+    Examples:
+      sftdata run --print-example-config > sftdata.toml
+      sftdata run sftdata.toml --workers 2
+    """
+    from dataclasses import replace as dc_replace
+
+    from .config import EXAMPLE, load_config
+    from .pipeline import run_pipeline, summary_table
+
+    if print_example_config:
+        click.echo(EXAMPLE, nl=False)
+        return
+    if config is None:
+        raise click.UsageError("give a CONFIG file (sftdata run --print-example-config prints one)")
+    cfg = load_config(config)
+    if workers:
+        cfg.workers = workers
+    if strict is not None:
+        cfg.strict = strict
+    if backend or model or base_url:
+        cfg.annotate = dc_replace(cfg.annotate, backend=backend or cfg.annotate.backend,
+                                  model=model or cfg.annotate.model, base_url=base_url or cfg.annotate.base_url)
+    result = run_pipeline(cfg, progress=progress)
+    click.echo(summary_table(result))
+    for name, manifest in result.exports.items():
+        click.echo(f"train {name}: bash {manifest['dir']}/train.sh")
+    if result.report:
+        click.echo(f"report: {result.report}")
+
+
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")

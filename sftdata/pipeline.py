@@ -1,0 +1,174 @@
+"""``sftdata run``: every stage in order over one run directory, each skipped when it already finished with
+the same inputs and options.
+
+ingest (each source) -> annotate -> validate -> export (each format) -> report. Ingest and annotate resume record
+by record; an export whose fingerprint (episodes, annotations, options) is unchanged is not redone. At the end
+the manifest's ``accounting`` checks, per export, that every ingested episode was exported or rejected.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from .config import RunConfig
+from .errors import FatalError
+from .export.stage import ExportOptions, export_fingerprint, export_run
+from .ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
+from .io import Ledger, iter_jsonl, read_json
+from .react.stage import ANNOTATIONS, annotate_run
+from .rundir import RunDir
+from .validate import validate_files
+
+
+@dataclass
+class PipelineResult:
+    run: RunDir
+    elapsed: dict[str, float] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    exports: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> export manifest
+    validation: dict[str, Any] = field(default_factory=dict)
+    llm: dict[str, Any] = field(default_factory=dict)
+    accounting: dict[str, Any] = field(default_factory=dict)
+    report: Path | None = None
+
+
+def export_name(opts: ExportOptions, taken: set[str]) -> str:
+    base = opts.format + ("-memory" if opts.memory else "") + ("-tools" if opts.agent_tools else "")
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    return name
+
+
+def _timed(result: PipelineResult, stage: str, fn: Callable[[], Any]) -> Any:
+    started = time.monotonic()
+    try:
+        return fn()
+    finally:
+        result.elapsed[stage] = round(result.elapsed.get(stage, 0.0) + time.monotonic() - started, 3)
+
+
+def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None) -> None:
+    for src in cfg.sources:
+        opts = IngestOptions(splits=str(src.splits) if src.splits else None, split=src.split,
+                             episode_ids=src.episodes, limit=src.limit, strict=cfg.strict, workers=cfg.workers)
+        if src.type == "androidcontrol":
+            out = _timed(result, "ingest", lambda: ingest_androidcontrol(src.paths, run, opts, progress))
+        else:
+            from .loaders.annotated import AnnotatedOptions
+            aopts = AnnotatedOptions(tolerance_px=src.tolerance, require_clean=src.require_clean)
+            out = _timed(result, "ingest", lambda: ingest_annotated(src.root, run, opts, aopts, progress))
+        if out.skipped:
+            result.skipped.append(f"ingest {src.type}")
+
+
+def _export_rejects(run: RunDir, name: str, manifest: dict[str, Any]) -> None:
+    """Put episodes an export could not use at all into the run's rejects ledger (once per export)."""
+    stage = f"export:{name}"
+    seen = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == stage}
+    annotate_rejected = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == "annotate"}
+    with Ledger(run.rejects_path) as rejects:
+        for episode_id, reason in manifest.get("dropped_episodes", {}).items():
+            if episode_id in seen or (reason == "episode_not_annotated" and episode_id in annotate_rejected):
+                continue  # an annotate reject already accounts for it
+            rejects.append({"episode_id": episode_id, "source": None, "stage": stage, "reason": reason,
+                            "detail": f"no step of this episode can be expressed in {manifest['format']}"})
+
+
+def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
+    ingest_in = sum(e.get("counts", {}).get("in", 0)
+                    for e in run.manifest().get("stages", {}).get("ingest", {}).values())
+    ingest_rejected = sum(1 for r in run.rejects() if r.get("stage") == "ingest")
+    annotate_rejected = {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == "annotate"}
+    annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
+    out: dict[str, Any] = {"ingested": ingest_in}
+    for name, manifest in result.exports.items():
+        exported = set(manifest["split_ids"]["train"]) | set(manifest["split_ids"]["val"])
+        dropped = {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == f"export:{name}"}
+        rejected = ingest_rejected + len((annotate_rejected - annotated) | dropped)
+        out[name] = {"exported": len(exported), "rejected": rejected,
+                     "balanced": ingest_in == len(exported) + rejected}
+    return out
+
+
+def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult:
+    run = RunDir(cfg.run_dir)
+    run.ensure_writable()
+    result = PipelineResult(run)
+    _ingest(cfg, run, result, progress)
+    if not run.episodes_path.exists():
+        raise FatalError("no episode was ingested: check the sources in the config")
+
+    annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
+    out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
+    result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
+    if out.new_annotated == 0 and out.new_rejected == 0:
+        result.skipped.append("annotate")
+
+    report = _timed(result, "validate", lambda: validate_files(run.episodes_path, run.path / ANNOTATIONS,
+                                                               cfg.validate_cjk_threshold))
+    result.validation = {"checked": report.checked, "passed": report.passed, "failed": report.failed,
+                         "by_reason": dict(report.by_reason)}
+    run.update_manifest("validate", "annotations", result.validation)
+
+    taken: set[str] = set()
+    for opts in cfg.exports:
+        name = export_name(opts, taken)
+        taken.add(name)
+        out_dir = run.path / "export" / name
+        opts = replace(opts, progress=progress)
+        previous = read_json(out_dir / "manifest.json", default=None) if (out_dir / "manifest.json").exists() else None
+        if previous and previous.get("fingerprint") == export_fingerprint(run, opts):
+            manifest = previous
+            result.skipped.append(f"export {name}")
+        else:
+            manifest = _timed(result, "export", lambda: export_run(run, out_dir, opts)).manifest
+        manifest = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
+        result.exports[name] = manifest
+        _export_rejects(run, name, manifest)
+
+    result.accounting = _accounting(run, result)
+    run.update_manifest("pipeline", "last", {
+        "elapsed_s": result.elapsed, "skipped": result.skipped, "accounting": result.accounting,
+        "exports": {n: m["dir"] for n, m in result.exports.items()}})
+    if cfg.report:
+        from .report import write_report
+        result.report = _timed(result, "report", lambda: write_report(run.path, run.path / "report.html",
+                                                                      samples=cfg.report_samples))
+    return result
+
+
+def summary_table(result: PipelineResult) -> str:
+    """The closing summary: episodes in, rejects by stage and reason, samples per format, tokens, LLM, time."""
+    run = result.run
+    totals = run.totals()
+    lines = [f"run {run.path}", "",
+             f"episodes in      {totals['episodes'] + totals['rejected_by_stage'].get('ingest', 0):>8}   "
+             + ", ".join(f"{k} {v}" for k, v in sorted(totals["episodes_by_source"].items()))]
+    by_stage: Counter = Counter((r.get("stage"), r.get("reason")) for r in run.rejects())
+    lines.append("rejected by stage and reason:" if by_stage else "rejected         none")
+    for (stage, reason), n in sorted(by_stage.items(), key=lambda kv: (str(kv[0][0]), -kv[1])):
+        lines.append(f"  {stage:<22} {reason:<28} {n:>6}")
+    lines.append(f"{'export':<22} {'train':>8} {'val':>6} {'tokens':>12} {'packing':>9} {'dropped steps':>14}")
+    for name, m in result.exports.items():
+        tok = m.get("tokens", {}).get("total", {})
+        pk = m.get("packing", {}).get("train", {})
+        lines.append(f"{name:<22} {m['samples'].get('train', 0):>8} {m['samples'].get('val', 0):>6} "
+                     f"{tok.get('total', 0):>12} {pk.get('efficiency', 0):>9.1%} {sum(m.get('dropped', {}).values()):>14}")
+    llm = result.llm
+    cost = llm.get("cost")
+    lines.append(f"LLM requests {llm.get('requests', 0)}, retries {llm.get('retries', 0)}, cache hits "
+                 f"{llm.get('cache_hits', 0)}, tokens in {llm.get('prompt_tokens', 0)} out "
+                 f"{llm.get('completion_tokens', 0)}" + (f", cost {cost:.4f}" if cost is not None else ""))
+    v = result.validation
+    lines.append(f"validate: {v.get('checked', 0)} checked, {v.get('failed', 0)} failing")
+    lines.append("elapsed: " + ", ".join(f"{k} {v:.1f}s" for k, v in result.elapsed.items())
+                 + (f"   (skipped, already done: {', '.join(result.skipped)})" if result.skipped else ""))
+    for name, acc in result.accounting.items():
+        if isinstance(acc, dict):
+            lines.append(f"accounting {name}: ingested {result.accounting['ingested']} = exported {acc['exported']}"
+                         f" + rejected {acc['rejected']}: {'balanced' if acc['balanced'] else 'NOT BALANCED'}")
+    return "\n".join(lines)
