@@ -1,0 +1,98 @@
+"""sftdata run: the example config, config errors, skipping finished stages, redoing only what changed."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sftdata.cli import main
+from sftdata.config import EXAMPLE, parse_config
+from sftdata.errors import FatalError
+from sftdata.loaders.sample import write_sample
+
+CONFIG = """run_dir = "run"
+workers = {workers}
+[[sources]]
+type = "androidcontrol"
+paths = ["s.tfrecord.gz"]
+[annotate]
+backend = "template"
+[[export]]
+format = "qwen2.5-vl"
+memory = true
+split_ratio = 0.2
+[[export]]
+format = "react-zh"
+history = {history}
+[report]
+enabled = false
+"""
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=6, seed=1, size=(360, 800))
+    return tmp_path
+
+
+def _run(workdir: Path, history=4, workers=1):
+    (workdir / "cfg.toml").write_text(CONFIG.format(history=history, workers=workers))
+    result = CliRunner().invoke(main, ["run", str(workdir / "cfg.toml"), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_example_config_parses_and_names_every_stage():
+    cfg = parse_config(EXAMPLE, Path("/x"))
+    assert cfg.run_dir == Path("/x/processed/demo") and cfg.workers == 2
+    assert [e.format for e in cfg.exports] == ["qwen2.5-vl", "react-zh"] and cfg.report
+    printed = CliRunner().invoke(main, ["run", "--print-example-config"])
+    assert printed.exit_code == 0 and printed.output == EXAMPLE
+
+
+@pytest.mark.parametrize("text,message", [
+    ('run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npats = ["a"]\n', "unknown key(s) pats"),
+    ('run_dir = "r"\n[[sources]]\ntype = "tfrecord"\npaths = ["a"]\n', "type must be"),
+    ('[[sources]]\ntype = "androidcontrol"\npaths = ["a"]\n', "run_dir is required"),
+    ('run_dir = "r"\n', "at least one [[sources]]"),
+    ('run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npaths = ["a"]\n[annotate]\nbakend = "x"\n', "bakend"),
+    ('run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npaths = ["a"]\n[[export]]\nformat = "x"\nmemroy = 1\n',
+     "memroy"),
+    ("run_dir = [", "not valid TOML"),
+])
+def test_config_errors_name_the_problem(text, message):
+    with pytest.raises(FatalError, match=message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+        parse_config(text, Path("/x"))
+
+
+def test_run_then_rerun_skips_then_redoes_only_the_changed_export(workdir):
+    first = _run(workdir)
+    assert "balanced" in first and "NOT BALANCED" not in first
+    run = workdir / "run"
+    exports = run / "export"
+    qwen_manifest = (exports / "qwen2.5-vl-memory" / "manifest.json").stat().st_mtime_ns
+    react_manifest = (exports / "react-zh" / "manifest.json").stat().st_mtime_ns
+    annotations = (run / "annotations.jsonl").read_bytes()
+
+    second = _run(workdir)
+    assert "skipped, already done: ingest androidcontrol, annotate, export qwen2.5-vl-memory, export react-zh" in second
+    assert (exports / "react-zh" / "manifest.json").stat().st_mtime_ns == react_manifest
+
+    third = _run(workdir, history=1)  # only the react-zh export depends on this option
+    assert "export qwen2.5-vl-memory" in third.split("skipped, already done:")[1]
+    assert "export react-zh" not in third.split("skipped, already done:")[1]
+    assert (exports / "qwen2.5-vl-memory" / "manifest.json").stat().st_mtime_ns == qwen_manifest
+    assert (exports / "react-zh" / "manifest.json").stat().st_mtime_ns != react_manifest
+    assert (run / "annotations.jsonl").read_bytes() == annotations
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert all(a["balanced"] for k, a in manifest["stages"]["pipeline"]["last"]["accounting"].items() if k != "ingested")
+
+
+def test_workers_give_the_same_shards(workdir, tmp_path_factory):
+    _run(workdir, workers=1)
+    one = sorted((workdir / "run" / "export" / "react-zh").glob("*.jsonl"))
+    other = tmp_path_factory.mktemp("w2")
+    (other / "s.tfrecord.gz").write_bytes((workdir / "s.tfrecord.gz").read_bytes())
+    _run(other, workers=2)
+    two = sorted((other / "run" / "export" / "react-zh").glob("*.jsonl"))
+    assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]
