@@ -284,10 +284,12 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 @click.option("--absolute-paths", is_flag=True, help="Write absolute image paths instead of ROOT_IMAGE_DIR-relative.")
 @click.option("--hf-dataset", type=click.Path(file_okay=False), help="Also save a Hugging Face dataset here.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/validation split.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes that build the samples.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
 def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
-           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, progress):
+           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, workers, progress):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 
     \b
@@ -306,7 +308,8 @@ def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shar
     opts = ExportOptions(format=fmt, memory=memory, history=history, history_images=history_images,
                          split_ratio=split_ratio, shard_size=shard_size, agent_tools=agent_tools, family=family,
                          max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,
-                         absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, progress=progress)
+                         absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, workers=workers,
+                         progress=progress)
     result = export_run(RunDir(run_dir), out, opts)
     m = result.manifest
     click.echo(f"exported {m['samples'].get('train', 0)} train + {m['samples'].get('val', 0)} val samples "
@@ -370,6 +373,32 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
         click.echo(f"train {name}: bash {manifest['dir']}/train.sh")
     if result.report:
         click.echo(f"report: {result.report}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="HTML file [default: RUN/report.html].")
+@click.option("--max-length", type=click.IntRange(min=1), help="Draw this limit on the token histograms "
+              "[default: each export's own].")
+@click.option("--samples", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Episodes shown with their annotator images, reasoning and exported answers.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Which episodes are sampled.")
+@_fatal_to_exit
+def report(run_dir, out, max_length, samples, seed):
+    """Write one self-contained HTML page about a run (images embedded, no network needed to view it).
+
+    \b
+    Counts and rejects by reason, action histogram, steps per episode, token lengths against max_length,
+    packing efficiency, LLM usage, and a few episodes as annotator images beside their reasoning and answers.
+
+    \b
+    Example:
+      sftdata report processed/demo --out report.html
+    """
+    from .report import write_report
+
+    path = write_report(run_dir, out or run_dir / "report.html", max_length=max_length, samples=samples, seed=seed)
+    click.echo(f"wrote {path}")
 
 
 @main.command()

@@ -119,7 +119,7 @@ def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult
         name = export_name(opts, taken)
         taken.add(name)
         out_dir = run.path / "export" / name
-        opts = replace(opts, progress=progress)
+        opts = replace(opts, progress=progress, workers=cfg.workers)
         previous = read_json(out_dir / "manifest.json", default=None) if (out_dir / "manifest.json").exists() else None
         if previous and previous.get("fingerprint") == export_fingerprint(run, opts):
             manifest = previous

@@ -14,21 +14,22 @@ import os
 import shutil
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from ..errors import FatalError, RecordError
+from ..errors import FatalError
 from ..formats import get_format
-from ..formats.base import StepContext
 from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
 from .lengths import LengthModel
 from .packing import best_fit_decreasing, pack_order
-from .samples import build_sample, image_name
+from ..parallel import ordered_map
+from .episodes import episode_id, episode_samples
 from .trainsh import train_script
 
 
@@ -49,6 +50,7 @@ class ExportOptions:
     absolute_paths: bool = False
     hf_dataset: str | None = None
     seed: int = 0
+    workers: int = 1
     progress: bool | None = None
 
 
@@ -125,74 +127,70 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     backends: Counter = Counter()
     images: Counter = Counter()
     max_image_pixels = 0
-    bar = tqdm(run.episodes(), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
+    bar = tqdm(unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
+    work_opts = replace(opts, hf_dataset=None, progress=None)
+
+    def tasks():
+        with open(run.episodes_path, encoding="utf-8") as f:
+            for line in f:
+                if not line.endswith("\n") or not line.strip():
+                    continue  # a torn tail is not an episode
+                eid = episode_id(line)
+                record = annotations.get(eid)
+                if fmt.needs_reasoning and record is None:
+                    result.dropped["episode_not_annotated"] += 1
+                    dropped_episodes[eid] = "episode_not_annotated"
+                    continue
+                yield (eid, record), (line, record, work_opts, str(run.path), image_prefix)
+
+    copier = ThreadPoolExecutor(max_workers=4)  # linking/copying is I/O: threads overlap it with the rest
+    placed: dict[str, Future] = {}
     try:
-        for episode in bar:
-            record = annotations.get(episode.id)
-            if fmt.needs_reasoning and record is None:
-                result.dropped["episode_not_annotated"] += 1
-                dropped_episodes[episode.id] = "episode_not_annotated"
+        for (eid, record), got in ordered_map(episode_samples, tasks(), opts.workers):
+            bar.update(1)
+            if isinstance(got, BaseException):
+                raise got
+            result.dropped.update(got.reasons)
+            if not got.samples:
+                dropped_episodes[eid] = got.reasons.most_common(1)[0][0] if got.reasons else "no_steps"
                 continue
-            items = record["items"] if record else None
-            if items is not None and len(items) != len(episode.steps):
-                result.dropped["episode_annotation_mismatch"] += 1
-                dropped_episodes[episode.id] = "episode_annotation_mismatch"
-                continue
-            split = split_of(episode.id, opts.split_ratio, opts.seed)
-            kept = 0
-            reasons: Counter = Counter()
-            for index in range(len(episode.steps)):
-                ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
-                                  opts.min_pixels, opts.max_pixels, opts.agent_tools)
-                try:
-                    sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
-                    text_tokens, image_tokens = lengths_model.measure(sample, run.path)
-                except RecordError as exc:  # CannotExpress, or an unreadable image header
-                    result.dropped[exc.reason] += 1
-                    reasons[exc.reason] += 1
-                    continue
-                total = text_tokens + image_tokens
-                if total > opts.max_length:
-                    result.dropped["over_max_length"] += 1
-                    reasons["over_max_length"] += 1
-                    continue
-                for step in sample.image_steps:
-                    src = run.path / step.screenshot.path
-                    images[_link(src, stage / "images" / image_name(step))] += 1
-                    max_image_pixels = max(max_image_pixels, step.screenshot.width * step.screenshot.height)
-                spool = spools[split]
-                start = spool.tell()
-                spool.write(sample.line() + "\n")
-                offsets[split].append((start, total))
+            split = split_of(eid, opts.split_ratio, opts.seed)
+            spool = spools[split]
+            for line, text_tokens, image_tokens, used in got.samples:
+                for rel, name, pixels in used:
+                    if name not in placed:
+                        placed[name] = copier.submit(_link, run.path / rel, stage / "images" / name)
+                    max_image_pixels = max(max_image_pixels, pixels)
+                offsets[split].append((spool.tell(), text_tokens + image_tokens))
+                spool.write(line + "\n")
                 token_stats["text"].append(text_tokens)
                 token_stats["image"].append(image_tokens)
-                token_stats["total"].append(total)
-                kept += 1
-            if not kept:
-                dropped_episodes[episode.id] = reasons.most_common(1)[0][0] if reasons else "no_steps"
-            if kept:
-                split_ids[split].append(episode.id)
-                if record:
-                    prompt_versions[record.get("prompt_version", "?")] += 1
-                    backends[record.get("backend", "?")] += 1
+                token_stats["total"].append(text_tokens + image_tokens)
+            split_ids[split].append(eid)
+            if record:
+                prompt_versions[record.get("prompt_version", "?")] += 1
+                backends[record.get("backend", "?")] += 1
+        images.update(f.result() for f in placed.values())  # re-raises a failed copy
         shards: dict[str, list[str]] = {}
         packing: dict[str, Any] = {}
         for name, spool in spools.items():
             shards[name], packing[name] = _write_shards(stage, name, spool, offsets[name], opts)
             result.samples[name] = len(offsets[name])
     finally:
+        copier.shutdown(wait=True, cancel_futures=True)
         bar.close()
         for spool in spools.values():
             spool.close()
             Path(spool.name).unlink(missing_ok=True)
     manifest = {
-        "format": fmt.name, "family": opts.family, "options": {k: v for k, v in asdict(opts).items() if k != "progress"},
+        "format": fmt.name, "family": opts.family,
+        "options": {k: v for k, v in asdict(opts).items() if k not in ("progress", "workers")},
         "run": str(run.path.resolve()), "samples": result.samples,
         "episodes": {k: len(v) for k, v in split_ids.items()},
         "dropped": dict(result.dropped.most_common()), "dropped_episodes": dropped_episodes,
         "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
-        "backends": dict(backends), "images": {"files": images["linked"] + images["copied"], **dict(images)},
+        "backends": dict(backends), "images": {"files": len(placed), **dict(images)},
         "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
         "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
     }
@@ -245,4 +243,5 @@ def export_fingerprint(run: RunDir, opts: ExportOptions) -> dict[str, Any]:
     def stat(p: Path) -> list[int] | None:
         return [p.stat().st_size, int(p.stat().st_mtime)] if p.exists() else None
     return {"episodes": stat(run.episodes_path), "annotations": stat(run.path / ANNOTATIONS),
-            "options": json.loads(json.dumps(asdict(opts), default=str))}
+            "options": json.loads(json.dumps({k: v for k, v in asdict(opts).items()
+                                              if k not in ("progress", "workers")}, default=str))}

@@ -162,3 +162,11 @@ def test_agent_tools_do_not_repeat_the_tool_listing(annotated_run, tmp_path):
     assert "<tools>" not in row["messages"][0]["content"] and json.loads(row["tools"])
     assert row["messages"][-1]["role"] == "tool_call"
     assert "<tool_call>" not in row["messages"][-2]["content"]
+
+
+def test_workers_build_the_same_export(annotated_run, tmp_path):
+    one = export_run(annotated_run, tmp_path / "one", ExportOptions(split_ratio=0.3, progress=False)).out
+    two = export_run(annotated_run, tmp_path / "two", ExportOptions(split_ratio=0.3, workers=2, progress=False)).out
+    names = sorted(p.name for p in one.glob("*.jsonl"))
+    assert names == sorted(p.name for p in two.glob("*.jsonl")) and names
+    assert all((one / n).read_bytes() == (two / n).read_bytes() for n in names)

@@ -1,0 +1,74 @@
+"""One episode -> its samples, as a picklable unit of work for the export's process pool.
+
+The worker gets the episode's raw JSON line and its annotation record, builds every step's sample in the
+chosen format, measures it, and hands back plain data: the sample lines with their token counts and images,
+and why the other steps were dropped.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RecordError
+from ..formats import get_format
+from ..formats.base import StepContext
+from ..model import Episode
+from .lengths import LengthModel
+from .samples import build_sample, image_name
+
+_ID = re.compile(r'^\{"id":("(?:[^"\\]|\\.)*")')
+_LENGTH_MODELS: dict[tuple, LengthModel] = {}
+
+
+def episode_id(line: str) -> str:
+    """The id of an episodes.jsonl line without parsing the whole line (ours start with the id).
+
+    >>> episode_id('{"id":"20","source":"androidcontrol"}')
+    '20'
+    """
+    m = _ID.match(line)
+    return json.loads(m.group(1)) if m else str(json.loads(line)["id"])
+
+
+@dataclass
+class EpisodeSamples:
+    id: str
+    samples: list[tuple[str, int, int, list[tuple[str, str, int]]]] = field(default_factory=list)
+    # (JSON line, text tokens, image tokens, [(screenshot path in the run, exported name, pixels)])
+    reasons: Counter = field(default_factory=Counter)
+
+
+def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamples:
+    line, record, opts, run_path, image_prefix = task
+    from pathlib import Path
+
+    fmt = get_format(opts.format)
+    key = (opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
+    if key not in _LENGTH_MODELS:
+        _LENGTH_MODELS[key] = LengthModel(*key)
+    lengths = _LENGTH_MODELS[key]
+    episode = Episode.from_json(line)
+    out = EpisodeSamples(episode.id)
+    items = record["items"] if record else None
+    if items is not None and len(items) != len(episode.steps):
+        out.reasons["episode_annotation_mismatch"] += 1
+        return out
+    for index in range(len(episode.steps)):
+        ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
+                          opts.min_pixels, opts.max_pixels, opts.agent_tools)
+        try:
+            sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
+            text_tokens, image_tokens = lengths.measure(sample, Path(run_path))
+        except RecordError as exc:  # CannotExpress, or an unreadable image header
+            out.reasons[exc.reason] += 1
+            continue
+        if text_tokens + image_tokens > opts.max_length:
+            out.reasons["over_max_length"] += 1
+            continue
+        images = [(s.screenshot.path, image_name(s), s.screenshot.width * s.screenshot.height)
+                  for s in sample.image_steps]
+        out.samples.append((sample.line(), text_tokens, image_tokens, images))
+    return out
