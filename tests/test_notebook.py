@@ -1,0 +1,52 @@
+"""notebooks/explore.ipynb runs top to bottom (nbclient, the venv's ipykernel) against a freshly built small run,
+and is committed without outputs."""
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
+nbclient = pytest.importorskip("nbclient", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
+pytest.importorskip("ipykernel", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
+
+from sftdata.export.stage import ExportOptions, export_run  # noqa: E402
+from sftdata.ingest import IngestOptions, ingest_androidcontrol  # noqa: E402
+from sftdata.loaders.sample import write_sample  # noqa: E402
+from sftdata.react.stage import AnnotateOptions, annotate_run  # noqa: E402
+from sftdata.rundir import RunDir  # noqa: E402
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "explore.ipynb"
+
+
+def test_notebook_is_committed_without_outputs():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, "clear the notebook's outputs before saving"
+
+
+def test_notebook_runs_against_a_small_run(tmp_path, monkeypatch):
+    write_sample(tmp_path / "sample.tfrecord.gz", n_episodes=3, seed=0, size=(540, 1200))
+    run = RunDir(tmp_path / "run")
+    ingest_androidcontrol([tmp_path / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
+    annotate_run(run, AnnotateOptions(progress=False))
+    export_run(run, run.path / "export" / "react-zh", ExportOptions(progress=False))
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("import sys; print('PREFIX=' + sys.prefix)"))
+    monkeypatch.setenv("SFTDATA_RUN", str(run.path))  # the kernel inherits this process's environment
+    # kernel "python3" with argv "python ..." is started with sys.executable by jupyter_client: this venv's python
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(NOTEBOOK.parent)}})
+    client.execute()  # raises CellExecutionError on any failing cell
+
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    pngs = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert f"PREFIX={sys.prefix}" in text, "the notebook ran in another Python than the test's"
+    assert str(run.path) in text and "Episodes per source" in html and "react-zh" in html
+    assert len(pngs) >= 4 + 3, "plots and the episode's annotator images are displayed"
+    assert "reasoning: " in text and "(no annotation yet)" not in text
