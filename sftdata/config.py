@@ -9,6 +9,8 @@ errors (a typo must not silently fall back to a default); relative paths are rel
 from __future__ import annotations
 
 import sys
+import types
+import typing
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -49,12 +51,78 @@ class RunConfig:
     strict: bool = False
 
 
-def _take(cls, table: dict[str, Any], where: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+_RANGES = {"workers": (1, None), "concurrency": (1, None), "max_attempts": (1, None), "window": (2, None),
+           "max_length": (64, None), "split_ratio": (0, 1), "shard_size": (1, None), "history": (0, None),
+           "history_images": (0, None), "limit": (1, None), "tolerance": (0, None), "timeout": (1, None),
+           "max_retries": (0, None), "max_tokens": (16, None), "image_max_side": (64, None),
+           "cjk_threshold": (0, 1), "samples": (0, None), "min_pixels": (1, None), "max_pixels": (1, None)}
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint in (str, Path):
+        return isinstance(value, str)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_matches(v, item) for v in value)
+    return True
+
+
+def _type_name(hint: Any) -> str:
+    return str(hint).replace("typing.", "").replace("pathlib.", "").replace("<class '", "").replace("'>", "")
+
+
+def _check_value(key: str, value: Any, hint: Any, where: str) -> None:
+    if not _matches(value, hint):
+        raise FatalError(f"config [{where}]: {key} = {value!r} should be {_type_name(hint)}")
+    low, high = _RANGES.get(key, (None, None))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            (low is not None and value < low) or (high is not None and value > high)):
+        raise FatalError(f"config [{where}]: {key} = {value!r} is out of range "
+                         f"({low if low is not None else '-inf'}..{high if high is not None else 'inf'})")
+
+
+def _take(cls, table: Any, where: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise FatalError(f"config [{where}]: expected a table of keys, got {type(table).__name__}")
     names = {f.name for f in fields(cls)} - set(skip)
     unknown = sorted(set(table) - names)
     if unknown:
         raise FatalError(f"config [{where}]: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(names))}")
+    hints = typing.get_type_hints(cls)
+    for key, value in table.items():
+        _check_value(key, value, hints[key], where)
     return dict(table)
+
+
+def _array_of_tables(raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        raise FatalError(f"config: {key} must be an array of tables: write [[{key}]] (double brackets) "
+                         "before each one")
+    return value
+
+
+def _small_table(raw: dict[str, Any], key: str, allowed: dict[str, Any]) -> dict[str, Any]:
+    table = raw.get(key, {})
+    if not isinstance(table, dict):
+        raise FatalError(f"config: [{key}] must be a table")
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        raise FatalError(f"config [{key}]: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+    for k, v in table.items():
+        _check_value(k, v, allowed[k], key)
+    return table
 
 
 def _path(base: Path, value: Any) -> Path:
@@ -72,8 +140,13 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raise FatalError(f"config: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(top))}")
     if "run_dir" not in raw:
         raise FatalError("config: run_dir is required")
+    for key, hint in (("run_dir", str), ("workers", int), ("strict", bool)):
+        if key in raw:
+            _check_value(key, raw[key], hint, "top level")
     sources = []
-    for i, table in enumerate(raw.get("sources", [])):
+    for i, table in enumerate(_array_of_tables(raw, "sources")):
+        if isinstance(table.get("episodes"), list):  # ids may be written as numbers
+            table = {**table, "episodes": [str(e) if isinstance(e, int) else e for e in table["episodes"]]}
         src = SourceConfig(**_take(SourceConfig, table, f"sources {i + 1}"))
         if src.type == "androidcontrol":
             if not src.paths:
@@ -93,16 +166,19 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raise FatalError("config: at least one [[sources]] table is needed")
     annotate = AnnotateOptions(**_take(AnnotateOptions, raw.get("annotate", {}), "annotate",
                                        skip=("progress", "episode_ids", "strict")))
+    if annotate.backend not in ("template", "openai"):
+        raise FatalError(f"config [annotate]: backend must be template or openai, not {annotate.backend!r}")
     if annotate.prompt_file:
         annotate.prompt_file = str(_path(base, annotate.prompt_file))
-    exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress",)))
-               for i, t in enumerate(raw.get("export", []))]
-    validate = raw.get("validate", {})
-    if set(validate) - {"cjk_threshold"}:
-        raise FatalError("config [validate]: only cjk_threshold is allowed")
-    report = raw.get("report", {})
-    if set(report) - {"enabled", "samples"}:
-        raise FatalError("config [report]: allowed keys are enabled and samples")
+    from .formats import load_all
+
+    exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress", "workers")))
+               for i, t in enumerate(_array_of_tables(raw, "export"))]
+    for i, e in enumerate(exports):
+        if e.format not in load_all():
+            raise FatalError(f"config [export {i + 1}]: unknown format {e.format!r}; known: {', '.join(sorted(load_all()))}")
+    validate = _small_table(raw, "validate", {"cjk_threshold": float})
+    report = _small_table(raw, "report", {"enabled": bool, "samples": int})
     return RunConfig(run_dir=_path(base, raw["run_dir"]), sources=sources, annotate=annotate, exports=exports,
                      validate_cjk_threshold=float(validate.get("cjk_threshold", 0.5)),
                      report=bool(report.get("enabled", True)), report_samples=int(report.get("samples", 3)),

@@ -176,7 +176,17 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
 def _build_androidcontrol(task: tuple[dict, str, dict]) -> str:
     """Worker: one decoded record -> the episode's JSON line (screenshots written to the run's store)."""
     features, run_path, meta = task
-    return androidcontrol.episode_from_features(features, RunDir(run_path).images, meta).to_json()
+    return _checked_line(androidcontrol.episode_from_features(features, RunDir(run_path).images, meta).to_json())
+
+
+def _checked_line(line: str) -> str:
+    """The episode line, if it can be written as UTF-8 (a lone surrogate from a JSON escape cannot)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RecordError("bad_text", f"text with an unpaired surrogate at {exc.start}: "
+                          "it cannot be stored as UTF-8") from None
+    return line
 
 
 def _build_annotated(task: tuple[str, str, str, "AnnotatedOptions", dict]) -> str:
@@ -186,7 +196,7 @@ def _build_annotated(task: tuple[str, str, str, "AnnotatedOptions", dict]) -> st
     folder, root, run_path, aopts, ref = task
     episode = annotated.load_trajectory(Path(folder), Path(root), RunDir(run_path).images, aopts)
     episode.meta["record"] = ref
-    return episode.to_json()
+    return _checked_line(episode.to_json())
 
 
 def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, result: IngestResult,

@@ -44,7 +44,10 @@ def _load_annotations(path: Path) -> tuple[dict[str, list], dict[int, list]]:
     by_id: dict[str, list] = {}
     by_line: dict[int, list] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # split on \n only: str.splitlines() also breaks at U+2028/U+2029/U+0085, which JSON keeps raw in strings
+        lines = path.read_text(encoding="utf-8").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
     except (OSError, UnicodeDecodeError) as exc:
         raise FatalError(f"cannot read annotations {path}: {exc}") from None
     for number, line in enumerate(lines):

@@ -109,6 +109,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
     # the last record of an id wins: a re-annotation (another model or prompt) supersedes the earlier one
     annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
+    _remove_leftovers(out)
     stage = out.with_name(f".{out.name}.staging-{os.getpid()}")
     shutil.rmtree(stage, ignore_errors=True)
     try:
@@ -177,32 +178,40 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
         for name, spool in spools.items():
             shards[name], packing[name] = _write_shards(stage, name, spool, offsets[name], opts)
             result.samples[name] = len(offsets[name])
+    except BaseException:
+        copier.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(stage, ignore_errors=True)  # a failed export leaves nothing behind
+        raise
     finally:
         copier.shutdown(wait=True, cancel_futures=True)
         bar.close()
         for spool in spools.values():
             spool.close()
             Path(spool.name).unlink(missing_ok=True)
-    manifest = {
-        "format": fmt.name, "family": opts.family,
-        "options": {k: v for k, v in asdict(opts).items() if k not in ("progress", "workers")},
-        "run": str(run.path.resolve()), "samples": result.samples,
-        "episodes": {k: len(v) for k, v in split_ids.items()},
-        "dropped": dict(result.dropped.most_common()), "dropped_episodes": dropped_episodes,
-        "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
-        "backends": dict(backends), "images": {"files": len(placed), **dict(images)},
-        "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
-        "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
-    }
-    write_json_atomic(stage / "manifest.json", manifest)
-    write_json_atomic(stage / "splits.json", split_ids)
-    write_json_atomic(stage / "lengths.json", {name: [length for _, length in offsets[name]] for name in offsets})
-    script = train_script(shards, opts, max_image_pixels, lengths_model.family)
-    write_bytes_atomic(stage / "train.sh", script.encode())
-    os.chmod(stage / "train.sh", 0o755)
-    if opts.hf_dataset:
-        from .hf import write_hf_dataset
-        write_hf_dataset(stage, shards, Path(opts.hf_dataset))
+    try:
+        manifest = {
+            "format": fmt.name, "family": opts.family,
+            "options": {k: v for k, v in asdict(opts).items() if k not in ("progress", "workers")},
+            "run": str(run.path.resolve()), "samples": result.samples,
+            "episodes": {k: len(v) for k, v in split_ids.items()},
+            "dropped": dict(result.dropped.most_common()), "dropped_episodes": dropped_episodes,
+            "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
+            "backends": dict(backends), "images": {"files": len(placed), **dict(images)},
+            "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
+            "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
+        }
+        write_json_atomic(stage / "manifest.json", manifest)
+        write_json_atomic(stage / "splits.json", split_ids)
+        write_json_atomic(stage / "lengths.json", {name: [length for _, length in offsets[name]] for name in offsets})
+        script = train_script(shards, opts, max_image_pixels, lengths_model.family)
+        write_bytes_atomic(stage / "train.sh", script.encode())
+        os.chmod(stage / "train.sh", 0o755)
+        if opts.hf_dataset:
+            from .hf import write_hf_dataset
+            write_hf_dataset(stage, shards, Path(opts.hf_dataset))
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
     _swap_into_place(stage, out)
     result.manifest = manifest
     return result
@@ -229,6 +238,26 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
     return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
                    "efficiency": round(total / (len(bins) * opts.max_length), 4),
                    "lower_bound_efficiency": round(total / (lower * opts.max_length), 4)}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Staging and replaced directories of exports that were killed (their process is gone)."""
+    if not out.parent.is_dir():
+        return
+    for path in out.parent.glob(f".{out.name}.*-*"):
+        kind, _, pid = path.name[len(out.name) + 2:].rpartition("-")
+        if kind in ("staging", "old") and pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _swap_into_place(stage: Path, out: Path) -> None:

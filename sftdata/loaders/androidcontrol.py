@@ -27,6 +27,7 @@ from .protos import parse_example
 
 SOURCE = "androidcontrol"
 _SIMPLE = {"navigate_back": "back", "navigate_home": "home", "wait": "wait"}
+MAX_PIXELS = 50_000_000  # a screenshot larger than this is refused from its header, never decoded
 REQUIRED_FEATURES = ("episode_id", "goal", "screenshots", "screenshot_widths", "screenshot_heights", "actions")
 
 
@@ -118,6 +119,9 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
     steps: list[Step] = []
     for i, png in enumerate(shots):
         width, height = png_size(png)
+        if width * height > MAX_PIXELS:
+            raise RecordError("image_too_large", f"screenshot {i} is {width}x{height}, over "
+                              f"{MAX_PIXELS // 1_000_000} megapixels")
         if (width, height) != (widths[i], heights[i]):
             raise RecordError("screenshot_size_mismatch", f"screenshot {i} is {width}x{height}, "
                               f"the record says {widths[i]}x{heights[i]}")

@@ -54,13 +54,30 @@ def find_trajectories(root: Path) -> Iterator[Path]:
         yield root
         return
     for child in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: natural_key(p.name)):
-        if child.name != "clean":
-            yield from find_trajectories(child)
+        if child.name == "clean":
+            continue
+        if child.is_symlink():  # never descend through links (loops); a linked trajectory is still checked
+            if (child / TASK_FILE).is_file():
+                yield child
+            continue
+        yield from find_trajectories(child)
 
 
 def episode_id_for(folder: Path, root: Path) -> str:
-    rel = folder.resolve().relative_to(root.resolve()).as_posix()
+    """The folder's path relative to ``root`` as found (symlinks are not followed for the id)."""
+    try:
+        rel = folder.relative_to(root).as_posix()
+    except ValueError:
+        rel = folder.name
     return folder.resolve().name if rel == "." else rel
+
+
+def _inside(path: Path, base: Path, what: str) -> Path:
+    """``path`` resolved, or RecordError(path_escape) when it (or a symlink on the way) leaves ``base``."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(base.resolve()):
+        raise RecordError("path_escape", f"{what} {path.name!r} points outside the trajectory folder")
+    return resolved
 
 
 def _read_task(folder: Path) -> dict[str, Any]:
@@ -80,8 +97,9 @@ def _read_task(folder: Path) -> dict[str, Any]:
 def _frames(folder: Path, task: dict[str, Any]) -> list[Path]:
     base = folder.resolve()
     if "screenshots" not in task:
-        return sorted((p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
-                      key=lambda p: natural_key(p.name))
+        listed = sorted((p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
+                        key=lambda p: natural_key(p.name))
+        return [_inside(p, base, "screenshot") for p in listed]
     names = task["screenshots"]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise RecordError("bad_task_json", "'screenshots' must be a list of file names")
@@ -110,6 +128,8 @@ def read_image(path: Path) -> tuple[bytes, Image.Image]:
             image = probe.convert("RGB")
     except RecordError:
         raise
+    except Image.DecompressionBombError as exc:  # over PIL's own limit, refused before decoding
+        raise RecordError("image_too_large", f"{path.name}: {exc}") from None
     except Exception as exc:  # PIL raises many kinds for broken files
         raise RecordError("unreadable_image", f"{path.name} is not a readable image: {exc}") from None
     return data, image
@@ -185,6 +205,7 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
                     opts: AnnotatedOptions | None = None) -> Episode:
     """One trajectory folder -> Episode, or RecordError with the reason it cannot be used."""
     opts = opts or AnnotatedOptions()
+    _inside(folder, root, "trajectory folder")
     task = _read_task(folder)
     frames = _frames(folder, task)
     if len(frames) != len(task["actions"]):
@@ -218,7 +239,7 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
         meta: dict[str, Any] = {"frame": frame.name}
         clean = clean_dir / frame.name
         if clean_dir.is_dir():
-            train_bytes, clean_image = read_image(clean)
+            train_bytes, clean_image = read_image(_inside(clean, folder, "clean frame"))
             if clean_image.size != image.size:
                 raise RecordError("clean_size_mismatch", f"clean/{frame.name} is {clean_image.size}, "
                                   f"the marked frame {image.size}")

@@ -69,13 +69,28 @@ class OpenAIBackend:
         if not model:
             raise FatalError("the openai backend needs --model")
         self.model, self.max_tokens, self.temperature, self.structured = model, max_tokens, temperature, structured
+        self._secrets = [key] + ([key[-20:]] if len(key) > 24 else [])
         self.endpoint = base_url or "https://api.openai.com/v1"
         self.client = AsyncOpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries)
 
     def body(self, messages: list[dict]) -> dict[str, Any]:
         return chat_body(self.model, messages, self.max_tokens, self.temperature, self.structured)
 
+    def scrub(self, text: str) -> str:
+        """``text`` from the endpoint with the API key (or its tail) masked: errors may echo it."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
     async def complete(self, body: dict[str, Any]) -> Reply:
+        try:
+            return await self._complete(body)
+        except LLMError as exc:
+            raise LLMError(exc.reason, self.scrub(exc.detail)) from None
+        except FatalError as exc:
+            raise FatalError(self.scrub(str(exc))) from None
+
+    async def _complete(self, body: dict[str, Any]) -> Reply:
         import openai
 
         try:
@@ -98,7 +113,7 @@ class OpenAIBackend:
             raise LLMError("empty_reply", "the reply has no choices")
         choice = completion.choices[0]
         usage = completion.usage
-        return Reply(text=choice.message.content or "", finish_reason=choice.finish_reason or "stop",
+        return Reply(text=self.scrub(choice.message.content or ""), finish_reason=choice.finish_reason or "stop",
                      model=completion.model or self.model, retries=raw.retries_taken,
                      usage={"prompt_tokens": usage.prompt_tokens if usage else 0,
                             "completion_tokens": usage.completion_tokens if usage else 0})

@@ -163,7 +163,13 @@ class Annotator:
                 raise EpisodeRejected(failures, 1)
             return items, 1
         loop = asyncio.get_running_loop()
-        base = await loop.run_in_executor(self.pool, self.messages, episode, start, end)
+        try:
+            base = await loop.run_in_executor(self.pool, self.messages, episode, start, end)
+        except Exception as exc:  # a screenshot that cannot be opened or drawn rejects its episode only
+            from PIL import Image
+            reason = "image_too_large" if isinstance(exc, Image.DecompressionBombError) else "bad_screenshot"
+            raise EpisodeRejected([Failure(None, reason, f"annotator image: {type(exc).__name__}: {exc}")], 0) \
+                from None
         messages = base
         truth = [s.action.to_dict() for s in steps]
         failures: list[Failure] = []
