@@ -220,6 +220,9 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
                    f"tokens in {llm['prompt_tokens']} out {llm['completion_tokens']}")
     for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
         click.echo(f"  rejected: {reason:<28} {count:>6}")
+    if result.deferred:
+        raise click.ClickException(f"{result.deferred} episodes were not annotated because the endpoint failed on "
+                                   "every attempt; nothing was rejected for it: run again to resume")
 
 
 @main.command()

@@ -104,6 +104,9 @@ def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult
 
     annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
     out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
+    if out.deferred:
+        raise FatalError(f"{out.deferred} episodes were not annotated because the endpoint failed on every attempt; "
+                         "nothing was rejected for it: run again to resume")
     result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
     if out.new_annotated == 0 and out.new_rejected == 0:
         result.skipped.append("annotate")

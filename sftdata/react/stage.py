@@ -66,15 +66,24 @@ class AnnotateResult:
     rejected: int = 0
     new_annotated: int = 0
     new_rejected: int = 0
+    deferred: int = 0  # left for a rerun: the endpoint failed on every attempt
     stats: Counter = field(default_factory=Counter)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
 
 
+# failures of the endpoint, not of the reply: they leave the episode for a later run instead of rejecting it
+TRANSPORT = frozenset({"llm_timeout", "llm_connection", "llm_rate_limited", "llm_server_error"})
+
+
 class EpisodeRejected(Exception):
-    def __init__(self, failures: list[Failure], attempts: int) -> None:
+    def __init__(self, failures: list[Failure], attempts: int, window: tuple[int, int] | None = None) -> None:
         super().__init__(failures[0].reason if failures else "rejected")
-        self.failures, self.attempts = failures, attempts
+        self.failures, self.attempts, self.window = failures, attempts, window
+
+    @property
+    def transport_only(self) -> bool:
+        return bool(self.failures) and all(f.reason in TRANSPORT for f in self.failures)
 
 
 def split_windows(n: int, size: int) -> list[tuple[int, int]]:
@@ -192,7 +201,8 @@ class Annotator:
                     return items, attempt
             messages = base + [{"role": "assistant", "content": reply.text[:20000]},
                                {"role": "user", "content": repair_message(failure_summary(failures), len(steps))}]
-        raise EpisodeRejected(failures, self.opts.max_attempts)
+        shifted = [Failure(f.index + start if f.index is not None else None, f.reason, f.detail) for f in failures]
+        raise EpisodeRejected(shifted, self.opts.max_attempts, (start, end))
 
     # --- one episode --------------------------------------------------------------------------------------
     async def episode(self, episode: Episode) -> dict[str, Any]:
@@ -201,7 +211,10 @@ class Annotator:
         attempts = 0
         windows = split_windows(len(episode.steps), self.opts.window)
         for start, end in windows:
-            got, tries = await self.window(episode, start, end)
+            try:
+                got, tries = await self.window(episode, start, end)
+            except EpisodeRejected as exc:  # count the attempts of the windows that passed too
+                raise EpisodeRejected(exc.failures, attempts + exc.attempts, exc.window) from None
             items += got
             attempts += tries
         stitched = check_items(items, episode)
@@ -261,6 +274,7 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
 
     pending: set[asyncio.Future] = set()
     started = 0
+    streak = 0  # episodes in a row that the endpoint failed
 
     def refill() -> None:  # keep a bounded number of episodes in memory, not the whole run
         nonlocal started
@@ -283,12 +297,22 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
                 if record is not None:
                     annotations.append(record)
                     result.new_annotated += 1
+                    streak = 0
+                elif rejected.transport_only:
+                    result.deferred += 1
+                    streak += 1
+                    if streak >= max(8, 2 * opts.concurrency):
+                        first = rejected.failures[0]
+                        await stop(FatalError(f"the endpoint failed for {streak} episodes in a row ({first.reason}: "
+                                              f"{first.detail}); nothing was rejected, run again to resume"))
                 else:
+                    streak = 0
                     first = rejected.failures[0] if rejected.failures else Failure(None, "rejected", "")
                     rejects.append({**run.reject_record(STAGE, ep.source, RecordError(first.reason, first.detail),
                                                         episode_id=ep.id),
                                     "backend": opts.backend, "model": annotator.model,
                                     "prompt_version": annotator.prompt.version, "attempts": rejected.attempts,
+                                    "window": list(rejected.window) if rejected.window else None,
                                     "failures": [f.to_dict() for f in rejected.failures]})
                     result.new_rejected += 1
                     if opts.strict:

@@ -431,14 +431,7 @@ def test_refused_key_prints_one_line_without_traceback(tmp_path):
     assert "Traceback" not in proc.stderr and "never retrieved" not in proc.stderr
 
 
-# --- open problems ----------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "sftdata/react/stage.py Annotator.window/_annotate: when every attempt fails on transport (LLMError "
-    "llm_connection/llm_timeout/llm_rate_limited/llm_server_error) the episode is written to rejects.jsonl like "
-    "a content failure, and _done_ids() then skips it for this model and prompt version: an endpoint that is "
-    "down for a minute rejects the whole run in seconds and a rerun asks nothing. Fix: do not record transport "
-    "failures as rejects (leave the episode undone and count it), or stop the run with a FatalError after "
-    "repeated transport failures; at least let _done_ids() ignore rejects whose reason starts with 'llm_'"))
+# --- endpoint outages and windowed rejects ---------------------------------------------------------------
 def test_an_endpoint_outage_does_not_reject_episodes_for_good(run, key):
     from sftdata.errors import FatalError
 
@@ -454,12 +447,6 @@ def test_an_endpoint_outage_does_not_reject_episodes_for_good(run, key):
     assert result.annotated == 4 and result.rejected == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "sftdata/react/stage.py Annotator.window: a window's failures keep window-relative item indices, and "
-    "EpisodeRejected carries them into rejects.jsonl without the window, so for a windowed episode "
-    "failures[].index names the wrong step (2 instead of 5 for the 6th step in window [3, 6)); attempts also "
-    "counts only the failing window. Fix: when raising EpisodeRejected from window(), shift indices by start "
-    "(Failure(f.index + start, ...)) or record the window's [start, end) in the reject"))
 def test_reject_of_a_windowed_episode_names_the_episode_step(run, key):
     index = EpisodeIndex(run.path, window=4)
 
