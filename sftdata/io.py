@@ -52,8 +52,8 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = Tr
         tmp.write_bytes(data)
 
 
-def write_json_atomic(path: str | os.PathLike, obj: Any) -> None:
-    write_bytes_atomic(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+def write_json_atomic(path: str | os.PathLike, obj: Any, *, fsync: bool = True) -> None:
+    write_bytes_atomic(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"), fsync=fsync)
 
 
 def read_json(path: str | os.PathLike, default: Any = None) -> Any:

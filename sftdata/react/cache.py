@@ -25,14 +25,25 @@ from ..io import read_json, write_bytes_atomic, write_json_atomic
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
 
-def _digest_images(text: str) -> str:
-    return _DATA_URL.sub(lambda m: "sha256:" + hashlib.sha256(m.group(0).encode()).hexdigest(), text)
+def _digest(value: Any) -> Any:
+    """``value`` with every image data URL replaced by its sha256 (keys stay small and cheap to compute)."""
+    if isinstance(value, str):
+        if value.startswith("data:image/"):
+            return "sha256:" + hashlib.sha256(value.encode("ascii", "replace")).hexdigest()
+        if "data:image/" in value:  # e.g. an earlier reply quoted in a repair turn
+            return _DATA_URL.sub(lambda m: "sha256:" + hashlib.sha256(m.group(0).encode()).hexdigest(), value)
+        return value
+    if isinstance(value, dict):
+        return {k: _digest(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_digest(v) for v in value]
+    return value
 
 
 def request_key(body: dict[str, Any], *, ground_truth: list[dict], prompt_version: str, endpoint: str = "") -> str:
-    canonical = json.dumps({"body": body, "ground_truth": ground_truth, "prompt_version": prompt_version,
+    canonical = json.dumps({"body": _digest(body), "ground_truth": ground_truth, "prompt_version": prompt_version,
                             "endpoint": endpoint}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(_digest_images(canonical).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 class ReplyCache:
@@ -49,7 +60,8 @@ class ReplyCache:
             return None  # written atomically, so only a foreign file lands here: ask again
 
     def put(self, key: str, record: dict[str, Any]) -> None:
-        write_json_atomic(self._path(key), record)
+        # atomic (a kill leaves the old state or the new one), but no fsync: it is a cache, not a ledger
+        write_json_atomic(self._path(key), record, fsync=False)
 
 
 class ImageCache:

@@ -142,7 +142,7 @@ class Annotator:
         self.stats["retries"] += reply.retries
         self.stats["prompt_tokens"] += reply.usage.get("prompt_tokens", 0)
         self.stats["completion_tokens"] += reply.usage.get("completion_tokens", 0)
-        self.replies.put(key, reply.to_dict())
+        await asyncio.get_running_loop().run_in_executor(self.pool, self.replies.put, key, reply.to_dict())
         return reply
 
     def judge(self, text: str, episode: Episode, steps: list[Step], is_last: bool) -> tuple[list, list[Failure]]:
