@@ -355,7 +355,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     from dataclasses import replace as dc_replace
 
     from .config import EXAMPLE, load_config
-    from .pipeline import run_pipeline, summary_table
+    from .pipeline import run_pipeline, shown, summary_table
 
     if print_example_config:
         click.echo(EXAMPLE, nl=False)
@@ -373,9 +373,9 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     result = run_pipeline(cfg, progress=progress)
     click.echo(summary_table(result))
     for name, manifest in result.exports.items():
-        click.echo(f"train {name}: bash {manifest['dir']}/train.sh")
+        click.echo(f"train {name}: bash {shown(manifest['dir'])}/train.sh")
     if result.report:
-        click.echo(f"report: {result.report}")
+        click.echo(f"report: {shown(result.report)}")
 
 
 @main.command()

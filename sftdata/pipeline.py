@@ -144,11 +144,19 @@ def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult
     return result
 
 
+def shown(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it (shorter, and what the user typed)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def summary_table(result: PipelineResult) -> str:
     """The closing summary: episodes in, rejects by stage and reason, samples per format, tokens, LLM, time."""
     run = result.run
     totals = run.totals()
-    lines = [f"run {run.path}", "",
+    lines = [f"run {shown(run.path)}", "",
              f"episodes in      {totals['episodes'] + totals['rejected_by_stage'].get('ingest', 0):>8}   "
              + ", ".join(f"{k} {v}" for k, v in sorted(totals["episodes_by_source"].items()))]
     by_stage: Counter = Counter((r.get("stage"), r.get("reason")) for r in run.rejects())

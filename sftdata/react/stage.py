@@ -72,8 +72,9 @@ class AnnotateResult:
     elapsed_s: float = 0.0
 
 
-# failures of the endpoint, not of the reply: they leave the episode for a later run instead of rejecting it
-TRANSPORT = frozenset({"llm_timeout", "llm_connection", "llm_rate_limited", "llm_server_error"})
+# no answer at all (refused connection, timeout, rate limit after the SDK's retries): they say nothing about the
+# episode, so it is left for a later run instead of rejected. A 5xx is an answer about this request: it rejects.
+TRANSPORT = frozenset({"llm_timeout", "llm_connection", "llm_rate_limited"})
 
 
 class EpisodeRejected(Exception):
