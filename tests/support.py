@@ -18,3 +18,19 @@ def gunzip(path: Path) -> bytes:
 
 def episode_schema() -> dict:
     return json.loads((ROOT / "schemas" / "episode.schema.json").read_text())  # the repository-root link
+
+
+def sample_run(root: Path, n_episodes: int, size: tuple[int, int] = (360, 800), *, annotate: bool = False):
+    """A run directory under ``root`` holding a generated sample (seed 0), optionally annotated by the template."""
+    from sftdata.ingest import IngestOptions, ingest_androidcontrol
+    from sftdata.loaders.sample import write_sample
+    from sftdata.rundir import RunDir
+
+    sample = root / "sample.tfrecord.gz"
+    write_sample(sample, n_episodes=n_episodes, seed=0, size=size)
+    run = RunDir(root / "run")
+    ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
+    if annotate:
+        from sftdata.react.stage import AnnotateOptions, annotate_run
+        annotate_run(run, AnnotateOptions(progress=False))
+    return run

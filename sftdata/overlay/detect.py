@@ -132,6 +132,7 @@ def _text_lines(stats: np.ndarray, ids: np.ndarray, glyph_max: int) -> list[list
 def _find_label(lines: list[list[int]], stats: np.ndarray, height: int, glyph_max: int) -> list[int]:
     """The first text line if it starts in the top 5% of the frame, plus the lines wrapped below it."""
     label: list[int] = []
+    bottom = 0  # lowest row of the label so far
     for line in lines:
         top = int(stats[line, 1].min())
         if (not label and top > 0.05 * height) or (label and top > bottom + glyph_max // 2):

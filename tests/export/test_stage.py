@@ -7,21 +7,13 @@ from click.testing import CliRunner
 
 from sftdata.cli import main
 from sftdata.export.stage import ExportOptions, export_run, split_of
-from sftdata.ingest import IngestOptions, ingest_androidcontrol
-from sftdata.loaders.sample import write_sample
-from sftdata.react.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
+from support import sample_run
 
 
 @pytest.fixture(scope="module")
 def annotated_run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("export")
-    sample = root / "sample.tfrecord.gz"
-    write_sample(sample, n_episodes=12, seed=0, size=(540, 1200))
-    run = RunDir(root / "run")
-    ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
-    annotate_run(run, AnnotateOptions(progress=False))
-    return run
+    return sample_run(tmp_path_factory.mktemp("export"), 12, (540, 1200), annotate=True)
 
 
 def _lines(out, prefix="train"):

@@ -5,10 +5,7 @@ import json
 import pytest
 
 from sftdata.export.stage import ExportOptions, export_run
-from sftdata.ingest import IngestOptions, ingest_androidcontrol
-from sftdata.loaders.sample import write_sample
-from sftdata.react.stage import AnnotateOptions, annotate_run
-from sftdata.rundir import RunDir
+from support import sample_run
 
 swift_dataset = pytest.importorskip("swift.dataset", reason="ms-swift is not installed (pip install '.[swift]')")
 
@@ -16,12 +13,7 @@ swift_dataset = pytest.importorskip("swift.dataset", reason="ms-swift is not ins
 @pytest.fixture(scope="module")
 def export_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("swift")
-    sample = root / "s.tfrecord.gz"
-    write_sample(sample, n_episodes=12, seed=0, size=(540, 1200))
-    run = RunDir(root / "run")
-    ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
-    annotate_run(run, AnnotateOptions(progress=False))
-    return run, root
+    return sample_run(root, 12, (540, 1200), annotate=True), root
 
 
 @pytest.mark.parametrize("fmt,tools", [("react-zh", False), ("react-zh", True)])

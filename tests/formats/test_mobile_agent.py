@@ -7,7 +7,6 @@ import pytest
 
 from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.formats.elements import interactive, listing
-from sftdata.formats.memory import memory_text
 from sftdata.model import Action, Element, Episode, Step
 
 NAME = "mobile-agent"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from support import AC_DIR, ANNOTATED, FIXTURES
+from support import AC_DIR, ANNOTATED
 from sftdata.errors import RecordError
 from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.io import iter_jsonl

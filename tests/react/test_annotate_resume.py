@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of
-from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
-from sftdata.loaders.sample import write_sample
 from sftdata.react.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
+from support import sample_run
 
 KEY_ENV = "SFTDATA_TEST_RESUME_KEY"
 KEY = "sk-fake-resume-0000"
@@ -31,10 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("resume")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=N, seed=0, size=(360, 800))
-    ingest_androidcontrol([root / "sample.tfrecord.gz"], RunDir(root / "run"), IngestOptions(), progress=False)
-    return root / "run"
+    return sample_run(tmp_path_factory.mktemp("resume"), N).path
 
 
 @pytest.fixture

@@ -12,12 +12,11 @@ from click.testing import CliRunner
 
 from fake_openai import EpisodeIndex, FakeOpenAI
 from sftdata.cli import main
-from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
-from sftdata.loaders.sample import write_sample
 from sftdata.react.stage import split_windows
 from sftdata.react.template import template_items
 from sftdata.rundir import RunDir
+from support import sample_run
 
 WINDOW = 5
 KEY_ENV = "SFTDATA_TEST_BATCH_KEY"
@@ -26,10 +25,7 @@ GOOD, FAILING, ERRORED, PARTIAL, MISSING = ("100000", "100003", "100005"), "1000
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("batch")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=7, seed=0, size=(360, 800))
-    ingest_androidcontrol([root / "sample.tfrecord.gz"], RunDir(root / "run"), IngestOptions(), progress=False)
-    return root / "run"
+    return sample_run(tmp_path_factory.mktemp("batch"), 7).path
 
 
 @pytest.fixture

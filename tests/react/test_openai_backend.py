@@ -21,6 +21,7 @@ from sftdata.io import iter_jsonl
 from sftdata.loaders.sample import write_sample
 from sftdata.react.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
+from support import sample_run
 
 KEY_ENV = "SFTDATA_TEST_FAKE_KEY"
 KEY = "sk-fake-7f3c9a1e-do-not-store-me"
@@ -30,10 +31,7 @@ SIZE = (360, 800)
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("openai_backend")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=4, seed=0, size=SIZE)
-    ingest_androidcontrol([root / "sample.tfrecord.gz"], RunDir(root / "run"), IngestOptions(), progress=False)
-    return root / "run"
+    return sample_run(tmp_path_factory.mktemp("openai_backend"), 4, SIZE).path
 
 
 @pytest.fixture
