@@ -121,11 +121,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
     bar = tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc=f"ingest {source}",
                disable=(not progress) if progress is not None else None, dynamic_ncols=True)
     with run.open_episodes() as episodes, run.open_rejects() as rejects:
-        def reject(error: RecordError, ref: dict[str, Any], episode_id: str | None = None) -> None:
-            rejects.append(run.reject_record(STAGE, source, error, episode_id=episode_id, record=ref))
-            result.new_rejected += 1
-            if opts.strict:
-                raise FatalError(f"{ref['file']} record {ref['index']}: {error.reason}: {error.detail} (--strict)")
+        reject = _rejecter(run, rejects, source, result, opts.strict)
 
         def tasks():  # this process reads, checks CRCs and filters; the pool builds episodes
             nonlocal handled
@@ -171,6 +167,17 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
 
     _finish(run, source, result, fingerprint, options, previous, started)
     return result
+
+
+def _rejecter(run: RunDir, rejects, source: str, result: IngestResult, strict: bool):
+    """A function that ledgers one dropped input (and stops the run under --strict)."""
+    def reject(error: RecordError, ref: dict[str, Any], episode_id: str | None = None) -> None:
+        rejects.append(run.reject_record(STAGE, source, error, episode_id=episode_id, record=ref))
+        result.new_rejected += 1
+        if strict:
+            where = episode_id if source != "androidcontrol" else f"{ref['file']} record {ref['index']}"
+            raise FatalError(f"{where}: {error.reason}: {error.detail} (--strict)")
+    return reject
 
 
 def _build_androidcontrol(task: tuple[dict, str, dict]) -> str:
@@ -269,11 +276,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
     with run.open_episodes() as episodes, run.open_rejects() as rejects:
-        def reject(error: RecordError, ref: dict[str, Any], episode_id: str | None = None) -> None:
-            rejects.append(run.reject_record(STAGE, source, error, episode_id=episode_id, record=ref))
-            result.new_rejected += 1
-            if opts.strict:
-                raise FatalError(f"{episode_id}: {error.reason}: {error.detail} (--strict)")
+        reject = _rejecter(run, rejects, source, result, opts.strict)
 
         def tasks():
             nonlocal handled
