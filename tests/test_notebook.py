@@ -1,5 +1,6 @@
-"""notebooks/explore.ipynb runs top to bottom (nbclient, the venv's ipykernel) against a freshly built small run,
-and is committed without outputs."""
+"""notebooks/explore.ipynb runs top to bottom (nbclient, the venv's ipykernel) against a run made by the demo's
+own configuration (configs/demo.toml: the same stages and exports as `make demo`, on a smaller sample), and is
+committed without outputs."""
 import sys
 from pathlib import Path
 
@@ -9,13 +10,12 @@ nbformat = pytest.importorskip("nbformat", reason="needs the dev extras (nbforma
 nbclient = pytest.importorskip("nbclient", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
 pytest.importorskip("ipykernel", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
 
-from sftdata.export.stage import ExportOptions, export_run  # noqa: E402
-from sftdata.ingest import IngestOptions, ingest_androidcontrol  # noqa: E402
+from sftdata.config import load_config  # noqa: E402
 from sftdata.loaders.sample import write_sample  # noqa: E402
-from sftdata.react.stage import AnnotateOptions, annotate_run  # noqa: E402
-from sftdata.rundir import RunDir  # noqa: E402
+from sftdata.pipeline import run_pipeline  # noqa: E402
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "explore.ipynb"
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "explore.ipynb"
 
 
 def test_notebook_is_committed_without_outputs():
@@ -26,12 +26,11 @@ def test_notebook_is_committed_without_outputs():
             assert cell.outputs == [] and cell.execution_count is None, "clear the notebook's outputs before saving"
 
 
-def test_notebook_runs_against_a_small_run(tmp_path, monkeypatch):
+def test_notebook_runs_against_the_demo_run(tmp_path, monkeypatch):
     write_sample(tmp_path / "sample.tfrecord.gz", n_episodes=3, seed=0, size=(540, 1200))
-    run = RunDir(tmp_path / "run")
-    ingest_androidcontrol([tmp_path / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
-    annotate_run(run, AnnotateOptions(progress=False))
-    export_run(run, run.path / "export" / "react-zh", ExportOptions(progress=False))
+    cfg = load_config(ROOT / "configs" / "demo.toml")
+    cfg.run_dir, cfg.sources[0].paths, cfg.report = tmp_path / "run", [tmp_path / "sample.tfrecord.gz"], False
+    run = run_pipeline(cfg, progress=False).run
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print('PREFIX=' + sys.prefix)"))
