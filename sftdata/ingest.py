@@ -150,11 +150,8 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                         result.filtered += 1
                         continue
                     handled += 1
-                    if episode_id in seen_ids:
-                        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"),
-                               ref, episode_id)
+                    if not _first_time(episode_id, seen_ids, ref, reject):
                         continue
-                    seen_ids.add(episode_id)
                     meta: dict[str, Any] = {"record": {"file": f.name, "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
@@ -178,6 +175,15 @@ def _rejecter(run: RunDir, rejects, source: str, result: IngestResult, strict: b
             where = episode_id if source != "androidcontrol" else f"{ref['file']} record {ref['index']}"
             raise FatalError(f"{where}: {error.reason}: {error.detail} (--strict)")
     return reject
+
+
+def _first_time(episode_id: str, seen_ids: set[str], ref: dict[str, Any], reject) -> bool:
+    """Claim ``episode_id`` for this run; a second record with the same id is ledgered as a duplicate."""
+    if episode_id in seen_ids:
+        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"), ref, episode_id)
+        return False
+    seen_ids.add(episode_id)
+    return True
 
 
 def _build_androidcontrol(task: tuple[dict, str, dict]) -> str:
@@ -223,7 +229,7 @@ def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, 
 def _finish(run: RunDir, source: str, result: IngestResult, fingerprint: dict[str, Any], options: dict[str, Any],
             previous: dict[str, Any], started: float) -> None:
     """Recount from the ledgers (so the numbers hold across kills) and record the stage in the manifest."""
-    exported = sum(1 for r in run.episode_records() if r.get("source") == source)
+    exported = run.totals()["episodes_by_source"].get(source, 0)  # reused by update_manifest below
     by_reason: dict[str, int] = {}
     for r in run.rejects():
         if r.get("source") == source and r.get("stage") == STAGE:
@@ -291,11 +297,8 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                     result.filtered += 1
                     continue
                 handled += 1
-                if episode_id in seen_ids:
-                    reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"),
-                           ref, episode_id)
+                if not _first_time(episode_id, seen_ids, ref, reject):
                     continue
-                seen_ids.add(episode_id)
                 yield (ref, episode_id), (str(folder), str(root), str(run.path), aopts, ref)
 
         for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):

@@ -81,13 +81,14 @@ def _export_rejects(run: RunDir, name: str, manifest: dict[str, Any]) -> None:
 def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
     ingest_in = sum(e.get("counts", {}).get("in", 0)
                     for e in run.manifest().get("stages", {}).get("ingest", {}).values())
-    ingest_rejected = sum(1 for r in run.rejects() if r.get("stage") == "ingest")
-    annotate_rejected = {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == "annotate"}
+    rejects = list(run.rejects())  # one pass over the ledger for every export's check
+    ingest_rejected = sum(1 for r in rejects if r.get("stage") == "ingest")
+    annotate_rejected = {str(r["episode_id"]) for r in rejects if r.get("stage") == "annotate"}
     annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
     out: dict[str, Any] = {"ingested": ingest_in}
     for name, manifest in result.exports.items():
         exported = set(manifest["split_ids"]["train"]) | set(manifest["split_ids"]["val"])
-        dropped = {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == f"export:{name}"}
+        dropped = {str(r["episode_id"]) for r in rejects if r.get("stage") == f"export:{name}"}
         rejected = ingest_rejected + len((annotate_rejected - annotated) | dropped)
         out[name] = {"exported": len(exported), "rejected": rejected,
                      "balanced": ingest_in == len(exported) + rejected}

@@ -28,6 +28,7 @@ class RunDir:
         self.rejects_path = self.path / "rejects.jsonl"
         self.manifest_path = self.path / "manifest.json"
         self.images = ImageStore(self.path)
+        self._totals: tuple[list[int], dict[str, Any]] | None = None
 
     def ensure_writable(self) -> None:
         """Fail early, with a clear message, when the run directory cannot be created or written."""
@@ -78,12 +79,34 @@ class RunDir:
         manifest["sftdata"] = __version__
         manifest.setdefault("stages", {}).setdefault(stage, {})[key] = entry
         manifest["totals"] = self.totals()
+        manifest["totals_key"] = self._ledger_key()
         manifest["updated"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         write_json_atomic(self.manifest_path, manifest)
         return manifest
 
+    def _ledger_key(self) -> list[int]:
+        """Size and modification time of both ledgers: the totals change only when one of these does."""
+        key = []
+        for path in (self.episodes_path, self.rejects_path):
+            st = path.stat() if path.exists() else None
+            key += [st.st_size, st.st_mtime_ns] if st else [-1, -1]
+        return key
+
     def totals(self) -> dict[str, Any]:
-        """Counts recomputed from the ledgers, so they hold after any kill and resume."""
+        """Counts from the ledgers, so they hold after any kill and resume. Counting parses every episode (GBs
+        on the full release), so the result is reused while both ledgers are unchanged: from this object, or
+        from the manifest that stored it with the same ledger key."""
+        key = self._ledger_key()
+        if self._totals is not None and self._totals[0] == key:
+            return self._totals[1]
+        manifest = self.manifest()
+        totals = manifest.get("totals") if manifest.get("totals_key") == key else None
+        if totals is None:
+            totals = self._count()
+        self._totals = (key, totals)
+        return totals
+
+    def _count(self) -> dict[str, Any]:
         episodes = steps = 0
         actions: Counter[str] = Counter()
         by_source: Counter[str] = Counter()

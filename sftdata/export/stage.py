@@ -27,7 +27,7 @@ from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
 from .lengths import LengthModel
-from .packing import best_fit_decreasing, pack_order
+from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from ..parallel import ordered_map
 from .episodes import episode_id, episode_samples
 from .trainsh import train_script
@@ -233,11 +233,10 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
             for idx in order[i * opts.shard_size:(i + 1) * opts.shard_size]:
                 spool.seek(offsets[idx][0])
                 f.write(spool.readline())
-    total = sum(lengths)
-    lower = -(-total // opts.max_length)
+    lower = lower_bound_bins(lengths, opts.max_length)
     return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
-                   "efficiency": round(total / (len(bins) * opts.max_length), 4),
-                   "lower_bound_efficiency": round(total / (lower * opts.max_length), 4)}
+                   "efficiency": round(packing_efficiency(lengths, bins, opts.max_length), 4),
+                   "lower_bound_efficiency": round(sum(lengths) / (lower * opts.max_length), 4)}
 
 
 def _pid_alive(pid: int) -> bool:

@@ -97,10 +97,6 @@ def decode_features(data: bytes) -> dict[str, list[Any]]:
     return features
 
 
-def episode_id_of(data: bytes) -> str:
-    return str(decode_features(data)["episode_id"][0])
-
-
 def episode_from_features(features: dict[str, list[Any]], store: ImageStore | None = None,
                           meta: dict[str, Any] | None = None) -> Episode:
     """Build the canonical episode; screenshots go into ``store`` byte for byte (only hashed when None)."""

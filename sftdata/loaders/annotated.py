@@ -153,6 +153,11 @@ def _check(given: tuple[int, int], found: tuple[int, int], tolerance: float, wha
                           f"{list(found)} ({distance:.0f} px apart, tolerance {tolerance:.0f} px)")
 
 
+def _px(point) -> tuple[int, int]:
+    """A detected mark position as whole pixels."""
+    return (int(round(point[0])), int(round(point[1])))
+
+
 def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str, tolerance: float) -> Action:
     """Canonical action for step ``i``: coordinates from task.json, cross-checked against (or recovered
     from) the detected ``marks`` (None when the frame is clean)."""
@@ -165,20 +170,20 @@ def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str,
             if circle is None:
                 raise RecordError("missing_coordinates" if marks is None else "mark_not_found",
                                   f"step {i}: {raw.type} has no coordinates and no circle mark to recover them from")
-            point = tuple(int(round(v)) for v in circle.point)
+            point = _px(circle.point)
         elif circle is not None:
-            _check(point, tuple(int(round(v)) for v in circle.point), tolerance, "point", i)
+            _check(point, _px(circle.point), tolerance, "point", i)
     elif raw.type == "swipe":
         arrow = marks.arrow if marks is not None else None
         if point is None:
             if arrow is None:
                 raise RecordError("missing_coordinates" if marks is None else "mark_not_found",
                                   f"step {i}: swipe has no coordinates and no arrow mark to recover them from")
-            point = tuple(int(round(v)) for v in arrow.start)
-            end = tuple(int(round(v)) for v in arrow.end)
+            point = _px(arrow.start)
+            end = _px(arrow.end)
         elif arrow is not None:
-            _check(point, tuple(int(round(v)) for v in arrow.start), tolerance, "swipe start", i)
-            _check(end, tuple(int(round(v)) for v in arrow.end), tolerance, "swipe end", i)
+            _check(point, _px(arrow.start), tolerance, "swipe start", i)
+            _check(end, _px(arrow.end), tolerance, "swipe end", i)
         if point == end:
             raise RecordError("bad_action", f"step {i}: swipe starts and ends at {list(point)}")
         if raw.direction and finger_direction(point, end) != raw.direction:
