@@ -419,3 +419,13 @@ class EpisodeIndex:
 
     def correct_reply(self, body: dict) -> str:
         return json.dumps(self.correct_items(body), ensure_ascii=False)
+
+
+def flip_swipes(items: list[dict]) -> list[dict]:
+    """A deep copy of ``items`` with every swipe pointing the other way (a scripted wrong reply)."""
+    flip = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
+    out = json.loads(json.dumps(items))
+    for it in out:
+        if it["function"]["name"] == "swipe":
+            it["function"]["parameters"]["direction"] = flip[it["function"]["parameters"]["direction"]]
+    return out

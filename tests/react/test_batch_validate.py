@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fake_openai import EpisodeIndex, FakeOpenAI
+from fake_openai import EpisodeIndex, FakeOpenAI, flip_swipes
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
 from sftdata.react.stage import split_windows
@@ -40,15 +40,6 @@ def sftdata(*args: str, env: dict | None = None):
 
 def dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def flip_swipes(items):
-    flip = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
-    out = json.loads(dumps(items))
-    for it in out:
-        if it["function"]["name"] == "swipe":
-            it["function"]["parameters"]["direction"] = flip[it["function"]["parameters"]["direction"]]
-    return out
 
 
 def completion(content: str, n: int, finish_reason: str = "stop") -> dict:

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, fenced, hang, image_urls, reply, screenshot_numbers, status
+from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, flip_swipes, fenced, hang, image_urls, reply, screenshot_numbers, status
 from sftdata.cli import main
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
@@ -89,15 +89,6 @@ def drop_last(items):
 
 def done_in_middle(items):
     return items[:2] + [items[-1]] + items[2:-1]
-
-
-def flip_swipes(items):
-    flip = {"UP": "DOWN", "DOWN": "UP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
-    out = json.loads(dumps(items))
-    for it in out:
-        if it["function"]["name"] == "swipe":
-            it["function"]["parameters"]["direction"] = flip[it["function"]["parameters"]["direction"]]
-    return out
 
 
 def english_reasoning(items):
