@@ -111,6 +111,9 @@ class FakeOpenAI:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
             timeout = 30  # idle keep-alive connections end by themselves
+            # TCP_NODELAY, as real servers set it: headers and body go out in two writes, and with Nagle the
+            # body waits for the client's delayed ACK (about 40 ms on Linux) on every answer
+            disable_nagle_algorithm = True
 
             def setup(self) -> None:
                 super().setup()
@@ -160,6 +163,7 @@ class FakeOpenAI:
 
             def do_POST(self) -> None:
                 self._current = None
+                arrived = time.monotonic()  # latency counts from here, not after this server's own parsing
                 raw = self._read_body()
                 with outer._lock:
                     outer._calls += 1
@@ -167,14 +171,14 @@ class FakeOpenAI:
                     outer._in_flight += 1
                     outer.max_in_flight = max(outer.max_in_flight, outer._in_flight)
                 try:
-                    self._answer(raw, number)
+                    self._answer(raw, number, arrived)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout) or was killed
                     self.close_connection = True
                 finally:
                     with outer._lock:
                         outer._in_flight -= 1
 
-            def _answer(self, raw: bytes, number: int) -> None:
+            def _answer(self, raw: bytes, number: int, arrived: float) -> None:
                 try:
                     body = json.loads(raw)
                 except ValueError:
@@ -201,7 +205,7 @@ class FakeOpenAI:
                 if isinstance(got, str):
                     got = FakeReply(content=got)
                 delay = outer.latency + (got.latency or 0.0)
-                if delay and outer._stop.wait(delay):
+                if delay and outer._stop.wait(max(0.0, arrived + delay - time.monotonic())):
                     self.close_connection = True
                     return
                 if got.hang is not None:

@@ -87,7 +87,8 @@ class OpenAIBackend:
             text = text.replace(secret, "***")
         return text
 
-    async def complete(self, body: dict[str, Any]) -> Reply:
+    async def complete(self, body: dict[str, Any] | bytes) -> Reply:
+        """One chat completion; ``body`` is a request dict or its serialized JSON bytes."""
         try:
             return await self._complete(body)
         except LLMError as exc:
@@ -95,7 +96,7 @@ class OpenAIBackend:
         except FatalError as exc:
             raise FatalError(self.scrub(str(exc))) from None
 
-    async def _complete(self, body: dict[str, Any]) -> Reply:
+    async def _complete(self, body: dict[str, Any] | bytes) -> Reply:
         import openai
 
         from openai.types.chat import ChatCompletion
@@ -104,8 +105,13 @@ class OpenAIBackend:
             # our body is already a valid request: post it as is. chat.completions.create(**body) would walk every
             # node of it (about 9 ms a request) only to send the same JSON. The raw-response header makes the SDK
             # return the response with its retry count, as with_raw_response does.
-            raw = await self.client.post("/chat/completions", body=body, cast_to=ChatCompletion,
-                                         options={"headers": {_RAW_RESPONSE_HEADER: "true"}})
+            headers = {_RAW_RESPONSE_HEADER: "true"}
+            if isinstance(body, bytes):
+                raw = await self.client.post("/chat/completions", content=body, cast_to=ChatCompletion,
+                                             options={"headers": {**headers, "Content-Type": "application/json"}})
+            else:
+                raw = await self.client.post("/chat/completions", body=body, cast_to=ChatCompletion,
+                                             options={"headers": headers})
             completion = raw.parse()
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             raise FatalError(f"the endpoint refused the API key ({exc.status_code}); check the key variable") from None

@@ -70,8 +70,10 @@ class ImageCache:
 
     def get_or_make(self, key: str, make) -> bytes:
         path = self.root / key[:2] / key
-        if path.exists():
+        try:
             return path.read_bytes()
+        except FileNotFoundError:
+            pass
         data = make()
         write_bytes_atomic(path, data, fsync=False)
         return data

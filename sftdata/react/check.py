@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Episode, Step
@@ -42,8 +43,17 @@ class Failure:
         return asdict(self)
 
 
+@lru_cache(maxsize=65536)
 def _is_cjk(ch: str) -> bool:
     return "CJK" in unicodedata.name(ch, "") or "\u3040" <= ch <= "\u30ff"
+
+
+@lru_cache(maxsize=65536)
+def _letter_kind(ch: str) -> int:
+    """0: not a letter, 1: a letter, 2: a CJK letter (cached: every reply is classified character by character)."""
+    if not unicodedata.category(ch).startswith("L"):
+        return 0
+    return 2 if _is_cjk(ch) else 1
 
 
 def cjk_share(text: str) -> float:
@@ -55,10 +65,10 @@ def cjk_share(text: str) -> float:
     >>> round(cjk_share("Click the 设置 button"), 2)
     0.12
     """
-    letters = [ch for ch in _QUOTED.sub("", text) if unicodedata.category(ch).startswith("L")]
-    if not letters:
+    kinds = [k for k in map(_letter_kind, _QUOTED.sub("", text)) if k]
+    if not kinds:
         return 0.0
-    return sum(1 for ch in letters if _is_cjk(ch)) / len(letters)
+    return kinds.count(2) / len(kinds)
 
 
 def has_cjk(text: str) -> bool:

@@ -6,58 +6,27 @@ check against the ground truth; on failure re-ask with the failures listed, up t
 than ``window`` screenshots are asked in windows carrying a summary of earlier steps; ``done`` is only expected in
 the last one, and the stitched result must pass the whole-episode check. A finished episode (accepted or
 rejected) is never asked again; every reply is cached by request key, so a killed run repeats no request.
+The work on one episode is :class:`sftdata.react.annotator.Annotator`; this module streams the run through it.
 """
 from __future__ import annotations
 
 import asyncio
-import json
-import math
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tqdm import tqdm
 
 from ..errors import FatalError, RecordError
-from ..model import Episode, Step
+from ..gc_tuning import fewer_collections
+from ..model import Episode
 from ..rundir import RunDir
-from .backends import LLMError, OpenAIBackend, Reply
-from .cache import ImageCache, ReplyCache, request_key
-from .check import Failure, check_items, failure_summary
-from .images import annotator_bytes, to_data_url
-from .parse import ReplyError, parse_reply, schema_failures
-from .prompt import fill_template, load_template, repair_message, user_content, window_note
+from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
+from .check import Failure
 
 STAGE = "annotate"
 ANNOTATIONS = "annotations.jsonl"
-BACKENDS = ("template", "openai")
-
-
-@dataclass
-class AnnotateOptions:
-    backend: str = "template"
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    prompt_file: str | None = None
-    structured: bool = False
-    image_max_side: int | None = None
-    image_format: str = "jpeg"
-    max_tokens: int = 8192
-    temperature: float | None = None
-    timeout: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 8
-    max_attempts: int = 3
-    window: int = 20
-    price_in: float | None = None  # per million prompt tokens
-    price_out: float | None = None  # per million completion tokens
-    episode_ids: list[str] | None = None
-    limit: int | None = None
-    strict: bool = False
-    progress: bool | None = None
 
 
 @dataclass
@@ -70,163 +39,6 @@ class AnnotateResult:
     stats: Counter = field(default_factory=Counter)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
-
-
-# no answer at all (refused connection, timeout, rate limit after the SDK's retries): they say nothing about the
-# episode, so it is left for a later run instead of rejected. A 5xx is an answer about this request: it rejects.
-TRANSPORT = frozenset({"llm_timeout", "llm_connection", "llm_rate_limited"})
-
-
-class EpisodeRejected(Exception):
-    def __init__(self, failures: list[Failure], attempts: int, window: tuple[int, int] | None = None) -> None:
-        super().__init__(failures[0].reason if failures else "rejected")
-        self.failures, self.attempts, self.window = failures, attempts, window
-
-    @property
-    def transport_only(self) -> bool:
-        return bool(self.failures) and all(f.reason in TRANSPORT for f in self.failures)
-
-
-def split_windows(n: int, size: int) -> list[tuple[int, int]]:
-    """Balanced ``[start, end)`` windows of at most ``size`` steps.
-
-    >>> split_windows(5, 20), split_windows(45, 20)
-    ([(0, 5)], [(0, 15), (15, 30), (30, 45)])
-    """
-    count = max(1, math.ceil(n / size))
-    bounds = [round(i * n / count) for i in range(count + 1)]
-    return list(zip(bounds[:-1], bounds[1:]))
-
-
-class Annotator:
-    def __init__(self, run: RunDir, opts: AnnotateOptions, backend: Any | None = None) -> None:
-        if opts.backend not in BACKENDS + ("batch",):
-            raise FatalError(f"unknown backend {opts.backend!r}; choose one of {', '.join(BACKENDS)}")
-        self.run, self.opts = run, opts
-        self.prompt = load_template(opts.prompt_file)
-        self.backend = backend
-        if backend is None and opts.backend == "openai":
-            self.backend = OpenAIBackend(model=opts.model or "", base_url=opts.base_url, api_key_env=opts.api_key_env,
-                                         timeout=opts.timeout, max_retries=opts.max_retries,
-                                         max_tokens=opts.max_tokens, temperature=opts.temperature,
-                                         structured=opts.structured)
-        self.replies = ReplyCache(run.path / "cache" / "llm")
-        self.images = ImageCache(run.path / "cache" / "annotator")
-        self.stats: Counter = Counter()
-        self.pool = ThreadPoolExecutor(max_workers=4)
-
-    @property
-    def model(self) -> str:
-        if self.opts.backend == "template":
-            from .template import TEMPLATE_VERSION
-            return TEMPLATE_VERSION
-        return getattr(self.backend, "model", self.opts.model or "")
-
-    # --- one window ---------------------------------------------------------------------------------------
-    def _image_urls(self, steps: list[Step]) -> list[str]:
-        fmt, side = self.opts.image_format, self.opts.image_max_side
-        urls = []
-        for step in steps:
-            key = f"{step.screenshot.sha256}-{json.dumps(step.action.to_dict(), sort_keys=True, ensure_ascii=False)}"
-            key = request_key({"image": key, "fmt": fmt, "side": side}, ground_truth=[], prompt_version="draw/v1")
-            data = self.images.get_or_make(key, lambda s=step: annotator_bytes(self.run.path, s, side, fmt))
-            urls.append(to_data_url(data, fmt))
-        return urls
-
-    async def _ask(self, body: dict[str, Any], key: str) -> Reply:
-        cached = self.replies.get(key)
-        if cached is not None:
-            self.stats["cache_hits"] += 1
-            return Reply(**{k: cached[k] for k in ("text", "finish_reason", "model", "usage")})
-        reply = await self.backend.complete(body)
-        self.stats["requests"] += 1
-        self.stats["retries"] += reply.retries
-        self.stats["prompt_tokens"] += reply.usage.get("prompt_tokens", 0)
-        self.stats["completion_tokens"] += reply.usage.get("completion_tokens", 0)
-        await asyncio.get_running_loop().run_in_executor(self.pool, self.replies.put, key, reply.to_dict())
-        return reply
-
-    def judge(self, text: str, episode: Episode, steps: list[Step], is_last: bool) -> tuple[list, list[Failure]]:
-        try:
-            items = parse_reply(text)
-        except ReplyError as exc:
-            return [], [Failure(None, exc.reason, exc.detail)]
-        failures = schema_failures(items)
-        return items, failures or check_items(items, episode, steps=steps, expect_done=is_last)
-
-    def messages(self, episode: Episode, start: int, end: int) -> list[dict]:
-        """The first-attempt chat messages for steps ``[start, end)``: the filled prompt, then the images."""
-        steps, is_last = episode.steps[start:end], end == len(episode.steps)
-        note = window_note(start, len(steps), len(episode.steps), is_last, episode.steps[:start]) \
-            if (start or not is_last) else None
-        system = fill_template(self.prompt.text, goal=episode.goal, screenshot_count=len(steps))
-        return [{"role": "system", "content": system},
-                {"role": "user", "content": user_content(self._image_urls(steps), start, note)}]
-
-    async def window(self, episode: Episode, start: int, end: int) -> tuple[list[dict], int]:
-        steps, is_last = episode.steps[start:end], end == len(episode.steps)
-        if self.opts.backend == "template":
-            from .template import template_items
-            items, failures = self.judge(json.dumps(template_items(episode, steps, start), ensure_ascii=False),
-                                          episode, steps, is_last)
-            if failures:
-                raise EpisodeRejected(failures, 1)
-            return items, 1
-        loop = asyncio.get_running_loop()
-        try:
-            base = await loop.run_in_executor(self.pool, self.messages, episode, start, end)
-        except Exception as exc:  # a screenshot that cannot be opened or drawn rejects its episode only
-            from PIL import Image
-            reason = "image_too_large" if isinstance(exc, Image.DecompressionBombError) else "bad_screenshot"
-            raise EpisodeRejected([Failure(None, reason, f"annotator image: {type(exc).__name__}: {exc}")], 0) \
-                from None
-        messages = base
-        truth = [s.action.to_dict() for s in steps]
-        failures: list[Failure] = []
-        for attempt in range(1, self.opts.max_attempts + 1):
-            body = self.backend.body(messages)
-            # the attempt number is part of the key: a model that repeats a wrong reply makes attempt k+1's
-            # messages equal attempt k's, and the cache must not answer for it
-            key = request_key(body, ground_truth=truth + [{"attempt": attempt}], prompt_version=self.prompt.version,
-                              endpoint=getattr(self.backend, "endpoint", ""))
-            try:
-                reply = await self._ask(body, key)
-            except LLMError as exc:
-                failures = [Failure(None, exc.reason, exc.detail)]
-                continue  # same request again: failed requests are not cached
-            if reply.finish_reason == "length":
-                failures = [Failure(None, "reply_truncated", "the reply was cut off by max_tokens")]
-            else:
-                items, failures = self.judge(reply.text, episode, steps, is_last)
-                if not failures:
-                    return items, attempt
-            messages = base + [{"role": "assistant", "content": reply.text[:20000]},
-                               {"role": "user", "content": repair_message(failure_summary(failures), len(steps))}]
-        shifted = [Failure(f.index + start if f.index is not None else None, f.reason, f.detail) for f in failures]
-        raise EpisodeRejected(shifted, self.opts.max_attempts, (start, end))
-
-    # --- one episode --------------------------------------------------------------------------------------
-    async def episode(self, episode: Episode) -> dict[str, Any]:
-        before = Counter(self.stats)
-        items: list[dict] = []
-        attempts = 0
-        windows = split_windows(len(episode.steps), self.opts.window)
-        for start, end in windows:
-            try:
-                got, tries = await self.window(episode, start, end)
-            except EpisodeRejected as exc:  # count the attempts of the windows that passed too
-                raise EpisodeRejected(exc.failures, attempts + exc.attempts, exc.window) from None
-            items += got
-            attempts += tries
-        stitched = check_items(items, episode)
-        if stitched:
-            raise EpisodeRejected(stitched, attempts)
-        spent = self.stats - before
-        return {"id": episode.id, "source": episode.source, "backend": self.opts.backend, "model": self.model,
-                "prompt_version": self.prompt.version, "attempts": attempts, "windows": len(windows),
-                "items": items, "usage": {"prompt_tokens": spent["prompt_tokens"],
-                                          "completion_tokens": spent["completion_tokens"]},
-                "requests": spent["requests"], "cache_hits": spent["cache_hits"]}
 
 
 def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set[str]:
@@ -246,26 +58,32 @@ def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set
 
 
 async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
-    from ..io import Ledger
+    from ..io import Ledger, iter_jsonl_lines, parse_jsonl_line, record_id
 
     done = _done_ids(run, opts.backend, annotator.model, annotator.prompt.version)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
-    todo = (Episode.from_dict(r) for r in run.episode_records()
-            if str(r["id"]) not in done and (wanted is None or str(r["id"]) in wanted))
+    path = run.episodes_path
+    # raw lines: only the id is read here; the episode is decoded in the pool, off the event loop
+    todo = ((number, raw) for number, raw in iter_jsonl_lines(path)
+            if (eid := record_id(raw, path, number)) not in done and (wanted is None or eid in wanted))
     with open(run.episodes_path, "rb") as f:
         total = sum(1 for _ in f) - len(done) if wanted is None else len(wanted - done)
     if opts.limit is not None:
         total = min(total, opts.limit)
     bar = tqdm(total=max(total, 0), unit="ep", desc=f"annotate {opts.backend}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
-    sem = asyncio.Semaphore(opts.concurrency)
+    loop = asyncio.get_running_loop()
 
-    async def one(ep: Episode):
-        async with sem:
-            try:
-                return ep, await annotator.episode(ep), None
-            except (EpisodeRejected, FatalError) as exc:
-                return ep, None, exc
+    def load(number: int, raw: bytes) -> tuple[Episode, Any]:  # in the pool, one trip: decode and prepare
+        episode = Episode.from_dict(parse_jsonl_line(raw, path, number))
+        return episode, annotator.prepare(episode)
+
+    async def one(number: int, raw: bytes):
+        ep, first = await loop.run_in_executor(annotator.pool, load, number, raw)
+        try:
+            return ep, await annotator.episode(ep, first), None
+        except (EpisodeRejected, FatalError) as exc:
+            return ep, None, exc
 
     async def stop(error: FatalError) -> None:
         for t in pending:
@@ -277,13 +95,13 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
     started = 0
     streak = 0  # episodes in a row that the endpoint failed
 
-    def refill() -> None:  # keep a bounded number of episodes in memory, not the whole run
+    def refill() -> None:  # a bounded number of episodes in memory (in flight, or prepared to go), not the run
         nonlocal started
         while len(pending) < 2 * opts.concurrency and (opts.limit is None or started < opts.limit):
-            ep = next(todo, None)
-            if ep is None:
+            line = next(todo, None)
+            if line is None:
                 return
-            pending.add(asyncio.ensure_future(one(ep)))
+            pending.add(asyncio.ensure_future(one(*line)))
             started += 1
 
     with Ledger(run.path / ANNOTATIONS) as annotations, run.open_rejects() as rejects:
@@ -342,7 +160,8 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
                 await close()
 
     try:
-        asyncio.run(main())
+        with fewer_collections():
+            asyncio.run(main())
     finally:
         annotator.pool.shutdown(wait=False)
         _record(run, opts, annotator, result, previous, started)
