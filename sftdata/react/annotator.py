@@ -1,7 +1,7 @@
 """One episode's reconstruction: prompt, annotator images, requests (or the reply cache), parsing, the alignment
 check and the repair loop, in windows for long episodes. :mod:`sftdata.react.stage` runs it over a run.
 
-CPU work (decoding, drawing, serializing, hashing, caching, judging) goes to a small thread pool, a few trips per
+CPU work (decoding, drawing, serializing, hashing, judging) goes to a small thread pool, a few trips per
 attempt, so the event loop only sends requests and reads replies; only a request in flight holds one of the
 ``concurrency`` slots.
 """
@@ -138,25 +138,25 @@ class Annotator:
                 from None
         return (messages, *self.request(messages, truth, 1))
 
-    async def _ask(self, content: bytes, key: str) -> tuple[Reply, bool]:
-        """The reply to a request, from the cache or the backend; True when it is new (to be cached)."""
+    async def _ask(self, content: bytes, key: str) -> Reply:
+        """The reply to a request, from the cache or the backend (then cached)."""
         cached = self.replies.get(key)
         if cached is not None:
             self.stats["cache_hits"] += 1
-            return Reply(**{k: cached[k] for k in ("text", "finish_reason", "model", "usage")}), False
+            return Reply(**{k: cached[k] for k in ("text", "finish_reason", "model", "usage")})
         async with self.slots:
             reply = await self.backend.complete(content)
+            # cached before the slot is given back (a small write, on the loop): a kill can then lose at most the
+            # replies of requests in flight, never one that waits for the pool
+            self.replies.put(key, reply.to_dict())
         self.stats["requests"] += 1
         self.stats["retries"] += reply.retries
         self.stats["prompt_tokens"] += reply.usage.get("prompt_tokens", 0)
         self.stats["completion_tokens"] += reply.usage.get("completion_tokens", 0)
-        return reply, True
+        return reply
 
-    def settle(self, key: str, reply: Reply, fresh: bool, episode: Episode, steps: list[Step],
-               is_last: bool) -> tuple[list, list[Failure]]:
-        """Cache a new reply (a truncated one too: it was paid for), then judge it."""
-        if fresh:
-            self.replies.put(key, reply.to_dict())
+    def settle(self, reply: Reply, episode: Episode, steps: list[Step], is_last: bool) -> tuple[list, list[Failure]]:
+        """Judge a reply (a truncated one fails as such)."""
         if reply.finish_reason == "length":
             return [], [Failure(None, "reply_truncated", "the reply was cut off by max_tokens")]
         return self.judge(reply.text, episode, steps, is_last)
@@ -198,7 +198,7 @@ class Annotator:
             if failures:
                 raise EpisodeRejected(failures, 1)
             return items, 1
-        # CPU work (drawing, serializing, hashing, caching, judging) runs in the pool, two trips per attempt, so
+        # CPU work (drawing, serializing, hashing, judging) runs in the pool, two trips per attempt, so
         # the event loop is free to send requests and read replies
         loop = asyncio.get_running_loop()
         truth = [s.action.to_dict() for s in steps]
@@ -213,12 +213,11 @@ class Annotator:
             if attempt > 1:
                 content, key = await loop.run_in_executor(self.pool, self.request, messages, truth, attempt)
             try:
-                reply, fresh = await self._ask(content, key)
+                reply = await self._ask(content, key)
             except LLMError as exc:
                 failures = [Failure(None, exc.reason, exc.detail)]
                 continue  # same request again: failed requests are not cached
-            items, failures = await loop.run_in_executor(self.pool, self.settle, key, reply, fresh, episode, steps,
-                                                         is_last)
+            items, failures = await loop.run_in_executor(self.pool, self.settle, reply, episode, steps, is_last)
             if not failures:
                 return items, attempt
             messages = base + [{"role": "assistant", "content": reply.text[:20000]},

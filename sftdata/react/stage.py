@@ -11,6 +11,7 @@ The work on one episode is :class:`sftdata.react.annotator.Annotator`; this modu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -78,10 +79,15 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
         episode = Episode.from_dict(parse_jsonl_line(raw, path, number))
         return episode, annotator.prepare(episode)
 
+    # --strict stops at the first reject: there, a slot is held for the whole episode (judging included), so no
+    # other episode's request goes out while an answer is being judged
+    whole_episode = asyncio.Semaphore(opts.concurrency) if opts.strict else contextlib.nullcontext()
+
     async def one(number: int, raw: bytes):
         ep, first = await loop.run_in_executor(annotator.pool, load, number, raw)
         try:
-            return ep, await annotator.episode(ep, first), None
+            async with whole_episode:
+                return ep, await annotator.episode(ep, first), None
         except (EpisodeRejected, FatalError) as exc:
             return ep, None, exc
 
