@@ -26,63 +26,62 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+_TMP_SEQ = itertools.count()
+_TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _open_temp(path: str) -> tuple[int, str]:
+    """A new, exclusively created file beside ``path`` with the mode ``open()`` would give: ``(fd, its path)``.
+    One system call in the common case (caches write one small file per item, so this is a hot path)."""
+    head, name = os.path.split(path)
+    tmp = os.path.join(head, f".{name}.{os.getpid()}-{threading.get_ident()}-{next(_TMP_SEQ)}.tmp")
+    try:
+        try:
+            return os.open(tmp, _TMP_FLAGS, 0o666), tmp  # the umask applies, as with open()
+        except FileNotFoundError:
+            os.makedirs(head or ".", exist_ok=True)
+            return os.open(tmp, _TMP_FLAGS, 0o666), tmp
+        except FileExistsError:  # a leftover of a killed process that had our pid: let mkstemp pick a name
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=head or ".")
+            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600
+            return fd, tmp
+    except OSError as exc:
+        raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _renamed_over(tmp: str, path: str) -> Iterator[None]:
+    """Rename ``tmp`` over ``path`` when the block succeeds; remove it when the block fails."""
+    try:
+        yield
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, *, fsync: bool = True) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it is renamed over ``path`` (after an fsync
     unless ``fsync`` is False), on failure removed. Readers never see a half-written file."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
+    fd, tmp = _open_temp(os.fspath(path))
     os.close(fd)
-    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the mode open() would
-    try:
+    with _renamed_over(tmp, os.fspath(path)):
         yield Path(tmp)
         if fsync:
             with open(tmp, "rb+") as f:
                 os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-_TMP_SEQ = itertools.count()
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = True) -> None:
-    """``data`` to ``path`` through a temporary file beside it and a rename (as :func:`atomic_path`, in four
-    system calls: caches write one small file per item, so this is a hot path)."""
-    path = os.fspath(path)
-    head, name = os.path.split(path)
-    tmp = os.path.join(head, f".{name}.{os.getpid()}-{threading.get_ident()}-{next(_TMP_SEQ)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        try:
-            fd = os.open(tmp, flags, 0o666)  # the umask applies, as with open()
-        except FileNotFoundError:
-            os.makedirs(head or ".", exist_ok=True)
-            fd = os.open(tmp, flags, 0o666)
-    except FileExistsError:  # a leftover of a killed process that had our pid: take the slow, safe way
-        with atomic_path(path, fsync=fsync) as other:
-            other.write_bytes(data)
-        return
-    except OSError as exc:
-        raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with open(fd, "wb", closefd=True) as f:
-            f.write(data)
-            if fsync:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """``data`` to ``path`` as :func:`atomic_path` does, writing through the temporary file's descriptor."""
+    fd, tmp = _open_temp(os.fspath(path))
+    with _renamed_over(tmp, os.fspath(path)), open(fd, "wb", closefd=True) as f:
+        f.write(data)
+        if fsync:
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def write_json_atomic(path: str | os.PathLike, obj: Any, *, fsync: bool = True) -> None:
