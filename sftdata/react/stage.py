@@ -79,17 +79,22 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
         episode = Episode.from_dict(parse_jsonl_line(raw, path, number))
         return episode, annotator.prepare(episode)
 
-    # --strict stops at the first reject: there, a slot is held for the whole episode (judging included), so no
-    # other episode's request goes out while an answer is being judged
+    # --strict stops at the first reject: there, a slot is held for the whole episode (judging included), and a
+    # reject halts the others before the slot is given back, so no further request goes out
     whole_episode = asyncio.Semaphore(opts.concurrency) if opts.strict else contextlib.nullcontext()
+    halted = False
 
     async def one(number: int, raw: bytes):
+        nonlocal halted
         ep, first = await loop.run_in_executor(annotator.pool, load, number, raw)
-        try:
-            async with whole_episode:
+        async with whole_episode:
+            if halted:
+                return ep, None, None  # never asked: the run is stopping
+            try:
                 return ep, await annotator.episode(ep, first), None
-        except (EpisodeRejected, FatalError) as exc:
-            return ep, None, exc
+            except (EpisodeRejected, FatalError) as exc:
+                halted = opts.strict and not (isinstance(exc, EpisodeRejected) and exc.transport_only)
+                return ep, None, exc
 
     async def stop(error: FatalError) -> None:
         for t in pending:
@@ -117,6 +122,8 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
             pending.difference_update(finished)
             for task in finished:
                 ep, record, rejected = task.result()
+                if record is None and rejected is None:
+                    continue  # halted by --strict before it was asked
                 if isinstance(rejected, FatalError):
                     await stop(rejected)
                 if record is not None:
