@@ -3,53 +3,14 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import wraps
 from pathlib import Path
 
 import click
 
-from . import __version__
+from .cli_base import _fatal_to_exit, _ids, main
 from .errors import FatalError
 from .rundir import RunDir
 from .summary import format_summary
-
-
-def _fatal_to_exit(fn):
-    """Turn a FatalError into a one-line message on stderr and exit status 1 (no traceback)."""
-    @wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except FatalError as exc:
-            raise click.ClickException(str(exc)) from None
-    return wrapper
-
-
-def _ids(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    path = Path(value)
-    if path.is_file():
-        text = path.read_text(encoding="utf-8")
-        return [t for t in text.replace(",", " ").split() if t]
-    return [t.strip() for t in value.split(",") if t.strip()]
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="sftdata")
-def main() -> None:
-    """Turn GUI-agent trajectories into supervised fine-tuning data.
-
-    \b
-    Stages: ingest -> (annotate) -> (validate) -> (export). Every stage reads and writes one run directory
-    and can be killed and re-run: finished work is not redone.
-
-    \b
-    Example:
-      sftdata sample raw/sample/sample.tfrecord.gz
-      sftdata ingest androidcontrol raw/sample/sample.tfrecord.gz --out processed/demo
-      sftdata summary processed/demo
-    """
 
 
 @main.group()
@@ -272,7 +233,7 @@ def sample(out, n_episodes, seed, size):
     click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
-from . import cli_stages  # noqa: E402,F401  (registers annotate, validate and export on main)
+from . import cli_preflight, cli_stages  # noqa: E402,F401  (register annotate, validate, export, preflight)
 
 if __name__ == "__main__":  # pragma: no cover
     # run as `python -m sftdata.cli`, this file is __main__: use the imported module's group, which the stage

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli import _fatal_to_exit, _ids, main
+from .cli_base import _fatal_to_exit, _ids, main
 from .errors import FatalError
 from .rundir import RunDir
 
@@ -148,9 +148,9 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
               help="Share of episodes in the validation split (an episode never spans splits).")
 @click.option("--shard-size", type=click.IntRange(min=1), default=10_000, show_default=True, help="Samples per shard.")
 @click.option("--agent-tools", is_flag=True, help="Write ms-swift's tools + tool_call variant (tool-call formats).")
-@click.option("--family", default="qwen2.5-vl", show_default=True,
-              type=click.Choice(["qwen2.5-vl", "qwen2-vl", "qwen3-vl", "glm-4.1v"]),
-              help="Model family whose image-token rule sizes the samples.")
+@click.option("--family", type=click.Choice(["qwen2.5-vl", "qwen2-vl", "qwen3-vl", "glm-4.1v"]),
+              help="Model family trained on the export: sizes images and text, picks train.sh's model "
+                   "[default: the format's own].")
 @click.option("--max-length", type=click.IntRange(min=64), default=16384, show_default=True,
               help="Samples longer than this are dropped (and counted) instead of silently by Swift.")
 @click.option("--min-pixels", type=click.IntRange(min=1), help="Image pixel floor [default: the family's].")

@@ -170,13 +170,17 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raise FatalError(f"config [annotate]: backend must be template or openai, not {annotate.backend!r}")
     if annotate.prompt_file:
         annotate.prompt_file = str(_path(base, annotate.prompt_file))
-    from .formats import load_all
+    from .formats import load_all, resolve_family
 
     exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress", "workers")))
                for i, t in enumerate(_array_of_tables(raw, "export"))]
     for i, e in enumerate(exports):
         if e.format not in load_all():
             raise FatalError(f"config [export {i + 1}]: unknown format {e.format!r}; known: {', '.join(sorted(load_all()))}")
+        try:
+            resolve_family(load_all()[e.format], e.family)
+        except ValueError as exc:
+            raise FatalError(f"config [export {i + 1}]: {exc}") from None
     validate = _small_table(raw, "validate", {"cjk_threshold": float})
     report = _small_table(raw, "report", {"enabled": bool, "samples": int})
     return RunConfig(run_dir=_path(base, raw["run_dir"]), sources=sources, annotate=annotate, exports=exports,
@@ -231,6 +235,7 @@ cjk_threshold = 0.5                # least share of Chinese among the reasoning'
 
 [[export]]                         # one table per agent format to export
 format = "qwen2.5-vl"              # react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl, ui-tars
+# family = "qwen2.5-vl"            # the model trained on it (default: the format's own; sizes images, train.sh)
 memory = true
 max_length = 16384
 split_ratio = 0.1

@@ -22,7 +22,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ..errors import FatalError
-from ..formats import get_format
+from ..formats import get_format, resolve_family
 from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
@@ -42,7 +42,7 @@ class ExportOptions:
     split_ratio: float = 0.01
     shard_size: int = 10_000
     agent_tools: bool = False
-    family: str = "qwen2.5-vl"
+    family: str | None = None  # None: the format's own family (resolve_family)
     max_length: int = 16384
     min_pixels: int | None = None
     max_pixels: int | None = None
@@ -98,6 +98,10 @@ def _stats(values: list[int]) -> dict[str, float]:
 def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResult:
     """Export ``run`` in format ``opts.format`` to directory ``out`` (replaced atomically)."""
     fmt = get_format(opts.format)
+    try:
+        opts = replace(opts, family=resolve_family(fmt, opts.family))
+    except ValueError as exc:
+        raise FatalError(str(exc)) from None
     annotations_path = run.path / ANNOTATIONS
     if not run.episodes_path.exists():
         raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
@@ -175,8 +179,9 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
         images.update(f.result() for f in placed.values())  # re-raises a failed copy
         shards: dict[str, list[str]] = {}
         packing: dict[str, Any] = {}
+        row_lengths: dict[str, list[int]] = {}  # in shard row order: row i of the split's shards, in order
         for name, spool in spools.items():
-            shards[name], packing[name] = _write_shards(stage, name, spool, offsets[name], opts)
+            shards[name], packing[name], row_lengths[name] = _write_shards(stage, name, spool, offsets[name], opts)
             result.samples[name] = len(offsets[name])
     except BaseException:
         copier.shutdown(wait=True, cancel_futures=True)
@@ -202,8 +207,8 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
         }
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
-        write_json_atomic(stage / "lengths.json", {name: [length for _, length in offsets[name]] for name in offsets})
-        script = train_script(shards, opts, max_image_pixels, lengths_model.family)
+        write_json_atomic(stage / "lengths.json", row_lengths)
+        script = train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
         write_bytes_atomic(stage / "train.sh", script.encode())
         os.chmod(stage / "train.sh", 0o755)
         if opts.hf_dataset:
@@ -218,9 +223,11 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
 
 
 def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],
-                  opts: ExportOptions) -> tuple[list[str], dict[str, Any]]:
+                  opts: ExportOptions) -> tuple[list[str], dict[str, Any], list[int]]:
+    """Write ``split``'s samples in pack order; returns the shard names, the packing figures and the lengths
+    in shard row order."""
     if not offsets:
-        return [], {}
+        return [], {}, []
     lengths = [length for _, length in offsets]
     bins = best_fit_decreasing(lengths, opts.max_length)
     order = pack_order(lengths, opts.max_length)
@@ -236,7 +243,8 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
     lower = lower_bound_bins(lengths, opts.max_length)
     return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
                    "efficiency": round(packing_efficiency(lengths, bins, opts.max_length), 4),
-                   "lower_bound_efficiency": round(sum(lengths) / (lower * opts.max_length), 4)}
+                   "lower_bound_efficiency": round(sum(lengths) / (lower * opts.max_length), 4)}, \
+        [lengths[idx] for idx in order]
 
 
 def _pid_alive(pid: int) -> bool:
@@ -267,9 +275,17 @@ def _swap_into_place(stage: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+# Bumped when the same inputs and options would export differently (2: exact Qwen lengths, shard-ordered lengths)
+EXPORT_VERSION = 2
+
+
 def export_fingerprint(run: RunDir, opts: ExportOptions) -> dict[str, Any]:
     def stat(p: Path) -> list[int] | None:
         return [p.stat().st_size, int(p.stat().st_mtime)] if p.exists() else None
-    return {"episodes": stat(run.episodes_path), "annotations": stat(run.path / ANNOTATIONS),
+    try:
+        opts = replace(opts, family=resolve_family(get_format(opts.format), opts.family))
+    except (KeyError, ValueError):
+        pass  # export_run reports it
+    return {"version": EXPORT_VERSION, "episodes": stat(run.episodes_path), "annotations": stat(run.path / ANNOTATIONS),
             "options": json.loads(json.dumps({k: v for k, v in asdict(opts).items()
                                               if k not in ("progress", "workers")}, default=str))}

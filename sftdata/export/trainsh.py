@@ -1,17 +1,44 @@
 """``train.sh``: the ``swift sft`` command that trains on an export as it was made.
 
-Packing on, the shard order kept (``--packing_strategy sequential --packing_num_proc 1 --dataset_shuffle false``,
-ms-swift >= 4.4.3: next-fit over our best-fit-decreasing order closes each pack where ours closes, when Swift's
-token lengths equal ours, i.e. with ``--tokenizer``; with the byte upper bound Swift's packs can only be fuller), images at their original resolution (the pixel ceiling is set above the
-largest exported screenshot, the floor below the smallest), the seed 004 schedule (2 epochs, cosine 1e-5 -> 1e-6).
+It checks the installed ms-swift first (``SWIFT_REQUIREMENT``: ``--tuner_type`` is the 4.x flag and
+``--packing_strategy`` exists from 4.4.0) and says in one line what to install when it does not fit. Then:
+packing on, the shard order kept (``--packing_strategy sequential --packing_num_proc 1 --dataset_shuffle
+false``: Swift's sequential packing closes each pack where our manifest predicts, :mod:`.packing`), images at
+their original resolution (the pixel ceiling above the largest exported screenshot, the floor below the
+smallest), the seed 004 schedule (2 epochs, cosine 1e-5 -> 1e-6). Packing needs flash-attention, so a GPU; on
+a CPU, arguments given to the script override its own (``./train.sh --attn_impl sdpa --packing false``).
+
+>>> from types import SimpleNamespace as NS
+>>> opts = NS(format="qwen2.5-vl", family="qwen2.5-vl", max_length=16384, max_pixels=None, min_pixels=None)
+>>> script = train_script({"train": ["train-00000-of-00001.jsonl"]}, opts, 1080 * 2400, 28)
+>>> "--tuner_type full" in script and "--train_type" not in script
+True
 """
 from __future__ import annotations
 
 import math
 from typing import Any
 
-_DEFAULT_MODELS = {"qwen2.5-vl": "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2-vl": "Qwen/Qwen2-VL-7B-Instruct",
-                   "qwen3-vl": "Qwen/Qwen3-VL-8B-Instruct", "glm-4.1v": "zai-org/GLM-4.1V-9B-Base"}
+# The releases the script's flags work with (``--tuner_type`` + ``--packing_strategy``); pyproject's ``swift``
+# extra says the same (a test keeps them equal).
+SWIFT_REQUIREMENT = "ms-swift>=4.4,<5"
+SWIFT_RANGE = ((4, 4), (5, 0))
+
+DEFAULT_MODELS = {"qwen2.5-vl": "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2-vl": "Qwen/Qwen2-VL-7B-Instruct",
+                  "qwen3-vl": "Qwen/Qwen3-VL-8B-Instruct", "glm-4.1v": "zai-org/GLM-4.1V-9B-Base"}
+
+_VERSION_CHECK = '''\
+"$PYTHON" - <<'PY' || exit 3
+import re, sys
+from importlib.metadata import PackageNotFoundError, version
+try:
+    found = version("ms-swift")
+except PackageNotFoundError:
+    sys.exit(f"train.sh: ms-swift is not installed for {{sys.executable}}; install: pip install '{req}'")
+got = tuple(int(n) for n in re.findall(r"\\d+", found)[:2])
+if not ({lo} <= got < {hi}):
+    sys.exit(f"train.sh: ms-swift {{found}} does not take this script's flags; install: pip install '{req}'")
+PY'''
 
 
 def _ceiling(pixels: int, factor: int) -> int:
@@ -19,20 +46,25 @@ def _ceiling(pixels: int, factor: int) -> int:
     return max(factor * factor, math.ceil(pixels / (factor * factor)) * factor * factor)
 
 
-def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int, family: Any) -> str:
-    factor = getattr(family, "factor", 28)
-    model = _DEFAULT_MODELS.get(opts.family, "Qwen/Qwen2.5-VL-7B-Instruct")
+def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int, factor: int) -> str:
+    """The script's text for ``shards`` (file names relative to the export directory)."""
+    model = DEFAULT_MODELS[opts.family]
     # smart resize rounds each side to the factor, which can add a few percent: leave 10% headroom
     max_pixels = opts.max_pixels or _ceiling(int(max_image_pixels * 1.1) or factor * factor, factor)
     min_pixels = opts.min_pixels or factor * factor
     train = " ".join(shards.get("train", []))
     val = " ".join(shards.get("val", []))
+    check = _VERSION_CHECK.format(req=SWIFT_REQUIREMENT, lo=SWIFT_RANGE[0], hi=SWIFT_RANGE[1])
     lines = [
         "#!/usr/bin/env bash",
-        f"# swift sft on this export: format {opts.format}, {opts.family} image tokens, max_length {opts.max_length}.",
-        "# Override MODEL, NPROC_PER_NODE, OUTPUT_DIR or add arguments: ./train.sh --lora_rank 16",
+        f"# swift sft on this export: format {opts.format}, model family {opts.family}, max_length {opts.max_length}.",
+        f"# Needs {SWIFT_REQUIREMENT} and flash-attention (packing is on, as the seed's authors trained), so a GPU.",
+        "# Override MODEL, NPROC_PER_NODE, OUTPUT_DIR, PYTHON or any flag: ./train.sh --lora_rank 16",
+        "# (later flags win; on a CPU: ./train.sh --torch_dtype float32 --attn_impl sdpa --packing false)",
         "set -euo pipefail",
         'cd "$(dirname "$0")"',
+        'PYTHON="${PYTHON:-python3}"',
+        check,
         f'MODEL="${{MODEL:-{model}}}"',
         "# image paths in the shards are relative to this directory",
         'export ROOT_IMAGE_DIR="$PWD"',
@@ -54,11 +86,12 @@ def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int,
         f"    --max_length {opts.max_length} \\",
         "    --attn_impl flash_attn \\",
         "    --torch_dtype bfloat16 \\",
-        "    --train_type full \\",
+        "    --tuner_type full \\",
         "    --freeze_vit true \\",
         "    --num_train_epochs 2 \\",
         "    --learning_rate 1e-5 \\",
-        "    --lr_scheduler_type cosine \\",
+        "    --lr_scheduler_type cosine_with_min_lr \\",
+        '''    --lr_scheduler_kwargs '{"min_lr": 1e-6}' \\''',
         "    --warmup_ratio 0.05 \\",
         "    --per_device_train_batch_size 1 \\",
         "    --gradient_accumulation_steps 8 \\",

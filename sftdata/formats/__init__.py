@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import FORMATS, AgentFormat, CannotExpress, StepContext, get_format, register
+from .base import FORMATS, AgentFormat, CannotExpress, StepContext, get_format, register, resolve_family
 
 _MODULES = ("react_zh", "mobile_agent", "gui_agent_zh", "androidlab", "qwen25_vl", "qwen3_vl", "ui_tars")
 
@@ -15,4 +15,5 @@ def load_all() -> dict[str, AgentFormat]:
     return FORMATS
 
 
-__all__ = ["FORMATS", "AgentFormat", "CannotExpress", "StepContext", "get_format", "load_all", "register"]
+__all__ = ["FORMATS", "AgentFormat", "CannotExpress", "StepContext", "get_format", "load_all", "register",
+           "resolve_family"]

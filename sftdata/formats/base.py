@@ -79,6 +79,8 @@ class AgentFormat:
     coordinates: ClassVar[str]  # how points are written, for the README table
     needs_reasoning: ClassVar[bool] = True  # the answer carries the reconstructed reasoning
     tool_call: ClassVar[bool] = False  # answers are tool calls (``--agent-tools`` applies)
+    family: ClassVar[str]  # the model family the format is written for: image tokens, train.sh's model
+    families: ClassVar[tuple[str, ...] | None] = None  # families whose coordinates it can be right for (None: any)
 
     def system_prompt(self, ctx: StepContext) -> str:
         raise NotImplementedError
@@ -127,6 +129,25 @@ def get_format(name: str) -> AgentFormat:
         return FORMATS[name]
     except KeyError:
         raise KeyError(f"unknown format {name!r}; known: {', '.join(sorted(FORMATS))}") from None
+
+
+def resolve_family(fmt: AgentFormat, requested: str | None) -> str:
+    """The model family an export of ``fmt`` is sized and trained for: the format's own unless ``requested``
+    overrides it; a family whose image grid the format's coordinates are not written in is an error.
+
+    >>> from . import get_format
+    >>> resolve_family(get_format("qwen3-vl"), None), resolve_family(get_format("react-zh"), "qwen3-vl")
+    ('qwen3-vl', 'qwen3-vl')
+    >>> resolve_family(get_format("qwen3-vl"), "qwen2.5-vl")
+    Traceback (most recent call last):
+    ValueError: format qwen3-vl writes points for qwen3-vl; --family qwen2.5-vl would train wrong coordinates
+    """
+    if requested is None:
+        return fmt.family
+    if fmt.families is not None and requested not in fmt.families:
+        raise ValueError(f"format {fmt.name} writes points for {' or '.join(fmt.families)}; --family {requested} "
+                         "would train wrong coordinates")
+    return requested
 
 
 def image_tags(ctx: StepContext) -> str:

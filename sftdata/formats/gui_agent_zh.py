@@ -84,6 +84,7 @@ def _answer(ctx: StepContext) -> dict:
 
 class GuiAgentZh(AgentFormat):
     name = "gui-agent-zh"
+    family = "qwen2.5-vl"
     language = "zh"
     coordinates = "relative 0..1000 ints, round(x*1000/w); drag [[x1,y1],[x2,y2]]; [0,0] when there is no point"
 

@@ -114,6 +114,7 @@ def _state(ctx: StepContext) -> dict:
 
 class MobileAgent(AgentFormat):
     name = "mobile-agent"
+    family = "qwen2.5-vl"  # the Mobile-Agent / GUI-Owl models are Qwen2.5-VL based
     language = "en"
     coordinates = "none: element indexes into the listed interactive elements (parse gives the element centre)"
 

@@ -53,6 +53,8 @@ class MobileUse(AgentFormat):
     """The ``mobile_use`` tool family (seed 004 F.2/F.3); subclasses change the point space and the enum."""
 
     name = "qwen2.5-vl"
+    family = "qwen2.5-vl"
+    families = ("qwen2.5-vl", "qwen2-vl")  # points are pixels of the factor-28 smart resize
     language = "zh"
     coordinates = "pixels of the smart-resized image (Qwen2.5-VL rule, factor 28): x' = round(x * W' / W)"
     tool_call = True

@@ -30,6 +30,8 @@ from .qwen25_vl import MobileUse
 
 class Qwen3VL(MobileUse):
     name = "qwen3-vl"
+    family = "qwen3-vl"
+    families = ("qwen3-vl",)
     coordinates = "999x999 grid: g = round(x / (W - 1) * 999), back x = round(g / 999 * (W - 1))"
     enum = ("click", "long_press", "swipe", "type", "answer", "system_button", "wait", "terminate")
     text_actions = ("type", "answer")

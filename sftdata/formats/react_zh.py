@@ -57,6 +57,7 @@ def _reasoning(ctx: StepContext) -> str:
 
 class ReactZh(AgentFormat):
     name = "react-zh"
+    family = "glm-4.1v"  # seed 004 trains GLM-4.1V-9B-Base on this format
     language = "zh"
     coordinates = "none: targets are described in words (target_element); swipes by finger direction"
     tool_call = True

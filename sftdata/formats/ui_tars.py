@@ -77,6 +77,8 @@ def _back(point, ctx: StepContext) -> tuple[int, int]:
 
 class UITars(AgentFormat):
     name = "ui-tars"
+    family = "qwen2.5-vl"  # UI-TARS-1.5 is built on Qwen2.5-VL
+    families = ("qwen2.5-vl", "qwen2-vl")
     language = "zh"
     coordinates = "pixels of the smart-resized image (Qwen2.5-VL rule), <point>x y</point>"
 

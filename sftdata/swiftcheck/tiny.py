@@ -1,0 +1,288 @@
+"""Tiny, randomly initialised local models of the Qwen2.5-VL, Qwen3-VL and GLM-4.1V families, so that ms-swift's
+own templates can encode our shards (and ``swift sft`` can train on them) offline, on CPU.
+
+* :func:`qwen_tokenizer`: a Hugging Face fast tokenizer built from the Qwen2 vocabulary that ships in the
+  ``dashscope`` package (``dashscope/resources/qwen.tiktoken``), with the family's added tokens at their real ids.
+* :func:`tiny_model_dir`: config (real transformers config class, tiny sizes, the real patch/merge sizes),
+  processor files and tokenizer, optionally random float32 weights.
+* :func:`swift_encode_rows`: rows of a shard through ms-swift's dataset preprocessing and ``template.encode``
+  exactly as ``swift sft`` builds them; per row the length, image pads and labelled tokens.
+
+GLM-4.1V: no GLM vocabulary is available offline, so its tokenizer is the first 151,329 Qwen ranks plus GLM-4.1V's
+added tokens from id 151329 on (ids 151329-151344 as in GLM-4.1V's config/tokenizer: ms-swift hard-codes
+<|begin_of_image|> = 151339 and <|end_of_image|> = 151340). Text token counts are then Qwen's, not GLM's; the
+framing and image token counts are GLM-4.1V's. Heavy imports (torch, transformers, swift) happen inside functions.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+# Qwen2's pre-tokenizer (transformers' Qwen2Tokenizer.PRETOKENIZE_REGEX; single digits, unlike tiktoken's cl100k).
+QWEN2_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                 r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+QWEN_RANKS = 151643
+_QWEN_SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+                 "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
+                 "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>"]  # 151643-151656, special=True
+_QWEN_TEXT = ["<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>",
+              "<|repo_name|>", "<|file_sep|>"]  # 151657-151664, special=False (Qwen2.5 / Qwen2.5-VL end here)
+_QWEN3_TEXT = ["<tool_response>", "</tool_response>", "<think>", "</think>"]  # 151665-151668 (Qwen3 / Qwen3-VL)
+# GLM-4 / GLM-4.1V from 151329; GLM-4.1V puts <|image|>/<|video|> at 151343/151344 (its config's image/video_token_id).
+_GLM_SPECIAL = ["<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>", "<|system|>", "<|user|>",
+                "<|assistant|>", "<|observation|>", "<|begin_of_image|>", "<|end_of_image|>", "<|begin_of_video|>",
+                "<|end_of_video|>", "<|image|>", "<|video|>", "<|begin_of_transcription|>", "<|end_of_transcription|>",
+                "<|code_prefix|>", "<|code_middle|>", "<|code_suffix|>"]
+_GLM_TEXT = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
+             "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "/nothink", "<|begin_of_box|>", "<|end_of_box|>"]
+
+_CHATML = ("{%- for m in messages %}{%- if loop.first and m.role != 'system' and default_system %}<|im_start|>system\n"
+           "{{ default_system }}<|im_end|>\n{%- endif %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n"
+           "{%- endfor %}{%- if add_generation_prompt %}<|im_start|>assistant\n{%- endif %}")
+_GLM_CHAT = ("[gMASK]<sop>{%- for m in messages %}<|{{ m.role }}|>\n{{ m.content }}{%- endfor %}"
+             "{%- if add_generation_prompt %}<|assistant|>\n{%- endif %}")
+
+# family -> ranks kept, added tokens (content, special), vocab_size, eos, pad, swift model_type/template, chat template
+FAMILIES: dict[str, dict[str, Any]] = {
+    "qwen2.5-vl": {"ranks": QWEN_RANKS, "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT],
+                   "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>", "model_type": "qwen2_5_vl",
+                   "template": "qwen2_5_vl",  # swift cannot pick between qwen2_5_vl and mimo_vl by itself
+                   "chat": _CHATML.replace("default_system", "'You are a helpful assistant.'")},
+    "qwen3-vl": {"ranks": QWEN_RANKS, "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
+                 "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT + _QWEN3_TEXT],
+                 "model_type": "qwen3_vl", "template": "qwen3_vl", "chat": _CHATML.replace("default_system", "none")},
+    "glm-4.1v": {"ranks": 151329, "added": [(t, True) for t in _GLM_SPECIAL] + [(t, False) for t in _GLM_TEXT],
+                 "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "model_type": "glm4v",
+                 "template": "glm4v",
+                 "chat": _GLM_CHAT},
+}
+
+
+def _ranks(limit: int = QWEN_RANKS) -> dict[bytes, int]:
+    """The Qwen2 BPE ranks (token bytes -> rank) from dashscope's ``qwen.tiktoken``, ranks below ``limit``."""
+    import dashscope
+    path = Path(dashscope.__file__).parent / "resources" / "qwen.tiktoken"
+    ranks = {}
+    for line in path.read_bytes().splitlines():
+        if line:
+            token, rank = line.split()
+            if int(rank) < limit:
+                ranks[base64.b64decode(token)] = int(rank)
+    if sorted(ranks.values()) != list(range(min(limit, QWEN_RANKS))):
+        raise ValueError(f"{path}: ranks are not 0..{limit - 1}")
+    return ranks
+
+
+def qwen_tokenizer(dest_dir: str | os.PathLike, family: str = "qwen3-vl") -> Path:
+    """Write tokenizer.json + tokenizer_config.json for ``family`` into ``dest_dir`` and return it.
+
+    Byte-level BPE over the Qwen2 ranks (merges derived by transformers' ``TikTokenConverter``), Qwen2's
+    pre-tokenizer regex, NFC normalisation, then the family's added tokens in their official order and ids.
+    """
+    from tokenizers import AddedToken, normalizers
+    from transformers.convert_slow_tokenizer import TikTokenConverter
+
+    spec = FAMILIES[family]
+    ranks = _ranks(spec["ranks"])
+
+    class _Converter(TikTokenConverter):
+        def load_tiktoken_bpe(self, _url):  # the ranks are already in memory
+            return ranks
+
+    tok = _Converter(vocab_file="qwen.tiktoken", pattern=QWEN2_PATTERN).converted()
+    tok.normalizer = normalizers.NFC()
+    for i, (content, special) in enumerate(spec["added"]):
+        added = AddedToken(content, normalized=False, special=special)
+        (tok.add_special_tokens if special else tok.add_tokens)([added])
+        if tok.token_to_id(content) != spec["ranks"] + i:
+            raise AssertionError(f"{content} got id {tok.token_to_id(content)}, expected {spec['ranks'] + i}")
+    dest = Path(dest_dir)
+    dest.mkdir(parents=True, exist_ok=True)
+    tok.save(str(dest / "tokenizer.json"))
+    decoder = {str(spec["ranks"] + i): {"content": c, "lstrip": False, "normalized": False, "rstrip": False,
+                                        "single_word": False, "special": s} for i, (c, s) in enumerate(spec["added"])}
+    config = {"add_prefix_space": False, "added_tokens_decoder": decoder, "bos_token": None,
+              "chat_template": spec["chat"], "clean_up_tokenization_spaces": False, "eos_token": spec["eos"],
+              "errors": "replace", "model_max_length": 131072, "pad_token": spec["pad"], "split_special_tokens": False,
+              "tokenizer_class": "Qwen2Tokenizer" if family.startswith("qwen") else "PreTrainedTokenizerFast",
+              "unk_token": None}
+    if family.startswith("qwen"):
+        config["additional_special_tokens"] = _QWEN_SPECIAL[1:]
+    (dest / "tokenizer_config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
+    return dest
+
+
+def check_against_tiktoken(tokenizer_dir: str | os.PathLike, texts: Iterable[str]) -> list[str]:
+    """Texts whose ids from the tokenizer in ``tokenizer_dir`` differ from ``tiktoken`` over the same ranks and
+    regex, fed the NFC form (the tokenizer normalises to NFC, tiktoken does not). Texts should hold no added
+    tokens. Empty list = identical."""
+    import unicodedata
+
+    import tiktoken
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(Path(tokenizer_dir) / "tokenizer.json"))
+    ranks = _ranks(tok.get_vocab_size(with_added_tokens=False))
+    enc = tiktoken.Encoding("qwen-check", pat_str=QWEN2_PATTERN, mergeable_ranks=ranks, special_tokens={})
+    return [t for t in texts
+            if tok.encode(t, add_special_tokens=False).ids != enc.encode_ordinary(unicodedata.normalize("NFC", t))]
+
+
+def _configs(family: str):
+    """(config, model class, image processor, video processor, processor class name) of a tiny ``family``."""
+    common = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 2,
+              "num_key_value_heads": 1, "vocab_size": FAMILIES[family]["vocab_size"],
+              "max_position_embeddings": 131072}
+    if family == "qwen2.5-vl":
+        from transformers import (Qwen2_5_VLConfig, Qwen2_5_VLForConditionalGeneration, Qwen2VLImageProcessor,
+                                  Qwen2VLVideoProcessor)
+        config = Qwen2_5_VLConfig(
+            text_config={**common, "rope_scaling": {"type": "mrope", "mrope_section": [4, 6, 6]},
+                         "rope_theta": 1000000.0},
+            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
+                           "out_hidden_size": 64, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
+                           "window_size": 112, "fullatt_block_indexes": [1]},
+            tie_word_embeddings=True)
+        images = Qwen2VLImageProcessor(min_pixels=3136, max_pixels=12845056, patch_size=14, merge_size=2,
+                                       temporal_patch_size=2)
+        return config, Qwen2_5_VLForConditionalGeneration, images, Qwen2VLVideoProcessor(), "Qwen2_5_VLProcessor"
+    if family == "qwen3-vl":
+        from transformers import (Qwen2VLImageProcessor, Qwen3VLConfig, Qwen3VLForConditionalGeneration,
+                                  Qwen3VLVideoProcessor)
+        config = Qwen3VLConfig(
+            text_config={**common, "head_dim": 32, "rope_theta": 5000000.0,
+                         "rope_scaling": {"rope_type": "default", "mrope_section": [4, 6, 6], "mrope_interleaved": True}},
+            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
+                           "out_hidden_size": 64, "patch_size": 16, "spatial_merge_size": 2, "temporal_patch_size": 2,
+                           "num_position_embeddings": 2304, "deepstack_visual_indexes": [0]},
+            tie_word_embeddings=True)
+        images = Qwen2VLImageProcessor(size={"shortest_edge": 65536, "longest_edge": 16777216}, patch_size=16,
+                                       merge_size=2, temporal_patch_size=2, image_mean=[0.5] * 3, image_std=[0.5] * 3)
+        return config, Qwen3VLForConditionalGeneration, images, Qwen3VLVideoProcessor(), "Qwen3VLProcessor"
+    if family == "glm-4.1v":
+        from transformers import (Glm4vConfig, Glm4vForConditionalGeneration, Glm4vImageProcessor,
+                                  Glm4vVideoProcessor)
+        config = Glm4vConfig(
+            text_config={**common, "partial_rotary_factor": 0.5, "attention_bias": True, "pad_token_id": 151329,
+                         "eos_token_id": [151329, 151336, 151338],
+                         "rope_scaling": {"rope_type": "default", "mrope_section": [2, 3, 3]}, "rope_theta": 10000.0},
+            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
+                           "out_hidden_size": 64, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
+                           "image_size": 336},
+            tie_word_embeddings=True)
+        images = Glm4vImageProcessor(size={"shortest_edge": 12544, "longest_edge": 9633792}, patch_size=14,
+                                     merge_size=2, temporal_patch_size=2)
+        return config, Glm4vForConditionalGeneration, images, Glm4vVideoProcessor(), "Glm4vProcessor"
+    raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
+
+
+def tiny_model_dir(family: str, dest_dir: str | os.PathLike, weights: bool = True, seed: int = 0) -> Path:
+    """A local model directory of ``family`` ("qwen2.5-vl", "qwen3-vl", "glm-4.1v") that ms-swift loads with
+    ``model_type`` detected from config.json: tiny config, processor files, tokenizer and (``weights``) random
+    float32 weights (~10M parameters, nearly all of them the tied 152k x 64 embedding)."""
+    import transformers
+    from transformers import AutoTokenizer
+
+    dest = Path(dest_dir)
+    config, model_cls, image_processor, video_processor, processor_name = _configs(family)
+    qwen_tokenizer(dest, family)
+    tokenizer = AutoTokenizer.from_pretrained(str(dest))
+    processor = getattr(transformers, processor_name)(image_processor=image_processor, tokenizer=tokenizer,
+                                                      video_processor=video_processor, chat_template=FAMILIES[family]["chat"])
+    processor.save_pretrained(str(dest))  # processor_config.json (+ chat_template.jinja)
+    image_processor.save_pretrained(str(dest))  # preprocessor_config.json, as the real repos ship it
+    video_processor.save_pretrained(str(dest))  # video_preprocessor_config.json
+    qwen_tokenizer(dest, family)  # the canonical tokenizer files, whatever the processor wrote over them
+    if weights:
+        import torch
+        torch.manual_seed(seed)
+        model = model_cls(config).to(torch.float32)
+        model.save_pretrained(str(dest))
+    else:
+        config.save_pretrained(str(dest))
+    return dest
+
+
+def swift_types(model_dir: str | os.PathLike, model_type: str | None = None,
+                template_type: str | None = None) -> tuple[str | None, str | None]:
+    """(model_type, template) to give ms-swift for ``model_dir``: the family's, from config.json's model_type
+    (swift cannot choose by itself between qwen3_vl/qwen3_vl_emb/qwen3_vl_reranker, nor qwen2_5_vl/mimo_vl)."""
+    config_type = json.loads((Path(model_dir) / "config.json").read_text())["model_type"]
+    family = next((f for f in FAMILIES.values() if f["model_type"] == config_type), {})
+    return model_type or family.get("model_type"), template_type or family.get("template")
+
+
+def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str | os.PathLike, *,
+                      root_image_dir: str | os.PathLike | None = None, max_length: int = 1 << 20,
+                      model_type: str | None = None, template_type: str | None = None, keep: bool = False,
+                      **template_kwargs) -> list[dict[str, Any]]:
+    """Encode ``rows`` (dicts as read from a shard, or a shard path) the way ``swift sft`` does: Swift's dataset
+    preprocessing (``swift.dataset.load_dataset``), the template from ``get_template`` with SFT's defaults
+    (loss_scale 'default', the template's own agent template, e.g. hermes for Qwen) in 'train' mode.
+
+    Per row: ``length`` (input_ids), ``image_pads`` (image placeholder tokens), ``labelled`` (labels != -100),
+    ``assistant_only`` (every labelled token lies inside an assistant/tool-call answer: the labelled spans decode
+    to exactly the answers plus their end tokens), and with ``keep`` the ``input_ids``/``labels`` themselves.
+    Relative image paths resolve against ``root_image_dir`` (exported as ROOT_IMAGE_DIR, as ms-swift reads it).
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if root_image_dir is not None:
+        os.environ["ROOT_IMAGE_DIR"] = str(root_image_dir)
+    from swift.dataset import load_dataset
+    from swift.model import get_processor
+    from swift.template import get_template
+
+    model_type, template_type = swift_types(model_dir, model_type, template_type)
+    processor = get_processor(str(model_dir), model_type=model_type, use_hf=True, download_model=False)
+    kwargs = {"max_length": max_length, "truncation_strategy": "raise", "loss_scale": "default", **template_kwargs}
+    template = get_template(processor, template_type=template_type, **kwargs)
+    template.set_mode("train")
+    with tempfile.TemporaryDirectory() as tmp:
+        if isinstance(rows, (str, os.PathLike)):
+            path = str(rows)
+        else:
+            path = os.path.join(tmp, "rows.jsonl")
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        dataset, _ = load_dataset([path], num_proc=1, load_from_cache_file=False, shuffle=False)
+        pad_ids = {processor.tokenizer.convert_tokens_to_ids(t) for t in template.placeholder_tokens[:1]}
+        out = []
+        for row in dataset:
+            encoded = template.encode(row, return_length=True)
+            ids, labels = encoded["input_ids"], encoded["labels"]
+            answers = [m for m in row["messages"] if m["role"] in ("assistant", "tool_call")]
+            item = {"length": len(ids), "image_pads": sum(i in pad_ids for i in ids),
+                    "labelled": sum(x != -100 for x in labels), "lengths": encoded["lengths"],
+                    "assistant_only": _labels_are_answers(processor.tokenizer, ids, labels, answers)}
+            if keep:
+                item.update(input_ids=ids, labels=labels)
+            out.append(item)
+    return out
+
+
+def _labels_are_answers(tokenizer, ids: list[int], labels: list[int], answers: list[dict]) -> bool:
+    """Every labelled span decodes to text of the answers (plus end/separator tokens), and no non-answer text."""
+    spans, cur = [], []
+    for i, label in zip(ids, labels):
+        if label != -100:
+            cur.append(i)
+        elif cur:
+            spans.append(cur)
+            cur = []
+    if cur:
+        spans.append(cur)
+    text = "".join(str(m.get("content") or "") for m in answers)
+    specials = set(tokenizer.all_special_tokens) | {"<|im_end|>", "<|endoftext|>", "<|user|>", "<|observation|>"}
+    for span in spans:
+        decoded = tokenizer.decode(span, skip_special_tokens=False)
+        for token in specials:
+            decoded = decoded.replace(token, "")
+        for piece in decoded.split("\n"):
+            if piece.strip() and piece.strip() not in text:
+                return False
+    return bool(spans)
