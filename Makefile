@@ -1,17 +1,19 @@
 # sftdata: `make demo` shows the pipeline on generated data, `make test` runs the test suite.
 PYTHON ?= python3
-# make test SWIFT=1 also installs a CPU torch + ms-swift and runs the Swift loading test
+# make test SWIFT=1 also installs torch, torchvision and ms-swift (make swift) and runs the Swift tests:
+# Swift's own template over every exported row, and train.sh for two steps on tiny local models
 SWIFT  ?= 0
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := raw/sample/sample.tfrecord.gz
 DEMO   := processed/demo
 
-.PHONY: demo test bench bench-ingest bench-overlay fonts clean help
+.PHONY: demo test swift bench bench-ingest bench-overlay fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
 	@echo "make test   - install the dev extras into $(VENV) and run the tests (SWIFT=1: with ms-swift)"
+	@echo "make swift  - add torch, torchvision and ms-swift to $(VENV) (train.sh, sftdata preflight)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
 
 $(BIN)/python:
@@ -41,11 +43,16 @@ LLM ?= template
 demo: $(VENV)/.installed fonts $(SAMPLE)
 	$(BIN)/sftdata run configs/demo.toml --backend $(LLM)
 
-# torch first, pinned to the CPU build, so that ms-swift does not pull the CUDA one
-$(VENV)/.installed-swift: | $(VENV)/.installed
-	$(BIN)/python -m pip install -q torch==2.13.0
+# torch and torchvision first, as a matching pair: Swift's Qwen-VL templates import qwen-vl-utils, which imports
+# torchvision, and PyPI's torchvision for torch 2.13 is a CUDA build that does not load beside the CPU torch.
+# This pair (a CUDA build, about 5.5 GB) runs on a CPU-only machine.
+TORCH ?= torch==2.14.1 torchvision==0.29.1
+$(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
+	$(BIN)/python -m pip install -q $(TORCH)
 	$(BIN)/python -m pip install -q -e '.[dev,swift]'
 	@touch $@
+
+swift: $(VENV)/.installed-swift
 
 test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift)
 	$(BIN)/python -m pytest

@@ -4,9 +4,15 @@ For the Qwen families this is Swift's ChatML template (``qwen2_5_vl``, ``qwen2_v
 encodes a training row: the system turn (Swift's default system when the row has none; Qwen3-VL has none),
 each user turn, each assistant turn closed by ``<|im_end|>``. A row with ``tools`` goes through Swift's
 ``hermes`` agent template: the tool block is appended to the system text and each ``tool_call`` message
-becomes ``<tool_call>\\n{json}\\n</tool_call>`` after the assistant text. Each ``<image>`` tag becomes
+becomes ``<tool_call>\\n{json}\\n</tool_call>`` right after the assistant text (our samples end that text
+with a newline, so that the answer reads as the plain variant's). Each ``<image>`` tag becomes
 ``<|vision_start|><|vision_end|>`` here; its ``<|image_pad|>`` tokens are counted from the image header
 (:mod:`.tokens`), as Swift expands one pad into as many as the image has patches.
+
+For GLM-4.1V (Swift's ``glm4v`` template) ``glm_text`` gives the text the same way, for an upper bound on its
+tokens (its UTF-8 bytes): no GLM vocabulary is at hand. With ``tools``, Swift's ``glm4`` agent template
+replaces the system text by its own tool listing (indented JSON per tool) and writes each call as
+``name\\n{arguments}<|observation|>``.
 
 >>> row = {"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "<image>\\ngo"},
 ...                     {"role": "assistant", "content": "ok"}], "images": ["a.png"]}
@@ -73,9 +79,8 @@ def chatml_text(row: dict[str, Any], family: str) -> str:
         role, content = m["role"], m["content"] or ""
         if role == "tool_call":
             call = _tool_call(content)
-            if turns and turns[-1][0] == "assistant":
-                prev = turns[-1][1]
-                turns[-1] = ("assistant", f"{prev}\n{call}" if prev else call)
+            if turns and turns[-1][0] == "assistant":  # Swift joins them with nothing between
+                turns[-1] = ("assistant", turns[-1][1] + call)
             else:
                 turns.append(("assistant", call))
         else:
@@ -86,4 +91,45 @@ def chatml_text(row: dict[str, Any], family: str) -> str:
             parts.append(f"<|im_start|>user\n{content}<|im_end|>\n<|im_start|>assistant\n")
         else:
             parts.append(content + (SUFFIX if i == len(turns) - 1 else "<|im_end|>\n"))
+    return "".join(parts)
+
+
+def glm4_tools(tools: list[Any]) -> str:
+    """The system text Swift's ``glm4`` agent template makes of a row's ``tools`` (our system text is dropped)."""
+    descs = []
+    for tool in tools:
+        if isinstance(tool, str):
+            tool = json.loads(tool)
+        if isinstance(tool, dict) and "type" in tool and "function" in tool:
+            tool = tool["function"]
+        descs.append(f"## {tool.get('name')}\n\n{json.dumps(tool, ensure_ascii=False, indent=4)}\n"
+                     "在调用上述函数时，请使用 Json 格式表示调用的参数。")
+    return "# 可用工具\n\n" + "\n".join(descs)
+
+
+def glm_text(row: dict[str, Any]) -> str:
+    """The GLM-4.1V text of a training ``row``, images as ``<|begin_of_image|><|end_of_image|>``.
+
+    >>> row = {"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "<image>go"},
+    ...                     {"role": "assistant", "content": "ok"}]}
+    >>> glm_text(row)
+    '[gMASK]<sop><|system|>\\nS<|user|>\\n<|begin_of_image|><|end_of_image|>go<|assistant|>\\nok<|user|>'
+    """
+    messages = list(row["messages"])
+    system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else None
+    if row.get("tools"):
+        tools = row["tools"]
+        system = glm4_tools(json.loads(tools) if isinstance(tools, str) else tools)
+    parts = ["[gMASK]<sop>" + (f"<|system|>\n{system}" if system is not None else "")]
+    for m in messages:
+        content = (m["content"] or "").replace("<image>", "<|begin_of_image|><|end_of_image|>")
+        if m["role"] == "user":
+            parts.append(f"<|user|>\n{content}<|assistant|>\n")
+        elif m["role"] == "tool_call":
+            call = json.loads(content)
+            parts.append(f"{call['name']}\n{call.get('arguments', call.get('parameters'))}<|observation|>")
+        else:
+            parts.append(content)
+    if messages and messages[-1]["role"] != "tool_call":
+        parts.append("<|user|>")
     return "".join(parts)

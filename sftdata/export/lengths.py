@@ -1,7 +1,7 @@
 """Per-sample token lengths: exact image tokens for the target family from each image's header; text tokens
 exact for the Qwen families (Swift's chat template, :mod:`.chat`, counted with the Qwen vocabulary,
-:mod:`.vocab`, or with ``--tokenizer``), else a documented upper bound (UTF-8 bytes of each message plus
-template tokens), as for GLM-4.1V, whose vocabulary ships in no package.
+:mod:`.vocab`, or with ``--tokenizer``), else a documented upper bound (the UTF-8 bytes of that text), as for
+GLM-4.1V, whose vocabulary ships in no package.
 
 >>> LengthModel("glm-4.1v").describe()["method"]
 'bound'
@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RecordError
+from .chat import DEFAULT_SYSTEM, chatml_text, glm_text
 from .samples import Sample
-from .chat import DEFAULT_SYSTEM, chatml_text
-from .tokens import FAMILIES, MESSAGE_OVERHEAD, count_text_tokens, load_tokenizer, png_size
+from .tokens import FAMILIES, load_tokenizer, png_size
 from .vocab import count_tokens, qwen_encoding
+
+GLM_SPARE = 4  # tokens added to a --tokenizer count of the GLM text (newlines its template may add)
 
 
 class LengthModel:
@@ -42,29 +44,36 @@ class LengthModel:
                 + self.family.image_overhead
         return self._image_cache[key]
 
+    def render(self, record: dict) -> str:
+        """The text Swift's template makes of ``record`` (images as their two framing tokens)."""
+        return chatml_text(record, self.family.name) if self.family.name in DEFAULT_SYSTEM else glm_text(record)
+
     def measure(self, sample: Sample, run_dir: Path) -> tuple[int, int]:
         """(text tokens, image tokens) of ``sample``: image tokens are each image's placeholders plus the
-        special tokens around it; text tokens are the rest of what Swift encodes (exact) or a bound on it."""
+        special tokens around it; text tokens are the rest of what Swift encodes, exact or bounded.
+
+        Exact: the Qwen families, counted with the Qwen vocabulary or ``--tokenizer``. Bound: the text's UTF-8
+        bytes (a byte-level BPE token holds at least one byte, a special token is one token of several bytes),
+        or with ``--tokenizer`` its count plus a few spare tokens for newlines the GLM template may add."""
         images = sum(self.image_tokens(run_dir / s.screenshot.path, s.screenshot.sha256) for s in sample.image_steps)
-        if self.exact:
-            text = chatml_text(sample.record, self.family.name)
-            total = (len(self.tokenizer.encode(text, add_special_tokens=False).ids) if self.tokenizer is not None
-                     else count_tokens(self.encoding, text))
-            return total - self.family.image_overhead * len(sample.image_steps), images
-        # <image> tags are counted as text (an over-count)
-        contents = [m["content"] for m in sample.record["messages"]]
-        if "tools" in sample.record:
-            contents.append(sample.record["tools"])
-        text_bound = sum(count_text_tokens(c, self.tokenizer) + MESSAGE_OVERHEAD for c in contents)
-        return text_bound, images
+        text = self.render(sample.record)
+        if self.tokenizer is not None:
+            total = len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
+        elif self.encoding is not None:
+            total = count_tokens(self.encoding, text)
+        else:
+            total = len(text.encode("utf-8"))
+        return total - self.family.image_overhead * len(sample.image_steps), images
 
     def describe(self) -> dict[str, Any]:
         if self.exact:
             source = f"tokenizer {self.tokenizer_path}" if self.tokenizer is not None else "the Qwen vocabulary"
             text = f"exact: Swift's {self.family.name} chat template counted with {source}"
+        elif self.tokenizer is not None:
+            text = (f"upper bound: tokenizer {self.tokenizer_path} over Swift's {self.family.name} template text "
+                    f"+ {GLM_SPARE}")
         else:
-            per = f"tokenizer {self.tokenizer_path} tokens" if self.tokenizer is not None else "UTF-8 bytes"
-            text = f"upper bound: {per} of each message + {MESSAGE_OVERHEAD} template tokens"
+            text = f"upper bound: UTF-8 bytes of Swift's {self.family.name} template text"
         return {"family": self.family.name, "method": "exact" if self.exact else "bound", "text": text,
                 "min_pixels": self.min_pixels or self.family.min_pixels,
                 "max_pixels": self.max_pixels or self.family.max_pixels}

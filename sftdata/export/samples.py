@@ -45,7 +45,9 @@ def build_sample(fmt: AgentFormat, ctx: StepContext, image_prefix: str, agent_to
     if agent_tools and fmt.tool_call:
         tools = fmt.tools(ctx)
         call = fmt.tool_call_message(ctx)
-        thought = fmt.thought(ctx)
+        # Swift's agent template writes the call right after this text: end it with a newline, so that the
+        # model learns the same answer as in the plain variant
+        thought = fmt.thought(ctx).rstrip("\n") + "\n"
         messages += [{"role": "assistant", "content": thought},
                      {"role": "tool_call", "content": json.dumps(call, ensure_ascii=False)}]
         record = {"tools": json.dumps(tools, ensure_ascii=False), "messages": messages, "images": images}

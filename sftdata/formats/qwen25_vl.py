@@ -100,13 +100,14 @@ class MobileUse(AgentFormat):
 
     def system_prompt(self, ctx: StepContext) -> str:
         tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in self.tools(ctx))
-        listing = ("" if ctx.agent_tools else  # ms-swift's agent template renders the sample's tools field
-                   "# Tools\n\nYou can call functions to help with the user's request. "
-                   f"Their signatures are inside <tools></tools> XML tags:\n<tools>\n{tools}\n</tools>\n\n")
-        return ("You are a helpful assistant.\n\n" + listing + "Write each function call as a JSON object with the function name and its arguments, inside "
-                "<tool_call></tool_call> XML tags:\n<tool_call>\n"
-                '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n'
-                "# Response format\n\nEvery reply has three parts, in this order and nothing else:\n"
+        # with --agent-tools, ms-swift's hermes agent template appends the tools and the call syntax itself
+        listing = "" if ctx.agent_tools else (
+            "# Tools\n\nYou can call functions to help with the user's request. "
+            f"Their signatures are inside <tools></tools> XML tags:\n<tools>\n{tools}\n</tools>\n\n"
+            "Write each function call as a JSON object with the function name and its arguments, inside "
+            "<tool_call></tool_call> XML tags:\n<tool_call>\n"
+            '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n')
+        return ("You are a helpful assistant.\n\n" + listing + "# Response format\n\nEvery reply has three parts, in this order and nothing else:\n"
                 "1) Thought: one short sentence on why the next move is the right one.\n"
                 "2) Action: one short imperative saying what to do on the screen.\n"
                 "3) One <tool_call>...</tool_call> block holding only the call JSON.\n"

@@ -24,9 +24,9 @@ from ..react.calls import ACTION_OF, expected_parameters, function_name
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 from .memory import memory_text
 
-SYSTEM = """你是一个操作安卓手机的智能体，按照 ReAct 的方式工作：先思考，再行动。每一步你会收到任务描述、之前几步的记录和当前屏幕截图，你需要判断下一步应该做什么，并且只调用一个函数。
-
-可调用的函数：
+INTRO = ("你是一个操作安卓手机的智能体，按照 ReAct 的方式工作：先思考，再行动。每一步你会收到任务描述、之前几步的记录和"
+         "当前屏幕截图，你需要判断下一步应该做什么，并且只调用一个函数。")
+FUNCTIONS = """可调用的函数：
 - click(target_element)：点击界面元素。target_element 用中文描述目标，写清类型、文字或图标、位置等，保证不会混淆。
 - long_press(target_element)：长按界面元素，描述方式同上。
 - input(text)：在已激活的输入框中输入 text。
@@ -35,9 +35,11 @@ SYSTEM = """你是一个操作安卓手机的智能体，按照 ReAct 的方式�
 - press_back()：按返回键。
 - press_home()：回到桌面。
 - wait()：等待页面加载。
-- done()：任务已经完成。
-
-只输出一个 JSON 对象：{"reasoning": "中文推理", "function": {"name": "函数名", "parameters": {参数}}}。"""
+- done()：任务已经完成。"""
+SYSTEM = (INTRO + "\n\n" + FUNCTIONS + "\n\n"
+          '只输出一个 JSON 对象：{"reasoning": "中文推理", "function": {"name": "函数名", "parameters": {参数}}}。')
+# with --agent-tools the sample's tools field lists the functions (ms-swift's agent template renders it)
+SYSTEM_WITH_TOOLS = INTRO + "\n\n先用中文写出推理，再调用一个函数。"
 
 
 def _call(ctx: StepContext) -> dict:
@@ -63,7 +65,10 @@ class ReactZh(AgentFormat):
     tool_call = True
 
     def system_prompt(self, ctx: StepContext) -> str:
-        return SYSTEM
+        return SYSTEM_WITH_TOOLS if ctx.agent_tools else SYSTEM
+
+    def thought(self, ctx: StepContext) -> str:
+        return _reasoning(ctx)
 
     def user_message(self, ctx: StepContext) -> str:
         lines = [f"任务：{ctx.episode.goal}"]

@@ -225,8 +225,8 @@ def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str |
     (loss_scale 'default', the template's own agent template, e.g. hermes for Qwen) in 'train' mode.
 
     Per row: ``length`` (input_ids), ``image_pads`` (image placeholder tokens), ``labelled`` (labels != -100),
-    ``assistant_only`` (every labelled token lies inside an assistant/tool-call answer: the labelled spans decode
-    to exactly the answers plus their end tokens), and with ``keep`` the ``input_ids``/``labels`` themselves.
+    ``assistant_only`` (every labelled span directly follows an assistant opener and holds no other turn's markers
+    or images, end-of-turn tokens aside), ``lengths`` (what ``--packing`` packs by), and with ``keep`` the ``input_ids``/``labels`` themselves.
     Relative image paths resolve against ``root_image_dir`` (exported as ROOT_IMAGE_DIR, as ms-swift reads it).
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -250,39 +250,42 @@ def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str |
             with open(path, "w", encoding="utf-8") as f:
                 f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
         dataset, _ = load_dataset([path], num_proc=1, load_from_cache_file=False, shuffle=False)
-        pad_ids = {processor.tokenizer.convert_tokens_to_ids(t) for t in template.placeholder_tokens[:1]}
+        pad = template.placeholder_tokens[0]  # <|image_pad|> / <|image|>, already an id once the template is built
+        pad_ids = {processor.tokenizer.convert_tokens_to_ids(pad) if isinstance(pad, str) else pad}
         out = []
         for row in dataset:
             encoded = template.encode(row, return_length=True)
             ids, labels = encoded["input_ids"], encoded["labels"]
-            answers = [m for m in row["messages"] if m["role"] in ("assistant", "tool_call")]
             item = {"length": len(ids), "image_pads": sum(i in pad_ids for i in ids),
                     "labelled": sum(x != -100 for x in labels), "lengths": encoded["lengths"],
-                    "assistant_only": _labels_are_answers(processor.tokenizer, ids, labels, answers)}
+                    "assistant_only": _labels_are_answers(processor.tokenizer, ids, labels)}
             if keep:
                 item.update(input_ids=ids, labels=labels)
             out.append(item)
     return out
 
 
-def _labels_are_answers(tokenizer, ids: list[int], labels: list[int], answers: list[dict]) -> bool:
-    """Every labelled span decodes to text of the answers (plus end/separator tokens), and no non-answer text."""
-    spans, cur = [], []
-    for i, label in zip(ids, labels):
-        if label != -100:
-            cur.append(i)
-        elif cur:
-            spans.append(cur)
-            cur = []
-    if cur:
-        spans.append(cur)
-    text = "".join(str(m.get("content") or "") for m in answers)
-    specials = set(tokenizer.all_special_tokens) | {"<|im_end|>", "<|endoftext|>", "<|user|>", "<|observation|>"}
-    for span in spans:
-        decoded = tokenizer.decode(span, skip_special_tokens=False)
-        for token in specials:
-            decoded = decoded.replace(token, "")
-        for piece in decoded.split("\n"):
-            if piece.strip() and piece.strip() not in text:
-                return False
+_OPENERS = ("<|im_start|>assistant", "<|assistant|>")  # what a labelled span must follow (ChatML, GLM)
+_ENDS = ("\n", "<|im_end|>", "<|endoftext|>", "<|user|>", "<|observation|>")  # turn ends a span may close with
+_FOREIGN = ("<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|observation|>", "<|vision_start|>",
+            "<|image_pad|>", "<|begin_of_image|>", "<|image|>", "[gMASK]")
+
+
+def _labels_are_answers(tokenizer, ids: list[int], labels: list[int]) -> bool:
+    """Each labelled span starts right after an assistant opener and holds no other turn's markers or images,
+    except the end-of-turn tokens it closes with."""
+    spans, start = [], None
+    for k, label in enumerate(list(labels) + [-100]):
+        if label != -100 and start is None:
+            start = k
+        elif label == -100 and start is not None:
+            spans.append((start, k))
+            start = None
+    for a, b in spans:
+        before = tokenizer.decode(ids[max(0, a - 8):a], skip_special_tokens=False).rstrip("\n")
+        text = tokenizer.decode(ids[a:b], skip_special_tokens=False)
+        while text.endswith(_ENDS):
+            text = text[:-len(next(e for e in _ENDS if text.endswith(e)))]
+        if not before.endswith(_OPENERS) or any(m in text for m in _FOREIGN):
+            return False
     return bool(spans)
