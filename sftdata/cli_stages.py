@@ -191,12 +191,14 @@ def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shar
                f"({fmt}) to {out}")
     tokens = m["tokens"].get("total", {})
     if tokens:
-        click.echo(f"tokens per sample: mean {tokens['mean']}, p95 {tokens['p95']}, max {tokens['max']} "
-                   f"(max_length {max_length})")
+        click.echo(f"tokens per sample ({m['family']}, text {m['text_tokens']['method']}): mean {tokens['mean']}, "
+                   f"p95 {tokens['p95']}, max {tokens['max']} (max_length {max_length})")
     pk = m["packing"].get("train")
     if pk:
         click.echo(f"packing: {pk['packs']} packs, efficiency {pk['efficiency']:.1%} "
                    f"(lower bound {pk['lower_bound_packs']} packs, {pk['lower_bound_efficiency']:.1%})")
+    for warning in m.get("warnings", []):
+        click.echo(f"warning: {warning}", err=True)
     for reason, count in m["dropped"].items():
         click.echo(f"  dropped: {reason:<30} {count:>6}")
     click.echo(f"train with: bash {out}/train.sh")

@@ -204,6 +204,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
             "backends": dict(backends), "images": {"files": len(placed), **dict(images)},
             "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
             "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
+            "warnings": _warnings(opts),
         }
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
@@ -220,6 +221,16 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     _swap_into_place(stage, out)
     result.manifest = manifest
     return result
+
+
+def _warnings(opts: ExportOptions) -> list[str]:
+    """What the user should know about how Swift will train this export."""
+    out = []
+    if opts.agent_tools and opts.family == "glm-4.1v":
+        out.append("ms-swift's glm4 agent template replaces each sample's system prompt with its own tool listing "
+                   "and writes the call's arguments as a Python dict; drop --agent-tools to train the format's own "
+                   "prompt and JSON")
+    return out
 
 
 def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],

@@ -27,6 +27,11 @@ SWIFT_RANGE = ((4, 4), (5, 0))
 DEFAULT_MODELS = {"qwen2.5-vl": "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2-vl": "Qwen/Qwen2-VL-7B-Instruct",
                   "qwen3-vl": "Qwen/Qwen3-VL-8B-Instruct", "glm-4.1v": "zai-org/GLM-4.1V-9B-Base"}
 
+# ms-swift's (model_type, template) per family: given explicitly, since Swift cannot choose by itself for a local
+# model folder (qwen3_vl vs qwen3_vl_emb/_reranker, qwen2_5_vl vs mimo_vl)
+SWIFT_TYPES = {"qwen2.5-vl": ("qwen2_5_vl", "qwen2_5_vl"), "qwen2-vl": ("qwen2_vl", "qwen2_vl"),
+               "qwen3-vl": ("qwen3_vl", "qwen3_vl"), "glm-4.1v": ("glm4v", "glm4v")}
+
 _VERSION_CHECK = '''\
 "$PYTHON" - <<'PY' || exit 3
 import re, sys
@@ -74,7 +79,10 @@ def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int,
         f"export IMAGE_MAX_TOKEN_NUM={max_pixels // (factor * factor)}",
         'NPROC_PER_NODE="${NPROC_PER_NODE:-1}" swift sft \\',
         '    --model "$MODEL" \\',
+        f"    --model_type {SWIFT_TYPES[opts.family][0]} \\",
+        f"    --template {SWIFT_TYPES[opts.family][1]} \\",
         f"    --dataset {train} \\",
+        "    --split_dataset_ratio 0 \\",
     ]
     if val:
         lines.append(f"    --val_dataset {val} \\")

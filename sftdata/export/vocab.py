@@ -22,13 +22,14 @@ from pathlib import Path
 QWEN2_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|"""
                  r"""\s*[\r\n]+|\s+(?!\S)|\s+""")
 FIRST_SPECIAL_ID = 151643
-# added tokens of Qwen2/Qwen2.5(-VL), ids 151643..151664
+# added tokens of Qwen2/Qwen2.5(-VL), ids 151643..151664; the first QWEN_SPECIAL_COUNT are "special" tokens
 QWEN25_SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
                   "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
                   "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>",
                   "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>")
 # Qwen3(-VL) adds four, ids 151665..151668
 QWEN3_SPECIAL = QWEN25_SPECIAL + ("<tool_response>", "</tool_response>", "<think>", "</think>")
+QWEN_SPECIAL_COUNT = 14
 SPECIAL_TOKENS = {"qwen2-vl": QWEN25_SPECIAL, "qwen2.5-vl": QWEN25_SPECIAL, "qwen3-vl": QWEN3_SPECIAL}
 
 
@@ -48,7 +49,8 @@ def qwen_vocab_path() -> Path | None:
 
 
 @lru_cache(maxsize=1)
-def _ranks() -> dict[bytes, int] | None:
+def qwen_ranks() -> dict[bytes, int] | None:
+    """The Qwen2 BPE ranks (token bytes -> rank), or None when the vocabulary is not installed."""
     path = qwen_vocab_path()
     if path is None:
         return None
@@ -70,7 +72,7 @@ def qwen_encoding(family: str):
         import tiktoken
     except ImportError:
         return None
-    ranks = _ranks()
+    ranks = qwen_ranks()
     if ranks is None:
         return None
     specials = {tok: FIRST_SPECIAL_ID + i for i, tok in enumerate(SPECIAL_TOKENS[family])}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FatalError
-from ..export.packing import packing_efficiency, swift_sequential_packs
+from ..export.packing import packing_efficiency
 from ..export.tokens import FAMILIES, png_size
 from ..io import read_json, write_json_atomic
 
@@ -37,6 +37,24 @@ def _image_pads(row: dict, export_dir: Path, family: str, manifest: dict) -> int
     return total
 
 
+def _row_findings(row: dict, got: dict, max_length: int, expected_pads: int) -> list[tuple[str, str]]:
+    """(reason, detail) for each way this row would be lost or mis-trained."""
+    found = []
+    images = len(row.get("images") or [])
+    tags = sum(str(m.get("content") or "").count("<image>") for m in row["messages"])
+    if tags != images:
+        found.append(("image_tag_mismatch", f"{tags} <image> tags for {images} images"))
+    if "error" in got:
+        return found + [("encode_error", got["error"])]
+    if got["length"] > max_length:
+        found.append(("over_max_length", f"{got['length']} tokens > max_length {max_length}"))
+    if got["image_pads"] != expected_pads:
+        found.append(("image_tokens_differ", f"Swift {got['image_pads']}, export {expected_pads}"))
+    if not got["assistant_only"]:
+        found.append(("labels_outside_answer", "Swift's labels cover text outside the answer"))
+    return found
+
+
 def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: int | None = None,
                   json_out: Path | None = None) -> dict[str, Any]:
     """Encode every row of ``export_dir`` with Swift (``model_dir``'s processor, or one built from the bundled
@@ -51,60 +69,43 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
     except ImportError:
         raise FatalError("preflight runs ms-swift's own template: install it with `make swift` "
                          "(or pip install 'sftdata[swift]' after torch and torchvision)") from None
-    from .tiny import SwiftEncoder, tiny_model_dir
+    from .tiny import swift_encode_rows, swift_packs, tiny_model_dir
 
     with tempfile.TemporaryDirectory(prefix="sftdata-preflight-") as tmp:
         if model_dir is None:
             model_dir = tiny_model_dir(family, Path(tmp) / family, weights=False)
-            processor = f"built-in {family} processor ({'Qwen vocabulary' if family != 'glm-4.1v' else 'Qwen vocabulary with GLM-4.1V special tokens: indicative only'})"
+            processor = (f"built-in {family} processor (Qwen vocabulary)" if family != "glm-4.1v" else
+                         "built-in glm-4.1v processor (Qwen vocabulary with GLM special tokens: text lengths indicative)")
         else:
             processor = str(model_dir)
-        encoder = SwiftEncoder(model_dir, root_image_dir=export_dir)
         lost: list[dict[str, Any]] = []
         splits: dict[str, Any] = {}
         for split, shards in manifest["shards"].items():
             real: list[int] = []
             predicted = list(ours.get(split, []))
-            under, diffs, row_no = 0, [], 0
             for shard in shards:
-                with open(export_dir / shard, encoding="utf-8") as f:
-                    for line_no, line in enumerate(f, 1):
-                        row = json.loads(line)
-                        where = {"split": split, "shard": shard, "row": line_no}
-                        tags = sum(str(m.get("content") or "").count("<image>") for m in row["messages"])
-                        if tags != len(row.get("images") or []):
-                            lost.append({**where, "reason": "image_tag_mismatch",
-                                         "detail": f"{tags} <image> tags for {len(row.get('images') or [])} images"})
-                        got = encoder.encode(row)
-                        if "error" in got:
-                            lost.append({**where, "reason": "encode_error", "detail": got["error"]})
-                            real.append(max_length + 1)
-                            row_no += 1
-                            continue
-                        real.append(got["length"])
-                        if got["length"] > max_length:
-                            lost.append({**where, "reason": "over_max_length",
-                                         "detail": f"{got['length']} tokens > max_length {max_length}"})
-                        expected_pads = _image_pads(row, export_dir, family, manifest)
-                        if got["image_pads"] != expected_pads:
-                            lost.append({**where, "reason": "image_tokens_differ",
-                                         "detail": f"Swift {got['image_pads']}, export {expected_pads}"})
-                        if not got["assistant_only"]:
-                            lost.append({**where, "reason": "labels_outside_answer", "detail": "labels cover prompt text"})
-                        if row_no < len(predicted):
-                            diffs.append(predicted[row_no] - got["length"])
-                            under += predicted[row_no] < got["length"]
-                        row_no += 1
+                rows = [json.loads(line) for line in (export_dir / shard).read_text(encoding="utf-8").splitlines()]
+                encoded = swift_encode_rows(model_dir, export_dir / shard, root_image_dir=export_dir, errors=True)
+                if len(encoded) != len(rows):
+                    lost.append({"split": split, "shard": shard, "row": None, "reason": "dropped_by_swift_loader",
+                                 "detail": f"Swift's loader kept {len(encoded)} of {len(rows)} rows"})
+                    encoded += [{"error": "dropped by Swift's loader"}] * (len(rows) - len(encoded))
+                for line_no, (row, got) in enumerate(zip(rows, encoded), 1):
+                    lost += [{"split": split, "shard": shard, "row": line_no, "reason": r, "detail": d}
+                             for r, d in _row_findings(row, got, max_length, _image_pads(row, export_dir, family,
+                                                                                          manifest))]
+                    real.append(got.get("length", max_length + 1))
+            diffs = [p - r for p, r in zip(predicted, real) if r <= max_length]
             fits = [n for n in real if n <= max_length]
-            swift_packs = swift_sequential_packs(fits, max_length) if fits else []
-            our_packs = swift_sequential_packs(predicted, max_length) if predicted else []
+            swift_packed = swift_packs(fits, max_length) if fits else []
+            our_packed = swift_packs(predicted, max_length) if predicted else []
             splits[split] = {
-                "rows": len(real), "under_estimates": under,
+                "rows": len(real), "under_estimates": sum(d < 0 for d in diffs),
                 "max_over": max(diffs, default=0), "max_under": -min(min(diffs, default=0), 0),
                 "mean_ratio": round(sum(p / r for p, r in zip(predicted, real)) / len(real), 4) if real else None,
-                "swift_packs": len(swift_packs), "predicted_packs": len(our_packs),
-                "packs_equal": swift_packs == our_packs,
-                "swift_efficiency": round(packing_efficiency(fits, swift_packs, max_length), 4) if fits else None,
+                "swift_packs": len(swift_packed), "predicted_packs": len(our_packed),
+                "packs_equal": swift_packed == our_packed,
+                "swift_efficiency": round(packing_efficiency(fits, swift_packed, max_length), 4) if fits else None,
                 "real_lengths": real,
             }
     result = {"export": str(export_dir), "family": family, "processor": processor, "max_length": max_length,

@@ -7,31 +7,27 @@ own templates can encode our shards (and ``swift sft`` can train on them) offlin
   processor files and tokenizer, optionally random float32 weights.
 * :func:`swift_encode_rows`: rows of a shard through ms-swift's dataset preprocessing and ``template.encode``
   exactly as ``swift sft`` builds them; per row the length, image pads and labelled tokens.
+* :func:`swift_packs`: the packs ``--packing true`` forms from those lengths (Swift's own packing function).
 
 GLM-4.1V: no GLM vocabulary is available offline, so its tokenizer is the first 151,329 Qwen ranks plus GLM-4.1V's
-added tokens from id 151329 on (ids 151329-151344 as in GLM-4.1V's config/tokenizer: ms-swift hard-codes
-<|begin_of_image|> = 151339 and <|end_of_image|> = 151340). Text token counts are then Qwen's, not GLM's; the
-framing and image token counts are GLM-4.1V's. Heavy imports (torch, transformers, swift) happen inside functions.
+added tokens from id 151329 on (151329-151344 as GLM-4.1V's config and GLM-4's tokenizer have them; ms-swift
+hard-codes <|begin_of_image|> = 151339, <|end_of_image|> = 151340; the ids of the tokens after <|video|> are the
+GLM-4.x order, unverified for GLM-4.1V). Text token counts are then Qwen's, not GLM's; the framing and image
+token counts are GLM-4.1V's. Heavy imports (torch, transformers, swift) happen inside functions.
 """
 from __future__ import annotations
 
-import base64
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
-# Qwen2's pre-tokenizer (transformers' Qwen2Tokenizer.PRETOKENIZE_REGEX; single digits, unlike tiktoken's cl100k).
-QWEN2_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-                 r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
-QWEN_RANKS = 151643
-_QWEN_SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
-                 "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
-                 "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>"]  # 151643-151656, special=True
-_QWEN_TEXT = ["<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>",
-              "<|repo_name|>", "<|file_sep|>"]  # 151657-151664, special=False (Qwen2.5 / Qwen2.5-VL end here)
-_QWEN3_TEXT = ["<tool_response>", "</tool_response>", "<think>", "</think>"]  # 151665-151668 (Qwen3 / Qwen3-VL)
+from ..export.vocab import FIRST_SPECIAL_ID as QWEN_RANKS, QWEN2_PATTERN, QWEN_SPECIAL_COUNT, SPECIAL_TOKENS, qwen_ranks
+
+_QWEN_SPECIAL = list(SPECIAL_TOKENS["qwen2.5-vl"][:QWEN_SPECIAL_COUNT])  # 151643-151656, special=True
+_QWEN_TEXT = list(SPECIAL_TOKENS["qwen2.5-vl"][QWEN_SPECIAL_COUNT:])  # 151657-151664, special=False
+_QWEN3_TEXT = list(SPECIAL_TOKENS["qwen3-vl"][len(SPECIAL_TOKENS["qwen2.5-vl"]):])  # 151665-151668 (Qwen3-VL)
 # GLM-4 / GLM-4.1V from 151329; GLM-4.1V puts <|image|>/<|video|> at 151343/151344 (its config's image/video_token_id).
 _GLM_SPECIAL = ["<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>", "<|system|>", "<|user|>",
                 "<|assistant|>", "<|observation|>", "<|begin_of_image|>", "<|end_of_image|>", "<|begin_of_video|>",
@@ -40,6 +36,7 @@ _GLM_SPECIAL = ["<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>
 _GLM_TEXT = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
              "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "/nothink", "<|begin_of_box|>", "<|end_of_box|>"]
 
+# Simplified chat templates (string contents only) for transformers' apply_chat_template; Swift trains with its own.
 _CHATML = ("{%- for m in messages %}{%- if loop.first and m.role != 'system' and default_system %}<|im_start|>system\n"
            "{{ default_system }}<|im_end|>\n{%- endif %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n"
            "{%- endfor %}{%- if add_generation_prompt %}<|im_start|>assistant\n{%- endif %}")
@@ -57,24 +54,16 @@ FAMILIES: dict[str, dict[str, Any]] = {
                  "model_type": "qwen3_vl", "template": "qwen3_vl", "chat": _CHATML.replace("default_system", "none")},
     "glm-4.1v": {"ranks": 151329, "added": [(t, True) for t in _GLM_SPECIAL] + [(t, False) for t in _GLM_TEXT],
                  "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "model_type": "glm4v",
-                 "template": "glm4v",
-                 "chat": _GLM_CHAT},
+                 "template": "glm4v", "chat": _GLM_CHAT},
 }
 
 
 def _ranks(limit: int = QWEN_RANKS) -> dict[bytes, int]:
     """The Qwen2 BPE ranks (token bytes -> rank) from dashscope's ``qwen.tiktoken``, ranks below ``limit``."""
-    import dashscope
-    path = Path(dashscope.__file__).parent / "resources" / "qwen.tiktoken"
-    ranks = {}
-    for line in path.read_bytes().splitlines():
-        if line:
-            token, rank = line.split()
-            if int(rank) < limit:
-                ranks[base64.b64decode(token)] = int(rank)
-    if sorted(ranks.values()) != list(range(min(limit, QWEN_RANKS))):
-        raise ValueError(f"{path}: ranks are not 0..{limit - 1}")
-    return ranks
+    ranks = qwen_ranks()
+    if ranks is None:
+        raise FileNotFoundError("the Qwen vocabulary is not installed (pip install dashscope)")
+    return {token: rank for token, rank in ranks.items() if rank < limit}
 
 
 def qwen_tokenizer(dest_dir: str | os.PathLike, family: str = "qwen3-vl") -> Path:
@@ -155,7 +144,8 @@ def _configs(family: str):
                                   Qwen3VLVideoProcessor)
         config = Qwen3VLConfig(
             text_config={**common, "head_dim": 32, "rope_theta": 5000000.0,
-                         "rope_scaling": {"rope_type": "default", "mrope_section": [4, 6, 6], "mrope_interleaved": True}},
+                         "rope_scaling": {"rope_type": "default", "mrope_section": [4, 6, 6],
+                                          "mrope_interleaved": True}},
             vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
                            "out_hidden_size": 64, "patch_size": 16, "spatial_merge_size": 2, "temporal_patch_size": 2,
                            "num_position_embeddings": 2304, "deepstack_visual_indexes": [0]},
@@ -181,9 +171,10 @@ def _configs(family: str):
 
 
 def tiny_model_dir(family: str, dest_dir: str | os.PathLike, weights: bool = True, seed: int = 0) -> Path:
-    """A local model directory of ``family`` ("qwen2.5-vl", "qwen3-vl", "glm-4.1v") that ms-swift loads with
-    ``model_type`` detected from config.json: tiny config, processor files, tokenizer and (``weights``) random
-    float32 weights (~10M parameters, nearly all of them the tied 152k x 64 embedding)."""
+    """A local model directory of ``family`` ("qwen2.5-vl", "qwen3-vl", "glm-4.1v") that ms-swift 4.6 loads
+    (``--model DIR --model_type/--template`` from :func:`swift_types`): tiny config with the real patch, merge
+    and temporal patch sizes and token ids, processor files, tokenizer and (``weights``) random float32 weights
+    (~10M parameters, nearly all of them the tied 152k x 64 embedding)."""
     import transformers
     from transformers import AutoTokenizer
 
@@ -192,7 +183,8 @@ def tiny_model_dir(family: str, dest_dir: str | os.PathLike, weights: bool = Tru
     qwen_tokenizer(dest, family)
     tokenizer = AutoTokenizer.from_pretrained(str(dest))
     processor = getattr(transformers, processor_name)(image_processor=image_processor, tokenizer=tokenizer,
-                                                      video_processor=video_processor, chat_template=FAMILIES[family]["chat"])
+                                                      video_processor=video_processor,
+                                                      chat_template=FAMILIES[family]["chat"])
     processor.save_pretrained(str(dest))  # processor_config.json (+ chat_template.jinja)
     image_processor.save_pretrained(str(dest))  # preprocessor_config.json, as the real repos ship it
     video_processor.save_pretrained(str(dest))  # video_preprocessor_config.json
@@ -219,15 +211,18 @@ def swift_types(model_dir: str | os.PathLike, model_type: str | None = None,
 def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str | os.PathLike, *,
                       root_image_dir: str | os.PathLike | None = None, max_length: int = 1 << 20,
                       model_type: str | None = None, template_type: str | None = None, keep: bool = False,
-                      **template_kwargs) -> list[dict[str, Any]]:
+                      errors: bool = False, **template_kwargs) -> list[dict[str, Any]]:
     """Encode ``rows`` (dicts as read from a shard, or a shard path) the way ``swift sft`` does: Swift's dataset
     preprocessing (``swift.dataset.load_dataset``), the template from ``get_template`` with SFT's defaults
     (loss_scale 'default', the template's own agent template, e.g. hermes for Qwen) in 'train' mode.
 
     Per row: ``length`` (input_ids), ``image_pads`` (image placeholder tokens), ``labelled`` (labels != -100),
     ``assistant_only`` (every labelled span directly follows an assistant opener and holds no other turn's markers
-    or images, end-of-turn tokens aside), ``lengths`` (what ``--packing`` packs by), and with ``keep`` the ``input_ids``/``labels`` themselves.
+    or images, end-of-turn tokens aside), ``lengths`` (what ``--packing`` packs by), and with ``keep`` the
+    ``input_ids``/``labels`` themselves.
     Relative image paths resolve against ``root_image_dir`` (exported as ROOT_IMAGE_DIR, as ms-swift reads it).
+    With ``errors``, a row Swift cannot encode gives ``{"error": ...}`` instead of raising. Swift's loader may drop
+    rows it cannot read: compare the count with the shard's lines.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -254,7 +249,13 @@ def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str |
         pad_ids = {processor.tokenizer.convert_tokens_to_ids(pad) if isinstance(pad, str) else pad}
         out = []
         for row in dataset:
-            encoded = template.encode(row, return_length=True)
+            try:
+                encoded = template.encode(row, return_length=True)
+            except Exception as exc:  # noqa: BLE001 - a row Swift cannot encode is a finding, not a crash
+                if not errors:
+                    raise
+                out.append({"error": f"{type(exc).__name__}: {str(exc)[:300]}"})
+                continue
             ids, labels = encoded["input_ids"], encoded["labels"]
             item = {"length": len(ids), "image_pads": sum(i in pad_ids for i in ids),
                     "labelled": sum(x != -100 for x in labels), "lengths": encoded["lengths"],
@@ -289,3 +290,21 @@ def _labels_are_answers(tokenizer, ids: list[int], labels: list[int]) -> bool:
         if not before.endswith(_OPENERS) or any(m in text for m in _FOREIGN):
             return False
     return bool(spans)
+
+
+def swift_packs(lengths: list[int], packing_length: int, strategy: str = "sequential") -> list[list[int]]:
+    """The packs (row indices) ms-swift forms from ``lengths`` (per row in dataset order: ``swift_encode_rows``'
+    ``length``, = ``sum(lengths)``, rows over ``--max_length`` already dropped) with ``--packing true
+    --packing_strategy STRATEGY --packing_num_proc 1``: its own
+    ``swift.dataset.packing.calculate_matched_group`` over (index, length) pairs, fed in its batches of
+    ``PackingDataset.PACKING_BATCH_SIZE`` as ``PackingDataset.create_packed_idx`` does."""
+    from swift.dataset.packing import PackingDataset, calculate_matched_group
+
+    data, packs, pending = list(enumerate(lengths)), [], []
+    step = PackingDataset.PACKING_BATCH_SIZE
+    for i in range(0, len(data), step):
+        pending += data[i:i + step]
+        done, pending = calculate_matched_group(pending, packing_length, is_finished=i + step >= len(data),
+                                                strategy=strategy)
+        packs += [[idx for idx, _ in pack] for pack in done]
+    return packs
