@@ -9,6 +9,7 @@ ones our lengths predict (:func:`sftdata.export.packing.swift_sequential_packs`)
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,9 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
     family = manifest["family"]
     max_length = max_length or int(manifest["options"]["max_length"])
     ours = read_json(export_dir / "lengths.json", default={}) or {}
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # Swift's per-load INFO lines; the table says what matters
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder or the built-in processor: never a download
+    os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
     try:
         import swift  # noqa: F401
     except ImportError:
@@ -117,7 +121,11 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
 
 def format_preflight(result: dict[str, Any]) -> str:
     """A short table of ``run_preflight``'s findings."""
-    lines = [f"preflight {result['export']} ({result['family']}, {result['processor']}, "
+    try:
+        shown = os.path.relpath(result["export"])
+    except ValueError:
+        shown = result["export"]
+    lines = [f"preflight {shown} ({result['family']}, {result['processor']}, "
              f"max_length {result['max_length']})",
              f"{'split':<6} {'rows':>6} {'ours<swift':>10} {'max over':>9} {'ours/swift':>10} "
              f"{'packs ours':>10} {'packs swift':>11} {'same':>5} {'efficiency':>10}"]

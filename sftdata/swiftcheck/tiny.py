@@ -308,3 +308,21 @@ def swift_packs(lengths: list[int], packing_length: int, strategy: str = "sequen
                                                 strategy=strategy)
         packs += [[idx for idx, _ in pack] for pack in done]
     return packs
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sftdata.swiftcheck.tiny FAMILY DIR``: a tiny random model to smoke-test train.sh on a CPU."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m sftdata.swiftcheck.tiny", description=main.__doc__)
+    ap.add_argument("family", choices=sorted(FAMILIES))
+    ap.add_argument("dest")
+    ap.add_argument("--no-weights", action="store_true", help="processor and tokenizer only (for preflight)")
+    args = ap.parse_args(argv)
+    path = tiny_model_dir(args.family, args.dest, weights=not args.no_weights)
+    print(f"wrote a tiny {args.family} model to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
