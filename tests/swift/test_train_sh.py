@@ -18,9 +18,10 @@ CPU = ["--torch_dtype", "float32", "--attn_impl", "sdpa", "--packing", "false", 
 def test_generated_train_sh_trains_two_steps(mixed_run, tiny_models, tmp_path):
     out = tmp_path / "sft"
     export_run(mixed_run, out, ExportOptions(format="qwen2.5-vl", memory=True, split_ratio=0.2, progress=False))
-    env = {**os.environ, "MODEL": str(tiny_models["qwen2.5-vl"]), "OUTPUT_DIR": str(tmp_path / "ckpt"),
-           "PYTHON": sys.executable, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "USE_HF": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON"}  # the script finds swift's own Python
+    env.update(MODEL=str(tiny_models["qwen2.5-vl"]), OUTPUT_DIR=str(tmp_path / "ckpt"), USE_HF="1",
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", HF_HUB_OFFLINE="1",
+               TRANSFORMERS_OFFLINE="1")
     done = subprocess.run(["bash", str(out / "train.sh"), *CPU], env=env, capture_output=True, text=True,
                           timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
