@@ -40,6 +40,7 @@ class ExportSummary:
     packing: dict[str, dict[str, Any]]
     max_length: int | None
     lengths: dict[str, list[int]]
+    text_lengths: str = ""  # "exact" (Swift's template + the model's vocabulary) or "bound"
 
     @classmethod
     def load(cls, path: Path) -> "ExportSummary":
@@ -49,7 +50,8 @@ class ExportSummary:
                    samples=dict(m.get("samples", {})), dropped=dict(m.get("dropped", {})),
                    tokens=dict(m.get("tokens", {})), packing=dict(m.get("packing", {})),
                    max_length=(m.get("options") or {}).get("max_length"),
-                   lengths={k: list(v) for k, v in lengths.items()})
+                   lengths={k: list(v) for k, v in lengths.items()},
+                   text_lengths=(m.get("text_tokens") or {}).get("method", "bound"))
 
 
 @dataclass
@@ -184,7 +186,8 @@ def count_tables(summary: RunSummary) -> list[Table]:
                   ["steps", summary.steps, summary.annotated_steps, _pct(summary.annotated_steps, summary.steps),
                    "-", "-"]]
     exports = [[e.name, e.format, e.family, e.samples.get("train", 0), e.samples.get("val", 0),
-                sum(e.dropped.values()), ", ".join(f"{k} {v}" for k, v in e.dropped.items()) or "-", e.max_length]
+                sum(e.dropped.values()), ", ".join(f"{k} {v}" for k, v in e.dropped.items()) or "-", e.max_length,
+                e.text_lengths]
                for e in summary.exports]
     total = summary.rejected
     rejects = [[stage, reason, n, _pct(n, total)] for (stage, reason), n in summary.rejects.most_common()]
@@ -192,7 +195,7 @@ def count_tables(summary: RunSummary) -> list[Table]:
         ("Episodes per source", ["source", "read", "ingested", "steps", "rejected at ingest"], per_source),
         ("Annotation", ["", "total", "annotated", "share", "rejected", "not yet"], annotation),
         ("Exported samples", ["export", "format", "family", "train", "val", "dropped", "dropped by reason",
-                              "max_length"], exports),
+                              "max_length", "token lengths"], exports),
         ("Rejected by stage and reason", ["stage", "reason", "count", "share"], rejects),
     ]
 
