@@ -63,6 +63,7 @@ def test_every_section_and_nothing_external(built):
     assert page.count('src="data:') >= 5 + 3
     counts = _section(page, "counts")
     assert "androidcontrol" in counts and "react-zh" in counts and "mark_mismatch" in counts
+    assert "token lengths" in counts and "<td>bound</td>" in counts  # react-zh trains GLM-4.1V: a bound
     for name in ("rejects", "actions", "steps", "tokens", "packing"):
         assert 'class="plot"' in _section(page, name), name
     llm = _section(page, "llm")
