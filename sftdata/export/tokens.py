@@ -109,9 +109,10 @@ def smart_resize(height: int, width: int, *, factor: int, min_pixels: int, max_p
     """(height, width) the Qwen2-VL image processor resizes to: multiples of ``factor``, pixel count in
     [min_pixels, max_pixels], aspect ratio kept as far as rounding allows (Python's round-half-to-even).
 
-    Mirrors transformers' ``smart_resize``: a side below ``factor`` or an aspect ratio above 200 raises
-    ValueError. ``clamp_small=True`` gives qwen-vl-utils' ``fetch_image`` variant (what ms-swift resizes
-    Qwen2/2.5/3-VL images with): tiny sides are clamped to ``factor`` before the min_pixels upscale.
+    Mirrors transformers' (5.x) ``smart_resize``: an aspect ratio above 200 raises ValueError; a downscale keeps
+    at least one ``factor`` per side. ``clamp_small=True`` gives qwen-vl-utils' ``fetch_image`` variant (what
+    ms-swift resizes Qwen2/2.5/3-VL images with): tiny sides are clamped to ``factor`` before the min_pixels
+    upscale, and a downscale is not clamped.
 
     >>> smart_resize(2400, 1080, factor=28, min_pixels=3136, max_pixels=12845056)
     (2408, 1092)
@@ -123,8 +124,6 @@ def smart_resize(height: int, width: int, *, factor: int, min_pixels: int, max_p
     Traceback (most recent call last):
     ValueError: absolute aspect ratio must be smaller than 200, got 210.0
     """
-    if not clamp_small and (height < factor or width < factor):
-        raise ValueError(f"height:{height} or width:{width} must be larger than factor:{factor}")
     if max(height, width) / min(height, width) > 200:
         raise ValueError(f"absolute aspect ratio must be smaller than 200, got {max(height, width) / min(height, width)}")
     h_bar = round(height / factor) * factor
@@ -135,6 +134,8 @@ def smart_resize(height: int, width: int, *, factor: int, min_pixels: int, max_p
         beta = math.sqrt((height * width) / max_pixels)
         h_bar = math.floor(height / beta / factor) * factor
         w_bar = math.floor(width / beta / factor) * factor
+        if not clamp_small:
+            h_bar, w_bar = max(factor, h_bar), max(factor, w_bar)
     elif h_bar * w_bar < min_pixels:
         beta = math.sqrt(min_pixels / (height * width))
         h_bar = math.ceil(height * beta / factor) * factor

@@ -18,18 +18,17 @@ SCREENSHOTS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 
 
 # --- References, copied from the upstream code (only the error messages shortened) -------------------------
-# transformers src/transformers/models/qwen2_vl/image_processing_qwen2_vl.py (commit cb0fc56f3caccab77d00d44051a67d4b0980cbd2)
+# transformers 5.x src/transformers/models/qwen2_vl/image_processing_qwen2_vl.py (as in 5.19: no error for sides
+# below the factor, which 4.x raised; a downscale keeps at least one factor per side)
 def ref_hf_smart_resize(height, width, factor=28, min_pixels=56 * 56, max_pixels=14 * 14 * 4 * 1280):
-    if height < factor or width < factor:
-        raise ValueError(f"height:{height} or width:{width} must be larger than factor:{factor}")
-    elif max(height, width) / min(height, width) > 200:
+    if max(height, width) / min(height, width) > 200:
         raise ValueError(f"absolute aspect ratio must be smaller than 200, got {max(height, width) / min(height, width)}")
     h_bar = round(height / factor) * factor
     w_bar = round(width / factor) * factor
     if h_bar * w_bar > max_pixels:
         beta = math.sqrt((height * width) / max_pixels)
-        h_bar = math.floor(height / beta / factor) * factor
-        w_bar = math.floor(width / beta / factor) * factor
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
     elif h_bar * w_bar < min_pixels:
         beta = math.sqrt(min_pixels / (height * width))
         h_bar = math.ceil(height * beta / factor) * factor
@@ -187,8 +186,7 @@ def test_acceptance_values_and_edges():
     assert w * h <= 12845056 and w % 28 == 0 and h % 28 == 0 and w * h > 0.9 * 12845056
     with pytest.raises(ValueError, match="aspect ratio"):
         q25.image_tokens(5700, 28)
-    with pytest.raises(ValueError, match="larger than factor"):  # transformers itself refuses tiny sides
-        smart_resize(3, 3, factor=28, min_pixels=3136, max_pixels=12845056)
+    assert smart_resize(3, 3, factor=28, min_pixels=3136, max_pixels=12845056) == (56, 56)  # as transformers 5
     assert q25.image_tokens(1080, 2400, max_pixels=1280 * 28 * 28) == 1272
 
 
