@@ -1,4 +1,4 @@
-"""Drawn phone screens for the synthetic AndroidControl sample (:mod:`sftdata.loaders.sample`).
+"""Drawn phone screens for the synthetic AndroidControl sample (:mod:`sftdata.synthetic.sample`).
 
 :mod:`.canvas` draws widgets and records matching accessibility nodes; :mod:`.art` draws icons and pictures;
 :mod:`.style` holds colours and CJK faces; :mod:`.catalog` the apps' content; one module per app

@@ -17,7 +17,7 @@ input_text with Chinese text, open_app, navigate_back, navigate_home, wait). Out
 >>> [step.action.type for step in first.steps][:5], first.steps[-1].action.type
 (['open_app', 'wait', 'click', 'input', 'click'], 'done')
 
-CLI: ``python -m sftdata.loaders.sample OUT.tfrecord.gz --episodes 12 --seed 0``.
+CLI: ``python -m sftdata.synthetic.sample OUT.tfrecord.gz --episodes 12 --seed 0``.
 """
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .a11y import decode_forest, smallest_containing
-from .protos import make_example
+from ..loaders.a11y import decode_forest, smallest_containing
+from ..loaders.protos import make_example
 from .screens import (CONVOS, FIRST_PAGE, LAUNCHER, N_PHOTOS, SETTINGS_ROWS, SUBPAGES, TABS, Node, State,
                       product, render)
-from .tfrecord import write_tfrecords
+from ..loaders.tfrecord import write_tfrecords
 
 __all__ = ["SampleSpec", "generate_records", "write_sample", "main"]
 QUERIES = ["蓝牙耳机", "保温杯", "机械键盘", "运动鞋", "双肩包"]
@@ -308,7 +308,7 @@ def write_sample(path: str | Path, n_episodes: int = 12, seed: int = 0,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sftdata.loaders.sample", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m sftdata.synthetic.sample", description=__doc__.split("\n\n")[0])
     ap.add_argument("out", help="output file, e.g. raw/sample.tfrecord.gz")
     ap.add_argument("--episodes", type=int, default=12, help="number of episodes (default 12)")
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

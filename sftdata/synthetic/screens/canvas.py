@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
-from ..protos import AccessibilityForest
+from ...loaders.protos import AccessibilityForest
 from .art import icon
 from .style import INK, WHITE, fit, font
 
