@@ -9,7 +9,10 @@
 ``responder(request_json, call_number) -> FakeReply`` (``call_number`` counts from 1 over the server's life).
 It may return a plain string (a 200 chat.completion with that content), :func:`reply` (content plus
 ``finish_reason``), :func:`status` (an HTTP error with headers, e.g. 429 with ``Retry-After: 1``) or :func:`hang`
-(no answer: sleep past the client's timeout, then close the connection).
+(no answer: sleep past the client's timeout, then close the connection). Hostile answers: :func:`raw_body` (any
+body and content type, e.g. a proxy's HTML login page with a 200), ``FakeReply(drip=0.5)`` (the body one byte every
+0.5 s), ``FakeReply(truncate=100)`` (the connection closed after 100 body bytes), ``FakeReply(usage=...)`` (any
+usage object, NaN included); ``FakeOpenAI(..., query_ok=True)`` routes ``/v1/chat/completions?...`` too.
 
 The server listens on 127.0.0.1 only, serves from a background thread, and stops on context exit: sleeping
 handlers (``hang``, latency) wake up, open connections are closed, nothing outlives the ``with`` block.
@@ -32,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Union
 
-__all__ = ["FakeOpenAI", "FakeReply", "reply", "status", "hang", "EpisodeIndex", "Window", "screenshot_numbers",
+__all__ = ["FakeOpenAI", "FakeReply", "reply", "status", "hang", "raw_body", "EpisodeIndex", "Window", "screenshot_numbers",
            "system_text", "first_user_text", "image_urls", "attempt_of", "fenced", "count_by"]
 
 
@@ -45,6 +48,10 @@ class FakeReply:
     body: Any = None  # a JSON value (or bytes) sent instead of the chat.completion / error object
     hang: float | None = None  # seconds to sleep before closing the connection without an answer
     latency: float | None = None  # extra delay before this answer (on top of the server's fixed latency)
+    content_type: str | None = None  # instead of application/json (e.g. text/html for a proxy's login page)
+    drip: float | None = None  # seconds between body bytes: the body is written one byte at a time
+    truncate: int | None = None  # write only this many body bytes (Content-Length says all), then close
+    usage: Any = None  # a usage object sent instead of the computed one (e.g. NaN or negative counts)
 
 
 Responder = Callable[[dict, int], Union[str, FakeReply]]
@@ -60,6 +67,13 @@ def status(code: int, headers: dict[str, str] | None = None, body: Any = None) -
 
 def hang(seconds: float = 5.0) -> FakeReply:
     return FakeReply(hang=seconds)
+
+
+def raw_body(data: bytes | str, content_type: str = "text/html; charset=utf-8", code: int = 200,
+             **kw: Any) -> FakeReply:
+    """An answer with exactly this body and content type (a proxy's login page, plain text, broken JSON)."""
+    return FakeReply(status=code, body=data.encode() if isinstance(data, str) else data, content_type=content_type,
+                     **kw)
 
 
 @dataclass
@@ -96,8 +110,10 @@ class _Server(ThreadingHTTPServer):
 
 class FakeOpenAI:
     def __init__(self, responder: Responder, *, latency: float = 0.0, max_requests: int = 100_000,
-                 keep_alive: bool = True) -> None:
+                 keep_alive: bool = True, query_ok: bool = False) -> None:
+        # query_ok: a query string after the path (``/v1/chat/completions?api_key=...``) is still the chat route
         self.responder, self.latency, self.max_requests = responder, latency, max_requests
+        self.query_ok = query_ok
         self.requests: list[Request] = []
         self.errors: list[str] = []  # responder exceptions (answered 500 with the traceback)
         self._lock = threading.Lock()
@@ -143,15 +159,29 @@ class FakeOpenAI:
                         self.rfile.readline()
                 return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-            def _send(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            def _send(self, code: int, payload: Any, headers: dict[str, str] | None = None,
+                      got: FakeReply | None = None) -> None:
                 data = payload if isinstance(payload, bytes) else json.dumps(payload, ensure_ascii=False).encode()
                 self.send_response(code)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", (got.content_type if got else None) or "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(data)
+                if got is not None and got.truncate is not None:
+                    self.wfile.write(data[:got.truncate])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                if got is not None and got.drip is not None:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                        if outer._stop.wait(got.drip):
+                            self.close_connection = True
+                            return
+                else:
+                    self.wfile.write(data)
                 self.wfile.flush()
                 if self._current is not None:
                     self._current.answered = time.time()
@@ -192,7 +222,8 @@ class FakeOpenAI:
                     self._send(400, {"error": {"message": "fake server: too many requests", "type": "fake"}},
                                {"x-should-retry": "false"})
                     return
-                if not self.path.rstrip("/").endswith("/chat/completions") or not isinstance(body, dict):
+                route = self.path.split("?", 1)[0] if outer.query_ok else self.path
+                if not route.rstrip("/").endswith("/chat/completions") or not isinstance(body, dict):
                     self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
                 try:
@@ -215,10 +246,10 @@ class FakeOpenAI:
                 if got.status != 200:
                     payload = got.body if got.body is not None else {
                         "error": {"message": f"fake error {got.status}", "type": "fake", "code": None}}
-                    self._send(got.status, payload, got.headers)
+                    self._send(got.status, payload, got.headers, got)
                     return
                 if got.body is not None:
-                    self._send(200, got.body, got.headers)
+                    self._send(200, got.body, got.headers, got)
                     return
                 content = got.content or ""
                 prompt_tokens = max(1, len(raw) // 4)
@@ -228,9 +259,10 @@ class FakeOpenAI:
                     "model": body.get("model", "fake"),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                                  "finish_reason": got.finish_reason, "logprobs": None}],
-                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                              "total_tokens": prompt_tokens + completion_tokens},
-                }, got.headers)
+                    "usage": got.usage if got.usage is not None else {
+                        "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                        "total_tokens": prompt_tokens + completion_tokens},
+                }, got.headers, got)
 
         self._httpd = _Server(("127.0.0.1", 0), Handler)
         self.port = self._httpd.server_address[1]

@@ -35,7 +35,7 @@ from PIL import Image
 
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, status
 from sftdata.loaders.protos import make_example, parse_example
-from sftdata.loaders.sample import generate_records
+from sftdata.synthetic.sample import generate_records
 from sftdata.loaders.tfrecord import frame_record, masked_crc32c, write_tfrecords
 
 SIZE = (360, 800)
@@ -226,10 +226,13 @@ def index_run(records, tmp_path_factory) -> Path:
 def test_api_key_is_in_no_file_and_no_output(records, index_run, tmp_path):
     index = EpisodeIndex(index_run)
 
+    failed: set[str] = set()
+
     def responder(body, n):
         window = index.lookup(body)
-        if window.episode.id == "100001" and attempt_of(body) == 1:
-            return status(500)  # retried by the SDK
+        if window.episode.id == "100001" and window.episode.id not in failed:
+            failed.add(window.episode.id)
+            return status(500)  # once: retried by the SDK
         if window.episode.id == "100002":
             return json.dumps(index.correct_items(window)[:-1], ensure_ascii=False)  # wrong twice: a reject
         return index.correct_reply(body)
@@ -271,8 +274,11 @@ def test_an_endpoint_echoing_the_key_in_an_error_does_not_put_it_in_the_run(code
     with FakeOpenAI(lambda body, n: status(code, body=echo)) as srv:
         cfg = config(tmp_path, ac=[tmp_path / "ac.tfrecord.gz"], annotate=openai_annotate(srv, max_retries=0))
         res = cli("run", cfg, "--no-progress", cwd=tmp_path, env=_env(**{KEY_ENV: KEY}))
-    assert_ok(res)
-    assert rejects(tmp_path / "run")["100000"]["stage"] == "annotate"
+    assert "Traceback" not in res.output
+    if code == 400:  # a refused request: the episode is rejected, and nothing was produced (exit 3)
+        assert res.returncode == 3 and rejects(tmp_path / "run")["100000"]["stage"] == "annotate"
+    else:  # an outage: the episode waits for a rerun (exit 4), nothing is rejected
+        assert res.returncode == 4 and "100000" not in rejects(tmp_path / "run")
     assert_key_nowhere(tmp_path, res)
 
 
@@ -362,7 +368,8 @@ def test_a_900_megapixel_bomb_is_image_too_large(tmp_path):
     root = tmp_path / "in"
     bomb = folder(root, "b_bomb", ["BACK", "DONE"])
     (bomb / "001.png").write_bytes(png_bomb(30000, 30000))
-    assert_ok(cli("ingest", "annotated", root, "--out", tmp_path / "run", "--no-progress", cwd=tmp_path))
+    res = cli("ingest", "annotated", root, "--out", tmp_path / "run", "--no-progress", cwd=tmp_path)
+    assert res.returncode == 3 and "Traceback" not in res.output  # the only input rejected: nothing produced
     assert rejects(tmp_path / "run")["b_bomb"]["reason"] == "image_too_large"
 
 

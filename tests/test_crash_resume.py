@@ -30,7 +30,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from fake_openai import EpisodeIndex, FakeOpenAI, Request
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 16  # generated AndroidControl episodes

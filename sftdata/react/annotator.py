@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import FatalError
 from ..model import Episode, Step
 from ..rundir import RunDir
-from .backends import LLMError, OpenAIBackend, Reply
+from .backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply, clean_usage
 from .cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
@@ -54,9 +54,10 @@ class AnnotateOptions:
     progress: bool | None = None
 
 
-# no answer at all (refused connection, timeout, rate limit after the SDK's retries): they say nothing about the
-# episode, so it is left for a later run instead of rejected. A 5xx is an answer about this request: it rejects.
-TRANSPORT = frozenset({"llm_timeout", "llm_connection", "llm_rate_limited"})
+# the endpoint failed (no answer, a timeout, 429, a 5xx, a 200 that is not a chat completion): that says nothing
+# about the episode, so it is left for a later run instead of rejected. Only real answers that fail the
+# ground-truth check on every attempt (or a 400 about this very request) reject an episode.
+TRANSPORT = ENDPOINT_FAILURES
 
 
 class EpisodeRejected(Exception):
@@ -143,16 +144,26 @@ class Annotator:
         cached = self.replies.get(key)
         if cached is not None:
             self.stats["cache_hits"] += 1
-            return Reply(**{k: cached[k] for k in ("text", "finish_reason", "model", "usage")})
+            return Reply(text=cached["text"], finish_reason=cached["finish_reason"], model=cached["model"],
+                         usage=clean_usage(cached["usage"]))
         async with self.slots:
-            reply = await self.backend.complete(content)
+            try:
+                reply = await self.backend.complete(content)
+            except LLMError:
+                self.stats["failed_requests"] += 1
+                raise
+            # usage numbers from the endpoint are checked before they are summed or written (NaN, negative,
+            # strings and absurd sizes are left out and counted as unknown), whatever the backend
+            reply.usage = clean_usage(reply.usage)
             # cached before the slot is given back (a small write, on the loop): a kill can then lose at most the
             # replies of requests in flight, never one that waits for the pool
             self.replies.put(key, reply.to_dict())
         self.stats["requests"] += 1
-        self.stats["retries"] += reply.retries
+        self.stats["retries"] += reply.retries if isinstance(reply.retries, int) else 0
         self.stats["prompt_tokens"] += reply.usage.get("prompt_tokens", 0)
         self.stats["completion_tokens"] += reply.usage.get("completion_tokens", 0)
+        if len(reply.usage) < 2:
+            self.stats["usage_unknown"] += 1
         return reply
 
     def settle(self, reply: Reply, episode: Episode, steps: list[Step], is_last: bool) -> tuple[list, list[Failure]]:

@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import FatalError, RecordError
 from ..io import Ledger, atomic_path, iter_jsonl
 from ..rundir import RunDir
-from .backends import chat_body
+from .backends import chat_body, clean_usage
 from .check import Failure, check_items
 from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
 
@@ -74,6 +74,8 @@ def _reply_text(line: dict[str, Any]) -> tuple[str | None, Failure | None, dict]
     try:
         choice = body["choices"][0]
         text = choice["message"]["content"] or ""
+        if not isinstance(text, str):
+            raise TypeError
     except (KeyError, IndexError, TypeError):
         return None, Failure(None, "empty_reply", "the batch result has no choices"), {}
     if choice.get("finish_reason") == "length":
@@ -101,7 +103,9 @@ def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateRe
             usage: Counter = Counter()
             for (start, end), line in zip(windows, lines):
                 text, failure, used = _reply_text(line)
-                usage.update({k: used.get(k, 0) for k in ("prompt_tokens", "completion_tokens")})
+                used = clean_usage(used)  # NaN, negative or string counts are left out and counted as unknown
+                usage.update(used)
+                annotator.stats["usage_unknown"] += len(used) < 2
                 if failure is None:
                     got, failure_list = annotator.judge(text, episode, episode.steps[start:end], end == len(episode.steps))
                     items += got

@@ -2,7 +2,8 @@
 encoded annotator images (so retries and reruns do not redraw them).
 
 A request key hashes everything that decides the answer: model, endpoint, prompt version, the request body with
-each image replaced by its sha256, and the ground truth of the window. It never includes the API key.
+each image replaced by its sha256, and the ground truth of the window. It never includes the API key, and the
+endpoint in it is the redacted one (no userinfo, no ``?api_key=``): see :func:`sftdata.react.backends.redact_url`.
 
 >>> import tempfile
 >>> cache = ReplyCache(tempfile.mkdtemp())
@@ -20,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..io import read_json, write_bytes_atomic, write_json_atomic
+from ..io import read_json, write_bytes_atomic
 
 _DATA_URL = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
 
@@ -54,14 +55,23 @@ class ReplyCache:
         return self.root / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The cached reply (``text``, ``finish_reason``, ``model``, ``usage``), or None: a missing entry, or a
+        file that is not one (written atomically, so only a foreign or older file lands here: ask again)."""
         try:
-            return read_json(self._path(key))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None  # written atomically, so only a foreign file lands here: ask again
+            record = read_json(self._path(key))
+        except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            return None
+        if not (isinstance(record, dict) and isinstance(record.get("text"), str)):
+            return None
+        fields = {"finish_reason": "stop", "model": ""}
+        return {**record, **{k: record[k] if isinstance(record.get(k), str) else v for k, v in fields.items()},
+                "usage": record.get("usage") if isinstance(record.get("usage"), dict) else {}}
 
     def put(self, key: str, record: dict[str, Any]) -> None:
-        # atomic (a kill leaves the old state or the new one), but no fsync: it is a cache, not a ledger
-        write_json_atomic(self._path(key), record, fsync=False)
+        # atomic (a kill leaves the old state or the new one), but no fsync: it is a cache, not a ledger.
+        # allow_nan=False: a NaN would make the file invalid JSON (usage is checked before it gets here)
+        data = json.dumps(record, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        write_bytes_atomic(self._path(key), data.encode("utf-8"), fsync=False)
 
 
 class ImageCache:

@@ -37,7 +37,7 @@ _HALF = {"【": "[", "［": "[", "｛": "{", "】": "]", "］": "]", "｝": "}",
 
 class ReplyError(RecordError):
     """The reply cannot be used at all (``empty_reply``, ``reply_too_large``, ``reply_too_deep``,
-    ``unparseable_reply``)."""
+    ``unparseable_reply``, ``non_finite_number``)."""
 
 
 def _scan(text: str, max_depth: int) -> list[tuple[int, int]]:
@@ -104,9 +104,21 @@ def _halfwidth(m: re.Match) -> str:
     return _HALF[s]
 
 
+def _no_constant(name: str) -> Any:
+    raise ReplyError("non_finite_number", f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ReplyError("non_finite_number", f"{text[:40]} is too large for a JSON number")
+    return value
+
+
 def _strict(text: str) -> Any:
-    try:
-        value = json.loads(text, strict=False)  # strict=False: raw newlines inside strings are fine
+    """``text`` as a JSON list or object, else None; ``NaN``/``Infinity`` raise ``non_finite_number``."""
+    try:  # strict=False: raw newlines inside strings are fine
+        value = json.loads(text, strict=False, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, (list, dict)) else None

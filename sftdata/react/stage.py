@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import math
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -20,10 +22,12 @@ from typing import Any
 from tqdm import tqdm
 
 from ..errors import FatalError, RecordError
+from ..exitcodes import EndpointUnavailable
 from ..gc_tuning import fewer_collections
 from ..model import Episode
 from ..rundir import RunDir
 from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
+from .backends import redact_url
 from .check import Failure
 
 STAGE = "annotate"
@@ -37,6 +41,7 @@ class AnnotateResult:
     new_annotated: int = 0
     new_rejected: int = 0
     deferred: int = 0  # left for a rerun: the endpoint failed on every attempt
+    deferred_by_reason: dict[str, int] = field(default_factory=dict)  # the last endpoint failure of each
     stats: Counter = field(default_factory=Counter)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
@@ -44,7 +49,8 @@ class AnnotateResult:
 
 def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set[str]:
     """Episodes not to ask again for this model and prompt version: annotated ones, and rejected ones, except
-    that a batch reject (one unrepaired answer) leaves the episode open for a live backend, which repairs.
+    that a batch reject (one unrepaired answer) leaves the episode open for a live backend, which repairs, and
+    that a reject for an endpoint failure (an older version's) leaves it open for anyone.
     Another model or prompt version is another generation: its episodes are asked anew (the last annotation
     of an episode is the one exported)."""
     from ..io import iter_jsonl
@@ -53,8 +59,10 @@ def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set
         return r.get("model") == model and r.get("prompt_version") == prompt_version
 
     done = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS) if same(r)}
+    # an endpoint failure is no verdict on the episode: a reject for one (written by an older version, which
+    # rejected after a 5xx on every attempt) leaves the episode open
     done |= {str(r["episode_id"]) for r in run.rejects() if r.get("stage") == STAGE and same(r)
-             and not (r.get("backend") == "batch" and backend != "batch")}
+             and not (r.get("backend") == "batch" and backend != "batch") and r.get("reason") not in TRANSPORT}
     return done
 
 
@@ -132,11 +140,13 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
                     streak = 0
                 elif rejected.transport_only:
                     result.deferred += 1
+                    first = rejected.failures[0]
+                    result.deferred_by_reason[first.reason] = result.deferred_by_reason.get(first.reason, 0) + 1
                     streak += 1
                     if streak >= max(8, 2 * opts.concurrency):
-                        first = rejected.failures[0]
-                        await stop(FatalError(f"the endpoint failed for {streak} episodes in a row ({first.reason}: "
-                                              f"{first.detail}); nothing was rejected, run again to resume"))
+                        await stop(EndpointUnavailable(
+                            f"the endpoint failed for {streak} episodes in a row ({first.reason}: {first.detail}); "
+                            "nothing was rejected, run again to resume"))
                 else:
                     streak = 0
                     first = rejected.failures[0] if rejected.failures else Failure(None, "rejected", "")
@@ -158,6 +168,7 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
     """Annotate every episode of ``run`` not yet annotated or rejected by this stage."""
     if not run.episodes_path.exists():
         raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
+    check_options(opts)
     run.ensure_writable()
     annotator = Annotator(run, opts, backend)
     previous = run.manifest().get("stages", {}).get(STAGE, {}).get("reconstruction", {})
@@ -181,11 +192,45 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
     return result
 
 
+def check_options(opts: AnnotateOptions) -> None:
+    """Numbers that are sent to the endpoint or written into the manifest must be finite (``--price-in nan``
+    would make the manifest invalid JSON, ``--temperature nan`` the request body)."""
+    for name in ("timeout", "temperature", "price_in", "price_out"):
+        value = getattr(opts, name)
+        if value is None:
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if not number or value < 0 or (name == "timeout" and value == 0):
+            kind = "positive" if name == "timeout" else "non-negative"
+            raise FatalError(f"--{name.replace('_', '-')} must be a finite {kind} number, not {value!r}")
+
+
+LLM_STATS = ("requests", "retries", "cache_hits", "prompt_tokens", "completion_tokens", "usage_unknown",
+             "failed_requests")
+
+
+def _count(value: Any) -> int | None:
+    """A running total read back from the manifest, if it is one (a non-negative integer)."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _finite_json(entry: Any, where: str) -> None:
+    """Refuse to write a non-finite number (NaN, Infinity: invalid JSON) into the manifest."""
+    try:
+        json.dumps(entry, allow_nan=False)
+    except ValueError:
+        raise FatalError(f"refusing to write a non-finite number into the manifest ({where}); this is a bug") from None
+
+
 def _record(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult,
             previous: dict[str, Any], started: float) -> None:
     from ..io import iter_jsonl
 
-    stats = Counter(previous.get("llm", {}))
+    # counts of earlier runs, as far as they are counts (a manifest written before usage was checked may hold NaN)
+    earlier = previous.get("llm") if isinstance(previous.get("llm"), dict) else {}
+    stats = Counter({k: n for k, v in earlier.items() if k in LLM_STATS and (n := _count(v)) is not None})
     stats.update(annotator.stats)
     result.stats = stats
     annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
@@ -194,16 +239,23 @@ def _record(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: An
     by_reason = Counter(r["reason"] for r in run.rejects()
                         if r.get("stage") == STAGE and str(r.get("episode_id")) not in annotated)
     result.by_reason, result.rejected = dict(by_reason), sum(by_reason.values())
-    result.elapsed_s = round(previous.get("elapsed_s", 0.0) + time.monotonic() - started, 3)
+    before = previous.get("elapsed_s")
+    before = before if isinstance(before, (int, float)) and math.isfinite(before) and before >= 0 else 0.0
+    result.elapsed_s = round(before + time.monotonic() - started, 3)
     cost = None
     if opts.price_in is not None or opts.price_out is not None:
         cost = round(stats["prompt_tokens"] / 1e6 * (opts.price_in or 0)
                      + stats["completion_tokens"] / 1e6 * (opts.price_out or 0), 6)
     options = {k: v for k, v in asdict(opts).items() if k != "progress"}
-    run.update_manifest(STAGE, "reconstruction", {
+    options["base_url"] = redact_url(opts.base_url)  # never a key from its userinfo or query
+    entry = {
         "backend": opts.backend, "model": annotator.model, "prompt_version": annotator.prompt.version,
         "options": options, "elapsed_s": result.elapsed_s,
         "counts": {"annotated": result.annotated, "rejected": result.rejected, "by_reason": result.by_reason},
-        "llm": {k: stats[k] for k in ("requests", "retries", "cache_hits", "prompt_tokens", "completion_tokens")},
+        # this invocation's episodes left for a rerun because the endpoint failed (by the last failure of each)
+        "deferred": {"count": result.deferred, "by_reason": dict(result.deferred_by_reason)},
+        "llm": {k: stats[k] for k in LLM_STATS},
         "cost": cost,
-    })
+    }
+    _finite_json(entry, "annotate")
+    run.update_manifest(STAGE, "reconstruction", entry)

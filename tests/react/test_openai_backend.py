@@ -18,7 +18,7 @@ from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, flip_swipes, fence
 from sftdata.cli import main
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 from sftdata.react.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.react.calls import grounding_label, mentions
 from sftdata.react.check import check_items, mark_words
