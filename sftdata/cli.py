@@ -9,6 +9,7 @@ import click
 
 from .cli_base import _fatal_to_exit, _ids, main
 from .errors import FatalError
+from .exitcodes import NothingProduced
 from .rundir import RunDir
 from .summary import format_summary
 
@@ -49,8 +50,20 @@ def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict
     opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
                          max_record_bytes=max_record_mb << 20)
     run = RunDir(run_dir)
-    _report(run_dir, ingest_androidcontrol(list(paths), run, opts, progress=progress))
+    with run.writing():
+        result = ingest_androidcontrol(list(paths), run, opts, progress=progress)
+    _report(run_dir, result)
     click.echo(format_summary(run))
+    _fail_when_empty(run_dir, result)
+
+
+def _fail_when_empty(run_dir, result) -> None:
+    """Exit NOTHING_PRODUCED when the run holds no episode of this source: every input rejected or none selected."""
+    if result.exported:
+        return
+    why = (f"all {result.rejected} inputs were rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
+           else "no input was selected")
+    raise NothingProduced(f"no {result.source} episode was ingested: {why}")
 
 
 def _report(run_dir, result) -> None:
@@ -93,10 +106,12 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, s
     from .loaders.annotated import AnnotatedOptions
 
     run = RunDir(run_dir)
-    result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
-                        AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean), progress=progress)
+    with run.writing():
+        result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
+                            AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean), progress=progress)
     _report(run_dir, result)
     click.echo(format_summary(run))
+    _fail_when_empty(run_dir, result)
 
 
 @main.command("run")
@@ -145,6 +160,10 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
         click.echo(f"train {name}: bash {shown(manifest['dir'])}/train.sh")
     if result.report:
         click.echo(f"report: {shown(result.report)}")
+    unbalanced = [name for name, acc in result.accounting.items() if isinstance(acc, dict) and not acc["balanced"]]
+    if unbalanced:
+        raise FatalError(f"episodes unaccounted for in {', '.join(unbalanced)}: ingested != exported + rejected "
+                         "(see the accounting lines above)")
 
 
 @main.command()
@@ -193,6 +212,7 @@ def inspect(run_dir, episode_id, out):
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the totals as JSON.")
+@_fatal_to_exit
 def summary(run_dir, as_json):
     """Print what a run directory holds: episodes, steps, actions, rejects by reason.
 
@@ -223,7 +243,7 @@ def sample(out, n_episodes, seed, size):
     Example:
       sftdata sample raw/sample/sample.tfrecord.gz --episodes 12 --seed 0
     """
-    from .loaders.sample import write_sample
+    from .synthetic.sample import write_sample
 
     try:
         width, height = (int(v) for v in size.lower().split("x"))

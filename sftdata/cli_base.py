@@ -8,16 +8,19 @@ import click
 
 from . import __version__
 from .errors import FatalError
+from .exitcodes import exit_code_of
 
 
 def _fatal_to_exit(fn):
-    """Turn a FatalError into a one-line message on stderr and exit status 1 (no traceback)."""
+    """Turn a FatalError into a one-line message on stderr and its exit status (see exitcodes; no traceback)."""
     @wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except FatalError as exc:
-            raise click.ClickException(str(exc)) from None
+            error = click.ClickException(str(exc))
+            error.exit_code = exit_code_of(exc)
+            raise error from None
     return wrapper
 
 

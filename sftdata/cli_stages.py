@@ -7,6 +7,7 @@ import click
 
 from .cli_base import _fatal_to_exit, _ids, main
 from .errors import FatalError
+from .exitcodes import EndpointUnavailable, NothingProduced
 from .rundir import RunDir
 
 
@@ -70,20 +71,21 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
                            timeout=timeout, max_retries=max_retries, concurrency=concurrency,
                            max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
                            episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress)
+    if backend == "batch" and bool(write_requests) == bool(import_results):
+        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
     run = RunDir(run_dir)
-    if backend == "batch":
-        from .react.batch import import_results as do_import, write_requests as do_write
+    with run.writing():
+        if backend == "batch":
+            from .react.batch import import_results as do_import, write_requests as do_write
 
-        if bool(write_requests) == bool(import_results):
-            raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
-        if write_requests:
-            n = do_write(run, opts, write_requests)
-            click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
-                       f"--import-results with the output file")
-            return
-        result = do_import(run, opts, import_results)
-    else:
-        result = annotate_run(run, opts)
+            if write_requests:
+                n = do_write(run, opts, write_requests)
+                click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
+                           f"--import-results with the output file")
+                return
+            result = do_import(run, opts, import_results)
+        else:
+            result = annotate_run(run, opts)
     click.echo(f"annotated {result.new_annotated} new episodes, rejected {result.new_rejected} "
                f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
     llm = result.stats
@@ -93,8 +95,11 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
     for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
         click.echo(f"  rejected: {reason:<28} {count:>6}")
     if result.deferred:
-        raise click.ClickException(f"{result.deferred} episodes were not annotated because the endpoint failed on "
-                                   "every attempt; nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{result.deferred} episodes were not annotated because the endpoint failed on "
+                                  "every attempt; nothing was rejected for it: run again to resume")
+    if not result.annotated and result.rejected:
+        raise NothingProduced(f"no episode was annotated: all {result.rejected} were rejected "
+                              f"(reasons in {run_dir}/rejects.jsonl)")
 
 
 @main.command()
@@ -139,7 +144,8 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 @click.option("--format", "fmt", required=True, metavar="NAME",
               help="react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl or ui-tars.")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Export directory (replaced atomically).")
+              help="Export directory: new, empty, or (with --force) an earlier export; outside RUN or in RUN/export/.")
+@click.option("--force", is_flag=True, help="Replace an earlier sftdata export in --out (never any other folder).")
 @click.option("--memory", is_flag=True, help="Add a memory/progress section to every reasoning.")
 @click.option("--history", type=click.IntRange(min=0), default=4, show_default=True, help="Earlier steps as text.")
 @click.option("--history-images", type=click.IntRange(min=0), default=0, show_default=True,
@@ -163,7 +169,7 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
               help="Processes that build the samples.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
-def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
+def export(run_dir, fmt, out, force, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
            max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, workers, progress):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 
@@ -173,7 +179,7 @@ def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shar
 
     \b
     Example:
-      sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/sft-qwen25
+      sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
     """
     from .export.stage import ExportOptions, export_run
     from .formats import load_all
@@ -185,7 +191,9 @@ def export(run_dir, fmt, out, memory, history, history_images, split_ratio, shar
                          max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,
                          absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, workers=workers,
                          progress=progress)
-    result = export_run(RunDir(run_dir), out, opts)
+    run = RunDir(run_dir)
+    with run.writing(readonly_ok=True):
+        result = export_run(run, out, opts, force=force)
     m = result.manifest
     click.echo(f"exported {m['samples'].get('train', 0)} train + {m['samples'].get('val', 0)} val samples "
                f"({fmt}) to {out}")

@@ -199,7 +199,7 @@ def load_config(path: str | Path) -> RunConfig:
 
 
 EXAMPLE = '''# sftdata pipeline: `sftdata run THIS_FILE`. Relative paths are relative to this file.
-run_dir = "processed/demo"        # one directory holds every stage's outputs
+run_dir = "processed/my-run"      # one directory holds every stage's outputs (a new name: never another run's)
 workers = 2                        # processes for the CPU-bound parts (decoding, image store, mark removal)
 strict = false                     # true: stop at the first bad record instead of ledgering it
 

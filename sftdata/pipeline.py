@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import RunConfig
-from .errors import FatalError
+from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_fingerprint, export_run
 from .ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
 from .io import Ledger, iter_jsonl, read_json
@@ -96,18 +96,24 @@ def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
 
 
 def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult:
+    """Every stage over ``cfg.run_dir``, holding its writer lock throughout."""
     run = RunDir(cfg.run_dir)
     run.ensure_writable()
+    with run.writing():
+        return _run_stages(cfg, run, progress)
+
+
+def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineResult:
     result = PipelineResult(run)
     _ingest(cfg, run, result, progress)
     if not run.episodes_path.exists():
-        raise FatalError("no episode was ingested: check the sources in the config")
+        raise NothingProduced("no episode was ingested: check the sources in the config")
 
     annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
     out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
     if out.deferred:
-        raise FatalError(f"{out.deferred} episodes were not annotated because the endpoint failed on every attempt; "
-                         "nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{out.deferred} episodes were not annotated because the endpoint failed on every "
+                                  "attempt; nothing was rejected for it: run again to resume")
     result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
     if out.new_annotated == 0 and out.new_rejected == 0:
         result.skipped.append("annotate")
@@ -129,7 +135,7 @@ def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult
             manifest = previous
             result.skipped.append(f"export {name}")
         else:
-            manifest = _timed(result, "export", lambda: export_run(run, out_dir, opts)).manifest
+            manifest = _timed(result, "export", lambda: export_run(run, out_dir, opts, force=True)).manifest
         manifest = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
         result.exports[name] = manifest
         _export_rejects(run, name, manifest)

@@ -6,10 +6,15 @@
     RUN/rejects.jsonl    every dropped input with its stage and reason code (append-only)
     RUN/images/          content-addressed screenshots (sha256-named, original bytes)
     RUN/manifest.json    per-stage options, inputs, counts and timings (rewritten atomically)
+    RUN/.lock            flock()ed by the one process writing the run (see :meth:`RunDir.writing`)
 """
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,6 +25,44 @@ from .errors import FatalError, RecordError
 from .io import ImageStore, Ledger, iter_jsonl, read_json, write_json_atomic
 from .model import Episode
 
+LOCK = ".lock"
+_held: dict[Path, list[int]] = {}  # run directory -> [lock fd, depth]: a process may nest its own lock
+
+
+def _lock_holder(fd: int) -> str:
+    """The pid holding the flock on ``fd``'s file, from the kernel's /proc/locks ('unknown' without one). Read,
+    not written into the lock file: taking the lock changes nothing in the run."""
+    st = os.fstat(fd)
+    where = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:  # "1: FLOCK  ADVISORY  WRITE 4242 00:2f:1234 0 EOF"
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == where:
+                    return fields[4]
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _acquire(path: Path, readonly_ok: bool) -> int | None:
+    """flock ``path/.lock`` without waiting; None when the directory is read-only and ``readonly_ok``."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if readonly_ok and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return None
+        raise FatalError(f"run directory {path} is not writable: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _lock_holder(fd)
+        os.close(fd)
+        raise FatalError(f"{path} is in use by another sftdata process (pid {holder}); "
+                         "wait for it or stop it") from None
+    return fd
+
 
 class RunDir:
     def __init__(self, path: str | Path) -> None:
@@ -29,6 +72,27 @@ class RunDir:
         self.manifest_path = self.path / "manifest.json"
         self.images = ImageStore(self.path)
         self._totals: tuple[list[int], dict[str, Any]] | None = None
+
+    @contextlib.contextmanager
+    def writing(self, *, readonly_ok: bool = False) -> Iterator["RunDir"]:
+        """Hold the run's writer lock for the block: a second writing process gets a FatalError naming the
+        holder's pid. An OS lock (flock): it dies with its process, so a kill -9 leaves no stale lock. Nests
+        within one process. ``readonly_ok``: a read-only run directory (one that only export reads) is not locked."""
+        key = self.path.resolve()
+        if key in _held:
+            _held[key][1] += 1
+        else:
+            fd = _acquire(self.path, readonly_ok)
+            if fd is None:
+                yield self
+                return
+            _held[key] = [fd, 1]
+        try:
+            yield self
+        finally:
+            _held[key][1] -= 1
+            if not _held[key][1]:
+                os.close(_held.pop(key)[0])
 
     def ensure_writable(self) -> None:
         """Fail early, with a clear message, when the run directory cannot be created or written."""
@@ -110,11 +174,15 @@ class RunDir:
         episodes = steps = 0
         actions: Counter[str] = Counter()
         by_source: Counter[str] = Counter()
-        for record in self.episode_records():
+        for number, record in enumerate(self.episode_records(), 1):
+            try:
+                steps += len(record["steps"])
+                by_source[record["source"]] += 1
+                actions.update(s["action"]["type"] for s in record["steps"])
+            except (KeyError, TypeError, AttributeError) as exc:
+                raise FatalError(f"{self.episodes_path}:{number}: not an episode record "
+                                 f"({type(exc).__name__}: {exc}); it was not written by sftdata ingest") from None
             episodes += 1
-            steps += len(record["steps"])
-            by_source[record["source"]] += 1
-            actions.update(s["action"]["type"] for s in record["steps"])
         rejected: Counter[str] = Counter()
         by_stage: Counter[str] = Counter()
         for r in self.rejects():

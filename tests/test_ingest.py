@@ -134,8 +134,8 @@ def test_resume_after_partial_run_finishes_without_repeating(ac_fixture, tmp_pat
 def test_split_and_episode_filters(ac_fixture, tmp_path):
     run = tmp_path / "test-split"
     result = ingest(ac_fixture, "--out", run, "--splits", AC_DIR / "splits.json", "--split", "test")
-    assert result.exit_code == 0 and ledger(run, "episodes.jsonl") == []
-    assert "filtered out 3" in result.output
+    assert result.exit_code == 3 and ledger(run, "episodes.jsonl") == []  # nothing produced (sftdata.exitcodes)
+    assert "filtered out 3" in result.output and "no input was selected" in result.output
     run = tmp_path / "ids"
     assert ingest(ac_fixture, "--out", run, "--episodes", "20,40").exit_code == 0
     assert [e["id"] for e in ledger(run, "episodes.jsonl")] == ["20", "40"]
@@ -156,7 +156,8 @@ def test_garbage_records_become_rejects(tmp_path):
     path = tmp_path / "junk.gz"
     write_tfrecords(path, [b"\xff\xfe not a protobuf", b""])
     run = tmp_path / "run"
-    assert ingest(path, "--out", run).exit_code == 0
+    result = ingest(path, "--out", run)
+    assert result.exit_code == 3 and "all 2 inputs were rejected" in result.output  # nothing produced
     assert [r["reason"] for r in ledger(run, "rejects.jsonl")] == ["bad_example", "missing_feature"]
 
 

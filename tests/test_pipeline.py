@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.config import EXAMPLE, parse_config
 from sftdata.errors import FatalError
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 
 CONFIG = """run_dir = "run"
 workers = {workers}
@@ -44,7 +44,7 @@ def _run(workdir: Path, history=4, workers=1):
 
 def test_example_config_parses_and_names_every_stage():
     cfg = parse_config(EXAMPLE, Path("/x"))
-    assert cfg.run_dir == Path("/x/processed/demo") and cfg.workers == 2
+    assert cfg.run_dir == Path("/x/processed/my-run") and cfg.workers == 2
     assert [e.format for e in cfg.exports] == ["qwen2.5-vl", "react-zh"] and cfg.report
     printed = CliRunner().invoke(main, ["run", "--print-example-config"])
     assert printed.exit_code == 0 and printed.output == EXAMPLE

@@ -22,14 +22,16 @@ from typing import Any
 from tqdm import tqdm
 
 from ..errors import FatalError
+from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family
-from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..io import disk_full_guard, iter_jsonl, write_bytes_atomic, write_json_atomic
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
-from .lengths import LengthModel
-from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from ..parallel import ordered_map
 from .episodes import episode_id, episode_samples
+from .lengths import LengthModel
+from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap_into_place
+from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from .trainsh import train_script
 
 
@@ -95,8 +97,15 @@ def _stats(values: list[int]) -> dict[str, float]:
             "total": sum(s)}
 
 
-def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResult:
-    """Export ``run`` in format ``opts.format`` to directory ``out`` (replaced atomically)."""
+def export_run(run: RunDir, out: str | Path, opts: ExportOptions, *, force: bool = False) -> ExportResult:
+    """Export ``run`` in format ``opts.format`` to directory ``out`` (replaced atomically). ``out`` must be new,
+    empty, or (``force``) an earlier export of ours; see :func:`check_out`. A full disk is a one-line
+    FatalError; the staging directory is removed and an earlier export stays as it was."""
+    with disk_full_guard(f"the export {out}"):
+        return _export(run, out, opts, force)
+
+
+def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> ExportResult:
     fmt = get_format(opts.format)
     try:
         opts = replace(opts, family=resolve_family(fmt, opts.family))
@@ -110,12 +119,15 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     out = Path(out).resolve()
+    check_out(run.path, out, force)
+    if opts.hf_dataset:
+        check_hf_out(run.path, out, Path(opts.hf_dataset).resolve())
     lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
     # the last record of an id wins: a re-annotation (another model or prompt) supersedes the earlier one
     annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
-    _remove_leftovers(out)
+    remove_leftovers(out)
     stage = out.with_name(f".{out.name}.staging-{os.getpid()}")
-    shutil.rmtree(stage, ignore_errors=True)
+    remove_ours(stage)  # one of a dead process that had our pid
     try:
         (stage / "images").mkdir(parents=True)
     except OSError as exc:
@@ -194,6 +206,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
             spool.close()
             Path(spool.name).unlink(missing_ok=True)
     try:
+        _check_not_empty(result, opts)
         manifest = {
             "format": fmt.name, "family": opts.family,
             "options": {k: v for k, v in asdict(opts).items() if k not in ("progress", "workers")},
@@ -218,7 +231,7 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions) -> ExportResul
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
-    _swap_into_place(stage, out)
+    swap_into_place(stage, out, force)
     result.manifest = manifest
     return result
 
@@ -258,32 +271,17 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
         [lengths[idx] for idx in order]
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _remove_leftovers(out: Path) -> None:
-    """Staging and replaced directories of exports that were killed (their process is gone)."""
-    if not out.parent.is_dir():
+def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
+    """An export with no train sample is an error, not a train.sh with an empty --dataset."""
+    if result.samples.get("train"):
         return
-    for path in out.parent.glob(f".{out.name}.*-*"):
-        kind, _, pid = path.name[len(out.name) + 2:].rpartition("-")
-        if kind in ("staging", "old") and pid.isdigit() and not _pid_alive(int(pid)):
-            shutil.rmtree(path, ignore_errors=True)
-
-
-def _swap_into_place(stage: Path, out: Path) -> None:
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    if out.exists():
-        os.replace(out, old)
-    os.replace(stage, out)
-    shutil.rmtree(old, ignore_errors=True)
+    if result.samples.get("val"):
+        why = f"all {result.samples['val']} samples went to validation (--split-ratio {opts.split_ratio})"
+    elif result.dropped:
+        why = "every step was dropped (" + ", ".join(f"{k} {v}" for k, v in result.dropped.most_common()) + ")"
+    else:
+        why = "the run has no episode to export"
+    raise NothingProduced(f"nothing to export: {why}; nothing was written")
 
 
 # Bumped when the same inputs and options would export differently (2: exact Qwen lengths, shard-ordered lengths)
