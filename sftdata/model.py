@@ -13,8 +13,11 @@ True
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+from .errors import FatalError, RecordError
 
 ACTION_TYPES = ("click", "long_press", "swipe", "input", "open_app", "back", "home", "wait", "done")
 DIRECTIONS = ("up", "down", "left", "right")
@@ -25,6 +28,64 @@ ELEMENT_FLAGS = (
 )
 
 Point = tuple[int, int]
+
+
+class EpisodeError(RecordError, FatalError, ValueError):
+    """A bad episodes.jsonl record: a RecordError where records are dropped with their reason (export,
+    validate), a FatalError with one clear line where they cannot be (annotate, report)."""
+
+
+class MalformedEpisode(EpisodeError):
+    """An episodes.jsonl record that is not an episode (missing or mistyped fields): ``malformed_episode``."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("malformed_episode", detail)
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as an int when it is one (or an integral, finite float); booleans, strings, NaN, infinities
+    and fractions raise RecordError(``bad_coordinates``).
+
+    >>> whole_number(5, "x"), whole_number(5.0, "x")
+    (5, 5)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise RecordError("bad_coordinates", f"{what} must be a whole number, got {str(value)[:40]!r}")
+
+
+def as_point(value: Any, what: str) -> Point | None:
+    """``[x, y]`` (exactly two whole numbers) as a Point; None stays None; else ``bad_coordinates``."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise RecordError("bad_coordinates", f"{what} must be [x, y], got {str(value)[:60]}")
+    return (whole_number(value[0], what), whole_number(value[1], what))
+
+
+def episode_id_of(value: Any) -> str:
+    """An episode id from a source: a string or an integer (never bytes, booleans or floats: ``bad_episode_id``).
+
+    >>> episode_id_of(7), episode_id_of("ep-1")
+    ('7', 'ep-1')
+    """
+    if isinstance(value, str) and value.strip():
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise RecordError("bad_episode_id", f"an episode id must be a non-empty string or an integer, got "
+                      f"{type(value).__name__} {str(value)[:60]!r}")
+
+
+def goal_of(value: Any) -> str:
+    """The task goal: a non-empty string (``bad_goal`` for another type, ``empty_goal`` for a blank one)."""
+    if not isinstance(value, str):
+        raise RecordError("bad_goal", f"the goal must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise RecordError("empty_goal", "the goal is empty")
+    return value
 
 
 def finger_direction(start: Point, end: Point) -> str:
@@ -133,8 +194,16 @@ class Action:
     target: str | None = None  # a description of the target element, for formats that name it in words
 
     def __post_init__(self) -> None:
+        for name in ("point", "end"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, as_point(value, f"{self.type} {name}"))
         if self.type not in ACTION_TYPES:
             raise ValueError(f"unknown action type {self.type!r}; expected one of {', '.join(ACTION_TYPES)}")
+        for name in ("direction", "text", "app", "target"):
+            if not isinstance(getattr(self, name), (str, type(None))):
+                raise RecordError("bad_action", f"a {self.type} action's {name} must be a string, got "
+                                  f"{type(getattr(self, name)).__name__}")
         if self.type in ("click", "long_press") and self.point is None and not self.target:
             raise ValueError(f"a {self.type} action needs a point or a target description")
         if self.type == "swipe":
@@ -170,11 +239,9 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Action":
-        point, end, element = d.get("point"), d.get("end"), d.get("element")
+        element = d.get("element")
         return cls(
-            type=d["type"],
-            point=(int(point[0]), int(point[1])) if point is not None else None,
-            end=(int(end[0]), int(end[1])) if end is not None else None,
+            type=d["type"], point=d.get("point"), end=d.get("end"),
             direction=d.get("direction"), text=d.get("text"), app=d.get("app"),
             element=Element.from_dict(element) if element is not None else None, target=d.get("target"),
         )
@@ -194,7 +261,14 @@ class Screenshot:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Screenshot":
-        return cls(sha256=d["sha256"], path=d["path"], width=int(d["width"]), height=int(d["height"]))
+        return cls(sha256=d["sha256"], path=d["path"], width=_size(d["width"], "width"),
+                   height=_size(d["height"], "height"))
+
+
+def _size(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    raise MalformedEpisode(f"screenshot {what} must be a positive integer, got {str(value)[:40]!r}")
 
 
 @dataclass
@@ -205,6 +279,13 @@ class Step:
     instruction: str | None = None
     elements: list[Element] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        w, h = self.screenshot.width, self.screenshot.height
+        for point in (self.action.point, self.action.end):
+            if point is not None and not (0 <= point[0] < w and 0 <= point[1] < h):
+                raise RecordError("point_outside_screen", f"step {self.index}: {list(point)} is outside the "
+                                  f"{w}x{h} screenshot")
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -221,19 +302,36 @@ class Step:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Step":
         return cls(
-            index=int(d["index"]), screenshot=Screenshot.from_dict(d["screenshot"]),
+            index=_index(d["index"]), screenshot=Screenshot.from_dict(d["screenshot"]),
             action=Action.from_dict(d["action"]), instruction=d.get("instruction"),
             elements=[Element.from_dict(e) for e in d.get("elements", ())], meta=dict(d.get("meta", {})),
         )
 
 
+def _index(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise MalformedEpisode(f"step index must be a non-negative integer, got {str(value)[:40]!r}")
+
+
 @dataclass
 class Episode:
+    """A task: its goal and its steps. Invariants (RecordError otherwise): ``id`` a non-empty string, ``goal``
+    a non-empty string (``bad_goal``/``empty_goal``), at least one action before ``done`` (``no_actions``)."""
+
     id: str
     source: str
     goal: str
     steps: list[Step]
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id.strip():
+            raise RecordError("bad_episode_id", f"an episode id must be a non-empty string, got {self.id!r}"[:120])
+        goal_of(self.goal)
+        if all(s.action.type == "done" for s in self.steps):
+            raise RecordError("no_actions", f"episode {self.id} has no action"
+                              + (" before done" if self.steps else "s"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "source": self.source, "goal": self.goal, "meta": self.meta,
@@ -243,13 +341,60 @@ class Episode:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Episode":
-        return cls(id=str(d["id"]), source=d["source"], goal=d["goal"], meta=dict(d.get("meta", {})),
-                   steps=[Step.from_dict(s) for s in d["steps"]])
+    def from_dict(cls, d: Any) -> "Episode":
+        """An episode record, or RecordError: ``malformed_episode`` for a missing or mistyped field, or the
+        specific reason of a bad value (``bad_episode_id``, ``bad_goal``, ``bad_coordinates``, ...)."""
+        if not isinstance(d, dict):
+            raise MalformedEpisode(f"an episode is a JSON object, got {type(d).__name__}")
+        missing = [k for k in ("id", "source", "goal", "steps") if k not in d]
+        if missing:
+            raise MalformedEpisode(f"episode record without {', '.join(map(repr, missing))}")
+        if not isinstance(d["steps"], list):
+            raise MalformedEpisode("'steps' must be a list")
+        try:
+            if not isinstance(d["source"], str):
+                raise MalformedEpisode(f"'source' must be a string, got {type(d['source']).__name__}")
+            return cls(id=episode_id_of(d["id"]), source=d["source"], goal=goal_of(d["goal"]),
+                       meta=dict(d.get("meta") or {}), steps=[Step.from_dict(s) for s in d["steps"]])
+        except EpisodeError:
+            raise
+        except RecordError as exc:
+            raise EpisodeError(exc.reason, f"episode {str(d['id'])[:60]}: {exc.detail}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise MalformedEpisode(f"episode {str(d['id'])[:60]}: {type(exc).__name__}: {exc}"[:300]) from None
 
     @classmethod
-    def from_json(cls, line: str) -> "Episode":
-        return cls.from_dict(json.loads(line))
+    def from_json(cls, line: str | bytes) -> "Episode":
+        """One episodes.jsonl line -> Episode; EpisodeError (``malformed_json``, ``non_finite_number``, ...)."""
+        try:
+            record = loads_strict(line)
+        except RecordError as exc:
+            raise EpisodeError(exc.reason, exc.detail) from None
+        return cls.from_dict(record)
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError("non_finite_number", f"{name} is not a JSON number (only finite numbers are allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError("non_finite_number", f"{text[:40]} is too large for a JSON number")
+    return value
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """Standard JSON only: ``NaN``/``Infinity`` (or ``1e999``) raise ``non_finite_number``, bad syntax
+    ``malformed_json``."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError("malformed_json", "nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError("malformed_json", f"not valid JSON ({getattr(exc, 'msg', exc)})") from None
 
 
 def check_episode(episode: Episode) -> list[str]:

@@ -1,7 +1,13 @@
 """Plain-text summaries of a run directory for the terminal."""
 from __future__ import annotations
 
+from typing import Any
+
+from .errors import FatalError
+from .io import iter_jsonl_lines, parse_jsonl_line
 from .rundir import RunDir
+
+_REQUIRED = {"id": (str, int), "source": (str,), "steps": (list,)}
 
 
 def _table(rows: list[tuple[str, int]], total: int) -> list[str]:
@@ -13,6 +19,32 @@ def _table(rows: list[tuple[str, int]], total: int) -> list[str]:
         share = f"{100 * count / total:5.1f}%" if total else ""
         lines.append(f"  {name:<{width}}  {count:>7}  {share}")
     return lines
+
+
+def malformed_line(path) -> str | None:
+    """``file:line: problem`` for the first episodes.jsonl line that is not an episode record, or None."""
+    for number, raw in iter_jsonl_lines(path):
+        record = parse_jsonl_line(raw, path, number)  # FatalError for a line that is not a JSON object
+        for key, types in _REQUIRED.items():
+            if not isinstance(record.get(key), types):
+                return f"{path}:{number}: not an episode record (no {key!r} of type {types[0].__name__})"
+        steps = record["steps"]
+        if not all(_has_action_type(s) for s in steps):
+            return f"{path}:{number}: not an episode record (a step without an action type)"
+    return None
+
+
+def _has_action_type(step: Any) -> bool:
+    return isinstance(step, dict) and isinstance(step.get("action"), dict) and isinstance(step["action"].get("type"), str)
+
+
+def checked_totals(run: RunDir) -> dict[str, Any]:
+    """``run.totals()``, or FatalError naming the episodes.jsonl line that is not an episode record."""
+    try:
+        return run.totals()
+    except (KeyError, TypeError, AttributeError) as exc:
+        where = malformed_line(run.episodes_path)
+        raise FatalError(where or f"{run.path}: cannot count the run ({type(exc).__name__}: {exc})") from None
 
 
 def format_summary(run: RunDir) -> str:
@@ -27,7 +59,7 @@ def format_summary(run: RunDir) -> str:
     rejects by reason:
       (none)
     """
-    t = run.totals()
+    t = checked_totals(run)
     lines = [f"run {run.path}",
              f"episodes {t['episodes']}   steps {t['steps']}   rejected {t['rejected']}"]
     if t["episodes_by_source"]:

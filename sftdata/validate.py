@@ -6,15 +6,14 @@ number. Episodes are streamed; only the (small) annotations are held in memory.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import FatalError
-from .model import Episode
-from .react.check import CJK_THRESHOLD, check_items
+from .errors import FatalError, RecordError
+from .model import Episode, loads_strict
+from .react.check import CJK_THRESHOLD, Failure, check_items
 from .react.parse import schema_failures
 
 _LIST_KEYS = ("items", "reconstruction", "output", "annotation")
@@ -40,69 +39,124 @@ class ValidationReport:
         return self.failed == 0 and self.checked > 0
 
 
-def _load_annotations(path: Path) -> tuple[dict[str, list], dict[int, list]]:
-    by_id: dict[str, list] = {}
-    by_line: dict[int, list] = {}
+@dataclass
+class _Annotations:
+    by_id: dict[str, list] = field(default_factory=dict)
+    by_line: dict[int, list] = field(default_factory=dict)
+    generation: dict[str, tuple] = field(default_factory=dict)  # (model, prompt_version) of each id's record
+    problems: list[tuple[str, Failure]] = field(default_factory=list)  # (where, failure) of unusable lines
+
+
+def _read_lines(path: Path) -> tuple[list[str], bool]:
+    """The lines of ``path`` and whether the last one is complete (ends with a newline)."""
     try:
         # split on \n only: str.splitlines() also breaks at U+2028/U+2029/U+0085, which JSON keeps raw in strings
         lines = path.read_text(encoding="utf-8").split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
     except (OSError, UnicodeDecodeError) as exc:
         raise FatalError(f"cannot read annotations {path}: {exc}") from None
+    complete = lines[-1] == ""
+    if complete:
+        lines.pop()
+    return lines, complete
+
+
+def _items_of(line: str) -> tuple[str | None, list, tuple] | Failure:
+    """``(id or None, items, (model, prompt_version))`` of one annotation line, or why it is unusable."""
+    try:
+        value = loads_strict(line)
+    except RecordError as exc:
+        return Failure(None, "malformed_line" if exc.reason == "malformed_json" else exc.reason, exc.detail)
+    if isinstance(value, list):
+        return None, value, (None, None)
+    if not isinstance(value, dict) or "id" not in value:
+        return Failure(None, "malformed_line", "expected an object with an id, or a list")
+    if isinstance(value["id"], bool) or not isinstance(value["id"], (str, int)):
+        return Failure(None, "bad_episode_id", f"id must be a string or an integer, got {str(value['id'])[:40]!r}")
+    items = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
+    if items is None:
+        return Failure(None, "malformed_line", f"no list under any of {', '.join(_LIST_KEYS)}")
+    return str(value["id"]), items, (value.get("model"), value.get("prompt_version"))
+
+
+def _load_annotations(path: Path, own: bool) -> _Annotations:
+    """Every line of the annotations file. Unusable lines and duplicate ids become failures (``malformed_line``,
+    ``non_finite_number``, ``bad_episode_id``, ``duplicate_id``); only in a file this tool wrote (``own``) is a
+    last line without a newline a torn tail, passed over. A later record of an id from another model or prompt
+    version supersedes the earlier one (a re-annotation), as in the export."""
+    out = _Annotations()
+    lines, complete = _read_lines(path)
     for number, line in enumerate(lines):
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if number == len(lines) - 1:
-                continue  # a torn last line from a killed writer
-            raise FatalError(f"{path}:{number + 1}: not valid JSON ({exc.msg})") from None
-        if isinstance(value, list):
-            by_line[number] = value
-        elif isinstance(value, dict) and "id" in value:
-            items = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
-            if items is None:
-                raise FatalError(f"{path}:{number + 1}: no list under any of {', '.join(_LIST_KEYS)}")
-            by_id[str(value["id"])] = items
-        else:
-            raise FatalError(f"{path}:{number + 1}: expected an object with an id, or a list")
-    return by_id, by_line
+        where = f"{path.name}:{number + 1}"
+        got = _items_of(line)
+        if isinstance(got, Failure):
+            if own and not complete and number == len(lines) - 1:
+                continue  # a torn last line from our killed writer
+            out.problems.append((where, got))
+            continue
+        key, items, generation = got
+        if key is None:
+            out.by_line[number] = items
+            continue
+        if key in out.by_id and (generation == out.generation[key] or None in generation):
+            out.problems.append((key, Failure(None, "duplicate_id", f"{where}: id {key!r} appears more than once")))
+        out.by_id[key], out.generation[key] = items, generation
+    return out
 
 
-def validate_files(episodes_path: str | Path, annotations_path: str | Path,
-                   cjk_threshold: float = CJK_THRESHOLD) -> ValidationReport:
-    episodes_path, annotations_path = Path(episodes_path), Path(annotations_path)
-    if not episodes_path.is_file():
-        raise FatalError(f"episodes file {episodes_path} does not exist")
-    by_id, by_line = _load_annotations(annotations_path)
-    report = ValidationReport()
-    seen: set[str] = set()
-    with open(episodes_path, encoding="utf-8") as f:
+def _episode_lines(path: Path):
+    """(line number, Episode or RecordError) of an episodes file; a torn tail of our writer is passed over."""
+    with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f):
             if not line.strip():
                 continue
             try:
-                episode = Episode.from_json(line)
-            except (ValueError, KeyError) as exc:
-                if not line.endswith("\n"):
+                yield number, Episode.from_json(line)
+            except RecordError as exc:
+                if exc.reason == "malformed_json" and not line.endswith("\n"):
                     continue  # a torn last line of a killed writer
-                raise FatalError(f"{episodes_path}:{number + 1}: not an episode ({exc})") from None
-            seen.add(episode.id)
-            items = by_id.get(episode.id, by_line.get(number))
-            if items is None:
-                report.missing.append(episode.id)
-                continue
-            failures = schema_failures(items) or check_items(items, episode, cjk_threshold=cjk_threshold)
+                yield number, exc
+
+
+def _fail(report: ValidationReport, key: str, failures: list[Failure]) -> None:
+    report.failed += 1
+    report.by_reason.update(f.reason for f in failures)
+    report.episodes.append({"id": key, "failures": [f.to_dict() for f in failures]})
+
+
+def validate_files(episodes_path: str | Path, annotations_path: str | Path,
+                   cjk_threshold: float = CJK_THRESHOLD, own: bool | None = None) -> ValidationReport:
+    """Check every annotation against its episode. ``own``: the annotations are this tool's ledger (default:
+    when the file is the run's ``annotations.jsonl`` beside the episodes)."""
+    episodes_path, annotations_path = Path(episodes_path), Path(annotations_path)
+    if not episodes_path.is_file():
+        raise FatalError(f"episodes file {episodes_path} does not exist")
+    if own is None:
+        own = annotations_path.resolve() == (episodes_path.parent / "annotations.jsonl").resolve()
+    ann = _load_annotations(annotations_path, own)
+    report = ValidationReport()
+    seen: set[str] = set()
+    for number, episode in _episode_lines(episodes_path):
+        if isinstance(episode, RecordError):
             report.checked += 1
-            if failures:
-                report.failed += 1
-                report.by_reason.update(f.reason for f in failures)
-                report.episodes.append({"id": episode.id, "failures": [f.to_dict() for f in failures]})
-            else:
-                report.passed += 1
-    report.unknown = sorted(set(by_id) - seen)
+            _fail(report, f"{episodes_path.name}:{number + 1}", [Failure(None, episode.reason, episode.detail)])
+            continue
+        seen.add(episode.id)
+        items = ann.by_id.get(episode.id, ann.by_line.get(number))
+        if items is None:
+            report.missing.append(episode.id)
+            continue
+        failures = schema_failures(items) or check_items(items, episode, cjk_threshold=cjk_threshold)
+        report.checked += 1
+        if failures:
+            _fail(report, episode.id, failures)
+        else:
+            report.passed += 1
+    for where, failure in ann.problems:
+        report.checked += 1
+        _fail(report, where, [failure])
+    report.unknown = sorted(set(ann.by_id) - seen)
     return report
 
 

@@ -37,7 +37,7 @@ import re
 from ..model import Action
 from . import elements as el
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
-from .memory import memory_text
+from .memory import describe, memory_text
 
 DONE_TEXT = "Task completed."
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
@@ -104,6 +104,18 @@ def _code(ctx: StepContext) -> str:
     return f'do(action="{_NAMES[a.type]}")'
 
 
+def _history_code(ctx: StepContext) -> str:
+    """An earlier step as code; one the format cannot say (no tree, a tap the tree cannot address, a swipe
+    or launch without a listed area) is said where it went, or in words."""
+    try:
+        return _code(ctx)
+    except CannotExpress:
+        a = ctx.action
+        if a.type in ("click", "long_press") and a.point is not None:
+            return f'do(action="{_NAMES[a.type]}", point={list(a.point)})'
+        return f"({describe(a, ctx.target, 'en')})"
+
+
 def _thought(ctx: StepContext) -> str:
     if not ctx.reasoning:
         raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
@@ -133,10 +145,7 @@ class AndroidLab(AgentFormat):
         if earlier:
             lines.append("Previous steps:")
         for prev in earlier:
-            try:
-                said = _code(prev)
-            except CannotExpress:  # e.g. a tap the tree cannot address: say where it went
-                said = f'do(action="{_NAMES[prev.action.type]}", point={list(prev.action.point or ())})'
+            said = _history_code(prev)
             lines.append(f"Step {prev.index + 1}: " + (f"{prev.reasoning} " if prev.reasoning else "") + said)
         lines.append("Current screenshot:")
         lines.append(image_tags(ctx))

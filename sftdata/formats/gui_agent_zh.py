@@ -25,7 +25,7 @@ import json
 
 from ..model import Action, from_relative, to_relative
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
-from .memory import memory_text
+from .memory import describe, memory_text
 
 LOADING = "页面正在加载"
 
@@ -100,7 +100,7 @@ class GuiAgentZh(AgentFormat):
             try:
                 said = json.dumps(_answer(prev)["action"], ensure_ascii=False)
             except CannotExpress:
-                said = {"back": "返回上一页", "home": "回到桌面"}.get(prev.action.type) or f"打开应用“{prev.action.app}”"
+                said = describe(prev.action, prev.target, "zh")
             lines.append(f"第 {prev.index + 1} 步：{prev.reasoning} 操作：{said}")
         lines.append("当前屏幕截图：" if len(ctx.image_steps()) == 1 else "之前和当前的屏幕截图（最后一张为当前）：")
         lines.append(image_tags(ctx))

@@ -34,14 +34,20 @@ def describe(action: Action, target: str | None, language: str) -> str:
     return phrase
 
 
+def _target(item: object) -> object:
+    """The reconstruction's ``target_element`` of an item, None when any level is missing or mistyped."""
+    fn = item.get("function") if isinstance(item, dict) else None
+    params = fn.get("parameters") if isinstance(fn, dict) else None
+    return params.get("target_element") if isinstance(params, dict) else None
+
+
 def memory_text(ctx: StepContext, language: str, limit: int = 12) -> str:
     """The memory section for the step of ``ctx`` (earliest steps are elided past ``limit``)."""
     done, total = ctx.index, len(ctx.episode.steps)
     parts = []
     for i in range(max(0, done - limit), done):
         step = ctx.episode.steps[i]
-        item = ctx.items[i] if ctx.items else None
-        target = ((item or {}).get("function") or {}).get("parameters", {}).get("target_element")
+        target = _target(ctx.items[i] if ctx.items else None)
         parts.append(f"{i + 1}. {describe(step.action, target if isinstance(target, str) else None, language)}")
     if language == "zh":
         did = "；".join(parts) if parts else "尚未开始。"

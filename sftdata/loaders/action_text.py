@@ -19,15 +19,22 @@ RawAction(type='click', point=(102.0, 211.0), end=None, text=None, app=None, dir
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RecordError
-from ..model import DIRECTIONS
+from ..model import DIRECTIONS, goal_of, loads_strict
+
+MAX_COORDINATE = 1_000_000  # far beyond any screen, in pixels or 0..1000 units
 
 _NUM = r"[-+]?\d+(?:\.\d+)?"
-_PAIR = rf"[\[(（]?\s*({_NUM})\s*[,，\s]\s*({_NUM})\s*[\])）]?"
+# possessive and atomic throughout: linear time on any input (no backtracking over where spaces go)
+_ATOM = r"[-+]?+\d++(?:\.\d++)?+"
+_INNER = rf"{_ATOM}(?:\s*+[,，]\s*+|\s++){_ATOM}"
+_PAIR = rf"(?>[\[(（]\s*+{_INNER}\s*+[\])）]|{_INNER})"  # [x,y], (x,y) or bare x,y: brackets balanced
+_POINTS = re.compile(rf"\s*+{_PAIR}(?:\s*+(?:(?:to|->|→|,|，)\s*+)?+{_PAIR})*+\s*+", re.IGNORECASE)
 _KEYWORDS = [  # (canonical type, pattern of the keyword at the start of the line)
     ("long_press", r"long[\s_-]*press"),
     ("open_app", r"open[\s_-]*app"),
@@ -63,8 +70,26 @@ def _unquote(text: str) -> str:
     return text
 
 
+def _finite(value: float, written: Any) -> float:
+    if not math.isfinite(value):
+        raise RecordError("bad_coordinates", f"coordinate {str(written)[:40]!r} is not a finite number")
+    if abs(value) > MAX_COORDINATE:
+        raise RecordError("point_outside_screen", f"coordinate {str(written)[:40]!r} is outside any screen")
+    return value
+
+
 def _pairs(rest: str) -> list[tuple[float, float]]:
-    return [(float(x), float(y)) for x, y in re.findall(_PAIR, rest)]
+    """The ``[x,y]`` points of ``rest``: each exactly two plain decimal numbers. Text without digits or brackets
+    has no points (the caller decides); anything else (``[1e9,5]``, ``[1,2,3]``, ``[inf,0]``) is
+    ``bad_coordinates``."""
+    if not rest:
+        return []
+    if not _POINTS.fullmatch(rest):
+        if re.search(r"\d", rest) or rest.lstrip()[:1] in ("[", "(", "（"):
+            raise RecordError("bad_coordinates", f"{rest[:80]!r}: a point is exactly two plain numbers, [x,y]")
+        return []
+    nums = [_finite(float(n), n) for n in re.findall(_NUM, rest)]
+    return list(zip(nums[::2], nums[1::2]))
 
 
 def parse_action(value: Any) -> RawAction:
@@ -113,12 +138,16 @@ def parse_action(value: Any) -> RawAction:
 
 
 def _xy(value: Any, what: str) -> tuple[float, float] | None:
+    """A JSON ``[x, y]``: exactly two finite numbers (never booleans), else ``bad_coordinates``."""
     if value is None:
         return None
-    if (isinstance(value, (list, tuple)) and len(value) == 2
+    if not (isinstance(value, (list, tuple)) and len(value) == 2
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-        return (float(value[0]), float(value[1]))
-    raise RecordError("bad_action", f"{what} must be [x, y] numbers, got {value!r}")
+        raise RecordError("bad_coordinates", f"{what} must be [x, y], two numbers, got {value!r}"[:300])
+    try:
+        return (_finite(float(value[0]), value[0]), _finite(float(value[1]), value[1]))
+    except OverflowError:
+        raise RecordError("bad_coordinates", f"{what} has a number too large for a screen") from None
 
 
 def _from_object(obj: dict[str, Any]) -> RawAction:
@@ -145,3 +174,35 @@ def _from_object(obj: dict[str, Any]) -> RawAction:
     return RawAction(kind, point=point, end=end, text=text if kind == "input" else None,
                      app=app.strip() if kind == "open_app" else None,
                      direction=str(direction).lower() if direction else None)
+
+
+def parse_task(text: str) -> dict[str, Any]:
+    """A ``task.json``'s text -> its checked object; RecordError with the first problem's reason:
+    ``bad_task_json`` (syntax, layout), ``non_finite_number``, ``missing_goal`` / ``bad_goal`` / ``empty_goal``,
+    ``no_actions``. Actions themselves are checked by :func:`parse_action`."""
+    try:
+        task = loads_strict(text)
+    except RecordError as exc:
+        raise RecordError("bad_task_json" if exc.reason == "malformed_json" else exc.reason,
+                          f"task.json: {exc.detail}") from None
+    if not isinstance(task, dict) or not isinstance(task.get("actions"), list):
+        raise RecordError("bad_task_json", "task.json needs an object with an 'actions' list")
+    if "goal" not in task or task["goal"] is None:
+        raise RecordError("missing_goal", "task.json has no goal")
+    goal_of(task["goal"])
+    if not task["actions"]:
+        raise RecordError("no_actions", "task.json has an empty 'actions' list")
+    _check_task_fields(task)
+    return task
+
+
+def _check_task_fields(task: dict[str, Any]) -> None:
+    """The optional fields' types (a wrong type is refused, never guessed around)."""
+    if task.get("coordinates", "relative") not in ("relative", "pixels"):
+        raise RecordError("bad_task_json", "'coordinates' must be 'relative' or 'pixels'")
+    if task.get("marked") not in (None, True, False):
+        raise RecordError("bad_task_json", "'marked' must be true or false")
+    instructions = task.get("instructions")
+    if instructions is not None and (not isinstance(instructions, list) or len(instructions) != len(task["actions"])
+                                     or not all(i is None or isinstance(i, str) for i in instructions)):
+        raise RecordError("bad_task_json", "'instructions' must be a list with one string (or null) per action")

@@ -17,7 +17,7 @@ import pytest
 
 from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.react.template import template_items
 from sftdata.rundir import RunDir

@@ -43,9 +43,15 @@ def test_json_objects(obj, expected):
 @pytest.mark.parametrize("bad", [
     "JUMP [1,2]", "CLICK [1,2] [3,4]", "CLICK somewhere", "DONE now", "OPEN APP", "SWIPE [1,2]", "scroll down",
     "", None, 42, {"type": "fly"}, {"type": "input"}, {"type": "swipe", "start": [1, 2]},
-    {"type": "click", "point": "1,2"},
 ])
 def test_bad_actions_name_the_problem(bad):
     with pytest.raises(RecordError) as err:
         parse_action(bad)
     assert err.value.reason == "bad_action"
+
+
+@pytest.mark.parametrize("bad", [{"type": "click", "point": "1,2"}, "CLICK [1e9,5]", "CLICK [500,500,700]"])
+def test_bad_coordinates_name_the_problem(bad):
+    with pytest.raises(RecordError) as err:
+        parse_action(bad)
+    assert err.value.reason == "bad_coordinates"
