@@ -51,7 +51,7 @@ TARGET = 0.90
 
 def build_run(work: Path, n: int, size: tuple[int, int]) -> Path:
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
-    from sftdata.loaders.sample import write_sample
+    from sftdata.synthetic.sample import write_sample
     from sftdata.rundir import RunDir
 
     t0 = time.perf_counter()

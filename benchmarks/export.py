@@ -41,7 +41,7 @@ FIXTURE_SHOTS = sorted((ROOT.parent / "shared" / "fixtures" / "androidcontrol" /
 def build_run(root: Path, steps: int, size: tuple[int, int]):
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
     from sftdata.io import Ledger
-    from sftdata.loaders.sample import write_sample
+    from sftdata.synthetic.sample import write_sample
     from sftdata.react.template import template_items
     from sftdata.rundir import RunDir
 

@@ -33,7 +33,7 @@ SPEC_FEATURES = ("screenshots", "screenshot_widths", "screenshot_heights", "acce
 def build(path: Path, target_bytes: int, seed: int = 7) -> None:
     """Write generated episodes, re-numbered copies of a base set, until the file reaches ``target_bytes``."""
     from sftdata.loaders.protos import make_example, parse_example
-    from sftdata.loaders.sample import generate_records
+    from sftdata.synthetic.sample import generate_records
     from sftdata.loaders.tfrecord import write_tfrecords
 
     base = [parse_example(r) for r in generate_records(n_episodes=24, seed=seed, size=(1080, 2400))]

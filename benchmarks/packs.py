@@ -38,7 +38,7 @@ def main() -> int:
     from sftdata.export.stage import ExportOptions, export_run
     from sftdata.export.tokens import FAMILIES, png_size
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-    from sftdata.loaders.sample import write_sample
+    from sftdata.synthetic.sample import write_sample
     from sftdata.react.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
     from sftdata.swiftcheck.preflight import run_preflight

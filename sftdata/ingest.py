@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from tqdm import tqdm
 
 from .errors import FatalError, RecordError
+from .io import disk_full_error, disk_full_guard, text_for_output
 from .loaders import androidcontrol
 from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
+from .model import episode_id_of
 from .parallel import ordered_map
 from .rundir import RunDir
 
@@ -52,7 +54,7 @@ def _fingerprint(paths: Iterable[Path], options: dict[str, Any]) -> dict[str, An
     inputs = []
     for p in paths:
         st = p.stat()
-        inputs.append({"path": str(p.resolve()), "size": st.st_size, "mtime": int(st.st_mtime)})
+        inputs.append({"path": text_for_output(str(p.resolve())), "size": st.st_size, "mtime": int(st.st_mtime)})
     return {"inputs": inputs, "options": options}
 
 
@@ -120,7 +122,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
     total_bytes = sum(f.stat().st_size for f in files)
     bar = tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc=f"ingest {source}",
                disable=(not progress) if progress is not None else None, dynamic_ncols=True)
-    with run.open_episodes() as episodes, run.open_rejects() as rejects:
+    with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
         reject = _rejecter(run, rejects, source, result, opts.strict)
 
         def tasks():  # this process reads, checks CRCs and filters; the pool builds episodes
@@ -145,7 +147,12 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                         reject(exc, ref)
                         handled += 1
                         continue
-                    episode_id = str(features["episode_id"][0])
+                    try:
+                        episode_id = episode_id_of(features["episode_id"][0])
+                    except RecordError as exc:  # bytes, a boolean: never an id like "b'ep'"
+                        reject(exc, ref)
+                        handled += 1
+                        continue
                     if not selected(episode_id):
                         result.filtered += 1
                         continue
@@ -162,7 +169,8 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
             bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
     bar.close()
 
-    _finish(run, source, result, fingerprint, options, previous, started)
+    with disk_full_guard(run.manifest_path):
+        _finish(run, source, result, fingerprint, options, previous, started)
     return result
 
 
@@ -173,7 +181,7 @@ def _rejecter(run: RunDir, rejects, source: str, result: IngestResult, strict: b
         result.new_rejected += 1
         if strict:
             where = episode_id if source != "androidcontrol" else f"{ref['file']} record {ref['index']}"
-            raise FatalError(f"{where}: {error.reason}: {error.detail} (--strict)")
+            raise FatalError(text_for_output(f"{where}: {error.reason}: {error.detail} (--strict)"))
     return reject
 
 
@@ -220,8 +228,11 @@ def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, 
         result.new_exported += 1
     elif isinstance(outcome, RecordError):
         reject(outcome, ref, episode_id)
+    elif isinstance(outcome, FatalError):  # a worker hit a full disk (see io.disk_full_error): stop here
+        raise outcome
     elif isinstance(outcome, OSError):
-        raise FatalError(f"cannot write to {run.path}: {outcome.strerror or outcome}")
+        raise disk_full_error(outcome, run.images.run_dir / "images") or FatalError(
+            f"cannot write to {run.path}: {outcome.strerror or outcome}")
     else:  # a decoder bug must not kill a 47 GB run: ledger it, go on
         reject(RecordError("unexpected_error", f"{type(outcome).__name__}: {outcome}"), ref, episode_id)
 
@@ -270,7 +281,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     options = {**{k: v for k, v in asdict(opts).items() if k != "workers"}, **asdict(aopts)}
     inputs = [folder / annotated.TASK_FILE for folder in folders]
     fingerprint = _fingerprint(inputs, options)
-    fingerprint["root"] = str(root.resolve())
+    fingerprint["root"] = text_for_output(str(root.resolve()))
     previous, finished = _previous(run, source, fingerprint)
     if finished:
         return finished
@@ -281,7 +292,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     handled = len(done_keys)
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
-    with run.open_episodes() as episodes, run.open_rejects() as rejects:
+    with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
         reject = _rejecter(run, rejects, source, result, opts.strict)
 
         def tasks():
@@ -289,7 +300,9 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
             for folder in bar:
                 if opts.limit is not None and handled >= opts.limit:
                     return
-                episode_id = annotated.episode_id_for(folder, root)
+                # a name with undecodable bytes keeps them as \udcff text in every ledger (the loader rejects
+                # it as bad_path_encoding); the escaped id is also the resume key
+                episode_id = text_for_output(annotated.episode_id_for(folder, root))
                 ref = {"file": episode_id, "index": 0}
                 if f"{episode_id}:0" in done_keys:
                     continue
@@ -304,5 +317,6 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
     bar.close()
-    _finish(run, source, result, fingerprint, options, previous, started)
+    with disk_full_guard(run.manifest_path):
+        _finish(run, source, result, fingerprint, options, previous, started)
     return result

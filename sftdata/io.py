@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import itertools
 import json
@@ -46,7 +47,7 @@ def _open_temp(path: str) -> tuple[int, str]:
             os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600
             return fd, tmp
     except OSError as exc:
-        raise FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise disk_full_error(exc, path) or FatalError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
@@ -74,10 +75,72 @@ def atomic_path(path: str | os.PathLike, *, fsync: bool = True) -> Iterator[Path
                 os.fsync(f.fileno())
 
 
+# A full disk, an exhausted quota or a read-only file system: no record is at fault, the run cannot go on
+DISK_FULL_ERRNOS = frozenset(e for e in (errno.ENOSPC, getattr(errno, "EDQUOT", None), errno.EROFS) if e is not None)
+
+
+def disk_full_error(exc: BaseException, what: object) -> FatalError | None:
+    """The FatalError to raise for ``exc`` when it is a full disk (or quota, or read-only file system) while
+    writing ``what``; None for any other error.
+
+    >>> str(disk_full_error(OSError(errno.ENOSPC, "No space left on device"), "run/episodes.jsonl"))
+    'disk full while writing run/episodes.jsonl: free space and rerun (finished work is kept)'
+    """
+    if not isinstance(exc, OSError) or exc.errno not in DISK_FULL_ERRNOS:
+        return None
+    what = text_for_output(str(what))
+    if exc.errno == errno.EROFS:
+        return FatalError(f"read-only file system while writing {what}: make it writable and rerun "
+                          "(finished work is kept)")
+    kind = "disk quota exceeded" if exc.errno == getattr(errno, "EDQUOT", -1) else "disk full"
+    return FatalError(f"{kind} while writing {what}: free space and rerun (finished work is kept)")
+
+
+@contextlib.contextmanager
+def disk_full_guard(what: object) -> Iterator[None]:
+    """Turn a full disk inside the block into :func:`disk_full_error`'s FatalError (a stage boundary uses
+    this, so no ``[Errno 28]`` traceback reaches the user); other errors pass unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        fatal = disk_full_error(exc, what)
+        if fatal is None:
+            raise
+        raise fatal from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text_for_output(text: str) -> str:
+    """``text`` made encodable as UTF-8: a lone surrogate (an undecodable byte of a file name, kept by Python as
+    U+DC80..U+DCFF) becomes the six characters ``\\udcff``. Plain text is returned as it is.
+
+    >>> print(text_for_output("traj_" + chr(0xDCFF)), text_for_output("轨迹"))
+    traj_\\udcff 轨迹
+    """
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def encode_line(text: str) -> bytes:
+    """UTF-8 bytes of ``text`` (a JSON document), whatever str it is: lone surrogates inside its strings are
+    written as the escaped text ``\\\\udcff``, which reads back as the plain text ``\\udcff`` (never as a
+    surrogate that no UTF-8 writer downstream could write).
+
+    >>> print(json.loads(encode_line(json.dumps({"id": "traj_" + chr(0xDCFF)}, ensure_ascii=False)))["id"])
+    traj_\\udcff
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # only inside JSON strings (JSON's own syntax is ASCII): escape the backslash too
+        return _SURROGATE.sub(lambda m: f"\\\\u{ord(m.group()):04x}", text).encode("utf-8")
+
+
 def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = True) -> None:
-    """``data`` to ``path`` as :func:`atomic_path` does, writing through the temporary file's descriptor."""
+    """``data`` to ``path`` as :func:`atomic_path` does, writing through the temporary file's descriptor.
+    A full disk is a FatalError (the temporary file is removed, ``path`` keeps its previous content)."""
     fd, tmp = _open_temp(os.fspath(path))
-    with _renamed_over(tmp, os.fspath(path)), open(fd, "wb", closefd=True) as f:
+    with disk_full_guard(path), _renamed_over(tmp, os.fspath(path)), open(fd, "wb", closefd=True) as f:
         f.write(data)
         if fsync:
             f.flush()
@@ -85,7 +148,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = Tr
 
 
 def write_json_atomic(path: str | os.PathLike, obj: Any, *, fsync: bool = True) -> None:
-    write_bytes_atomic(path, (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"), fsync=fsync)
+    write_bytes_atomic(path, encode_line(json.dumps(obj, ensure_ascii=False, indent=2) + "\n"), fsync=fsync)
 
 
 def read_json(path: str | os.PathLike, default: Any = None) -> Any:
@@ -118,10 +181,16 @@ def iter_jsonl_lines(path: str | os.PathLike) -> Iterator[tuple[int, bytes]]:
 
 
 def parse_jsonl_line(raw: bytes, path: str | os.PathLike, number: int) -> Any:
+    """One JSONL record: a JSON object, else FatalError naming the file and line."""
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise FatalError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    except (RecursionError, UnicodeDecodeError) as exc:
+        raise FatalError(f"{path}:{number}: not valid JSON ({type(exc).__name__})") from None
+    if not isinstance(value, dict):
+        raise FatalError(f"{path}:{number}: expected a JSON object, got {type(value).__name__}")
+    return value
 
 
 _LEADING_ID = re.compile(rb'\{"id": ?("(?:[^"\\]|\\.)*")')
@@ -137,7 +206,10 @@ def record_id(raw: bytes, path: str | os.PathLike = "", number: int = 0) -> str:
     m = _LEADING_ID.match(raw)
     if m:
         return json.loads(m.group(1))
-    return str(parse_jsonl_line(raw, path, number)["id"])
+    value = parse_jsonl_line(raw, path, number).get("id")
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise FatalError(f"{path}:{number}: a record needs an 'id' (string or integer), got {str(value)[:40]!r}")
+    return str(value)
 
 
 def repair_torn_tail(path: str | os.PathLike) -> int:
@@ -175,14 +247,19 @@ class Ledger:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             repair_torn_tail(self.path)
-            self._f = open(self.path, "ab")
+            self._f = open(self.path, "ab", buffering=0)  # one write per record: nothing left to flush on close
         except OSError as exc:
-            raise FatalError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            raise disk_full_error(exc, self.path) or FatalError(f"cannot write {self.path}: {exc.strerror or exc}") \
+                from None
 
     def append(self, record: dict | str) -> None:
+        """Write one record. Any str is written (lone surrogates escaped, see :func:`encode_line`); a full
+        disk is a FatalError, and the part of the line that made it to disk is cut off on the next open."""
         line = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        self._f.write(line.encode("utf-8") + b"\n")
-        self._f.flush()
+        data = memoryview(encode_line(line) + b"\n")
+        with disk_full_guard(self.path):
+            while data:
+                data = data[self._f.write(data):]
 
     def close(self) -> None:
         self._f.close()

@@ -23,7 +23,7 @@ def episode_schema() -> dict:
 def sample_run(root: Path, n_episodes: int, size: tuple[int, int] = (360, 800), *, annotate: bool = False):
     """A run directory under ``root`` holding a generated sample (seed 0), optionally annotated by the template."""
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
-    from sftdata.loaders.sample import write_sample
+    from sftdata.synthetic.sample import write_sample
     from sftdata.rundir import RunDir
 
     sample = root / "sample.tfrecord.gz"

@@ -76,7 +76,7 @@ def test_write_bytes_atomic_failure_keeps_the_old_file(tmp_path, monkeypatch):
     def refuse(*a):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError):
+    with pytest.raises(FatalError, match="disk full while writing .*x.bin: free space and rerun"):
         write_bytes_atomic(target, b"new", fsync=False)
     assert target.read_bytes() == b"old" and os.listdir(tmp_path) == ["x.bin"]
 

@@ -11,7 +11,7 @@ nbclient = pytest.importorskip("nbclient", reason="needs the dev extras (nbforma
 pytest.importorskip("ipykernel", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
 
 from sftdata.config import load_config  # noqa: E402
-from sftdata.loaders.sample import write_sample  # noqa: E402
+from sftdata.synthetic.sample import write_sample  # noqa: E402
 from sftdata.pipeline import run_pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

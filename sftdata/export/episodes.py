@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RecordError
+from ..errors import FatalError, RecordError
 from ..formats import get_format
 from ..formats.base import StepContext
-from ..model import Episode
+from ..model import Episode, episode_id_of
 from .lengths import LengthModel
 from .samples import build_sample, image_name
 
@@ -30,7 +30,13 @@ def episode_id(line: str) -> str:
     '20'
     """
     m = _ID.match(line)
-    return json.loads(m.group(1)) if m else str(json.loads(line)["id"])
+    if m:
+        return json.loads(m.group(1))
+    try:
+        record = json.loads(line)
+        return episode_id_of(record["id"])
+    except (ValueError, KeyError, TypeError, RecursionError, RecordError) as exc:
+        raise FatalError(f"episodes.jsonl: a line is not an episode with an id ({exc}): {line[:80]!r}") from None
 
 
 @dataclass
@@ -50,7 +56,12 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
     if key not in _LENGTH_MODELS:
         _LENGTH_MODELS[key] = LengthModel(*key)
     lengths = _LENGTH_MODELS[key]
-    episode = Episode.from_json(line)
+    try:
+        episode = Episode.from_json(line)
+    except RecordError as exc:  # not an episode (or a bad value in it): dropped with its reason, never invented
+        out = EpisodeSamples(episode_id(line))
+        out.reasons[exc.reason] += 1
+        return out
     out = EpisodeSamples(episode.id)
     items = record["items"] if record else None
     if items is not None and len(items) != len(episode.steps):
@@ -62,8 +73,11 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         try:
             sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
             text_tokens, image_tokens = lengths.measure(sample, Path(run_path))
-        except RecordError as exc:  # CannotExpress, or an unreadable image header
+        except RecordError as exc:  # CannotExpress, an unreadable image header, an image no family can take
             out.reasons[exc.reason] += 1
+            continue
+        except ValueError:  # a size the family's resize rule refuses (formats.coords), or a bad value: one sample
+            out.reasons["unusable_image_size" if _unusable_size(episode, index, lengths) else "bad_sample"] += 1
             continue
         if text_tokens + image_tokens > opts.max_length:
             out.reasons["over_max_length"] += 1
@@ -72,3 +86,14 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
                   for s in sample.image_steps]
         out.samples.append((sample.line(), text_tokens, image_tokens, images))
     return out
+
+
+def _unusable_size(episode: Episode, index: int, lengths: LengthModel) -> bool:
+    """True when a screenshot up to step ``index`` (the step's own, or a history image) is a size the family's
+    resize rule refuses."""
+    for step in episode.steps[:index + 1]:
+        try:
+            lengths.family.resize(step.screenshot.width, step.screenshot.height, lengths.min_pixels, lengths.max_pixels)
+        except ValueError:
+            return True
+    return False

@@ -40,8 +40,11 @@ class LengthModel:
                 width, height = png_size(path)
             except (OSError, ValueError) as exc:
                 raise RecordError("unreadable_image", f"{path.name}: {exc}") from None
-            self._image_cache[key] = self.family.image_tokens(width, height, self.min_pixels, self.max_pixels) \
-                + self.family.image_overhead
+            try:  # an aspect ratio over 200, or a side the rule refuses: this sample is dropped, not the export
+                tokens = self.family.image_tokens(width, height, self.min_pixels, self.max_pixels)
+            except ValueError as exc:
+                raise RecordError("unusable_image_size", f"{path.name} is {width}x{height}: {exc}") from None
+            self._image_cache[key] = tokens + self.family.image_overhead
         return self._image_cache[key]
 
     def render(self, record: dict) -> str:

@@ -21,7 +21,7 @@ from google.protobuf.message import DecodeError
 
 from ..errors import RecordError
 from ..io import ImageStore, sha256_hex
-from ..model import OPPOSITE, Action, Episode, Screenshot, Step
+from ..model import OPPOSITE, Action, Episode, Screenshot, Step, episode_id_of
 from .a11y import decode_forest, scroll_gesture, smallest_containing
 from .protos import parse_example
 
@@ -43,9 +43,11 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def _point(action: dict[str, Any], width: int, height: int) -> tuple[int, int]:
+    if isinstance(action.get("x"), bool) or isinstance(action.get("y"), bool):
+        raise RecordError("bad_action", f"{action.get('action_type')} with a boolean coordinate: {action}")
     try:
         x, y = int(round(float(action["x"]))), int(round(float(action["y"])))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         raise RecordError("bad_action", f"{action.get('action_type')} without numeric x/y: {action}") from None
     if not (0 <= x < width and 0 <= y < height):
         raise RecordError("point_outside_screen", f"({x}, {y}) is outside the {width}x{height} screenshot")
@@ -138,7 +140,7 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
             action = Action("done")
         steps.append(Step(index=i, screenshot=Screenshot(sha, path, width, height), action=action,
                           instruction=instructions[i] if i < n and instructions else None, elements=elements))
-    return Episode(id=str(features["episode_id"][0]), source=SOURCE, goal=_text(features["goal"][0], "goal"),
+    return Episode(id=episode_id_of(features["episode_id"][0]), source=SOURCE, goal=_text(features["goal"][0], "goal"),
                    steps=steps, meta=dict(meta or {}))
 
 

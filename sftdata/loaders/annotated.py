@@ -9,14 +9,25 @@ A folder holds the screenshots in step order (natural sort, or ``task.json["scre
      "instructions": [...]}       # optional, one per step
 
 Frames may carry burned-in marks (red label, circle, arrow). Those marks are detected to recover omitted
-coordinates and to cross-check given ones (``mark_mismatch`` beyond the tolerance). Training frames never carry
-marks: ``clean/<same name>`` is used byte for byte when present, otherwise the marks are inpainted away and
-the step is flagged ``meta.restored``.
+coordinates and to cross-check given ones. Training frames never carry marks: ``clean/<same name>`` is used
+byte for byte when present, otherwise the marks are inpainted away and the step is flagged ``meta.restored``
+(a derived PNG, labelled as such). Inpainting only ever touches confirmed marks:
+
+- ``"marked": true``: the frames are marked; a circle / arrow off the given coordinates is ``mark_mismatch``.
+  Of several red rings the one at the action's point is the mark (an app's red ring icon is left alone).
+- ``"marked": false``: nothing is searched; the frames are stored as they are.
+- not stated: the frames count as marked only when some frame's label text *and* circle / arrow agree with its
+  action (circle within the tolerance of the point, arrow along the swipe); then each frame's label and its
+  matching circle / arrow are removed. Otherwise red that looks like a mark is the app's own (red UI text, a
+  red ring icon): the frames are kept unmodified (``meta.marks_ignored``), never ``mark_mismatch``.
+
+Screenshot checks (format from the bytes, usable sizes, EXIF orientation, hidden files) are in
+:mod:`.images`. A folder or file name that is not valid UTF-8 is rejected as ``bad_path_encoding``: episode
+ids must be text in every ledger and export, and a silently renamed id could collide with another folder.
 """
 from __future__ import annotations
 
 import io
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -28,13 +39,11 @@ from PIL import Image
 from ..errors import RecordError
 from ..io import ImageStore, sha256_hex
 from ..model import Action, Episode, Screenshot, Step, finger_direction, from_relative
-from .action_text import RawAction, parse_action
+from .action_text import RawAction, parse_action, parse_task
+from .images import IMAGE_SUFFIXES, MAX_FILE_BYTES, MAX_PIXELS, is_hidden, read_image  # noqa: F401 (re-exported)
 
 SOURCE = "annotated"
 TASK_FILE = "task.json"
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp"}
-MAX_PIXELS = 50_000_000
-MAX_FILE_BYTES = 256 << 20
 
 
 @dataclass
@@ -54,7 +63,7 @@ def find_trajectories(root: Path) -> Iterator[Path]:
         yield root
         return
     for child in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: natural_key(p.name)):
-        if child.name == "clean":
+        if child.name == "clean" or is_hidden(child.name):
             continue
         if child.is_symlink():  # never descend through links (loops); a linked trajectory is still checked
             if (child / TASK_FILE).is_file():
@@ -72,6 +81,20 @@ def episode_id_for(folder: Path, root: Path) -> str:
     return folder.resolve().name if rel == "." else rel
 
 
+def _is_text(name: str) -> bool:
+    """False for a name holding undecodable bytes (Python keeps them as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(name: str) -> str:
+    """``name`` with undecodable bytes written as ``\\udcff`` escapes (safe to print and to store)."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _inside(path: Path, base: Path, what: str) -> Path:
     """``path`` resolved, or RecordError(path_escape) when it (or a symlink on the way) leaves ``base``."""
     resolved = path.resolve()
@@ -82,22 +105,17 @@ def _inside(path: Path, base: Path, what: str) -> Path:
 
 def _read_task(folder: Path) -> dict[str, Any]:
     try:
-        task = json.loads((folder / TASK_FILE).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = (folder / TASK_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise RecordError("bad_task_json", f"{TASK_FILE} is unreadable: {exc}") from None
-    if not isinstance(task, dict) or not isinstance(task.get("actions"), list):
-        raise RecordError("bad_task_json", f"{TASK_FILE} needs an object with an 'actions' list")
-    if not isinstance(task.get("goal"), str) or not task["goal"].strip():
-        raise RecordError("missing_goal", f"{TASK_FILE} has no goal")
-    if task.get("coordinates", "relative") not in ("relative", "pixels"):
-        raise RecordError("bad_task_json", "'coordinates' must be 'relative' or 'pixels'")
-    return task
+    return parse_task(text)  # goal, actions and option fields checked there
 
 
 def _frames(folder: Path, task: dict[str, Any]) -> list[Path]:
     base = folder.resolve()
     if "screenshots" not in task:
-        listed = sorted((p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
+        listed = sorted((p for p in folder.iterdir()
+                         if p.suffix.lower() in IMAGE_SUFFIXES and not is_hidden(p.name) and p.is_file()),
                         key=lambda p: natural_key(p.name))
         return [_inside(p, base, "screenshot") for p in listed]
     names = task["screenshots"]
@@ -110,29 +128,6 @@ def _frames(folder: Path, task: dict[str, Any]) -> list[Path]:
             raise RecordError("path_escape", f"screenshot {name!r} points outside the trajectory folder")
         frames.append(path)
     return frames
-
-
-def read_image(path: Path) -> tuple[bytes, Image.Image]:
-    """The file's bytes and its decoded RGB image, refusing non-images and decompression bombs early."""
-    if not path.is_file():
-        raise RecordError("missing_screenshot", f"{path.name} does not exist")
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise RecordError("image_too_large", f"{path.name} is {path.stat().st_size} bytes")
-    data = path.read_bytes()
-    try:
-        with Image.open(io.BytesIO(data)) as probe:
-            width, height = probe.size
-            if width * height > MAX_PIXELS:
-                raise RecordError("image_too_large", f"{path.name} is {width}x{height}, over "
-                                  f"{MAX_PIXELS // 1_000_000} megapixels")
-            image = probe.convert("RGB")
-    except RecordError:
-        raise
-    except Image.DecompressionBombError as exc:  # over PIL's own limit, refused before decoding
-        raise RecordError("image_too_large", f"{path.name}: {exc}") from None
-    except Exception as exc:  # PIL raises many kinds for broken files
-        raise RecordError("unreadable_image", f"{path.name} is not a readable image: {exc}") from None
-    return data, image
 
 
 def _to_pixels(xy: tuple[float, float], width: int, height: int, unit: str) -> tuple[int, int]:
@@ -158,38 +153,65 @@ def _px(point) -> tuple[int, int]:
     return (int(round(point[0])), int(round(point[1])))
 
 
-def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str, tolerance: float) -> Action:
-    """Canonical action for step ``i``: coordinates from task.json, cross-checked against (or recovered
-    from) the detected ``marks`` (None when the frame is clean)."""
+def _candidates(marks, kind: str) -> tuple:
+    """Every detected circle / arrow, most confident first (a hand-built Marks may only have the best one)."""
+    many, best = (marks.circles, marks.circle) if kind == "circle" else (marks.arrows, marks.arrow)
+    return tuple(many) or ((best,) if best is not None else ())
+
+
+def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str, tolerance: float,
+                   *, trust: bool = True) -> tuple[Action, Any]:
+    """Canonical action for step ``i`` and the detected marks that belong to it.
+
+    Coordinates come from task.json, cross-checked against (or recovered from) ``marks`` (None when the frame
+    is not searched). Of several detected circles / arrows the one nearest the given point(s) is the
+    annotator's (an app's red ring icon elsewhere is not). ``trust``: task.json says the frames are marked, so
+    a mark that disagrees with the coordinates is ``mark_mismatch``; otherwise it is taken for the app's own
+    red and ignored, and only a circle next to a label can stand in for omitted coordinates.
+
+    Returns ``(action, own)``: ``own`` is ``Marks`` holding the label and only the circle / arrow that matched
+    the action (None when ``marks`` is None)."""
     w, h = image.size
     point = _to_pixels(raw.point, w, h, unit) if raw.point is not None else None
     end = _to_pixels(raw.end, w, h, unit) if raw.end is not None else None
+    circle = arrow = None
+    usable = marks is not None and (trust or marks.label_band is not None)  # may stand in for coordinates
     if raw.type in ("click", "long_press"):
-        circle = marks.circle if marks is not None else None
+        cands = _candidates(marks, "circle") if marks is not None else ()
         if point is None:
-            if circle is None:
-                raise RecordError("missing_coordinates" if marks is None else "mark_not_found",
+            if not cands or not usable:
+                raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
                                   f"step {i}: {raw.type} has no coordinates and no circle mark to recover them from")
+            circle = cands[0]
             point = _px(circle.point)
-        elif circle is not None:
-            _check(point, _px(circle.point), tolerance, "point", i)
+        elif cands:
+            circle = min(cands, key=lambda c: math.dist(point, _px(c.point)))
+            if math.dist(point, _px(circle.point)) > tolerance:
+                if trust:
+                    _check(point, _px(circle.point), tolerance, "point", i)
+                circle = None
     elif raw.type == "swipe":
-        arrow = marks.arrow if marks is not None else None
+        cands = _candidates(marks, "arrow") if marks is not None else ()
         if point is None:
-            if arrow is None:
-                raise RecordError("missing_coordinates" if marks is None else "mark_not_found",
+            if not cands or not usable:
+                raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
                                   f"step {i}: swipe has no coordinates and no arrow mark to recover them from")
-            point = _px(arrow.start)
-            end = _px(arrow.end)
-        elif arrow is not None:
-            _check(point, _px(arrow.start), tolerance, "swipe start", i)
-            _check(end, _px(arrow.end), tolerance, "swipe end", i)
+            arrow = cands[0]
+            point, end = _px(arrow.start), _px(arrow.end)
+        elif cands:
+            arrow = min(cands, key=lambda a: math.dist(point, _px(a.start)) + math.dist(end, _px(a.end)))
+            if max(math.dist(point, _px(arrow.start)), math.dist(end, _px(arrow.end))) > tolerance:
+                if trust:
+                    _check(point, _px(arrow.start), tolerance, "swipe start", i)
+                    _check(end, _px(arrow.end), tolerance, "swipe end", i)
+                arrow = None
         if point == end:
             raise RecordError("bad_action", f"step {i}: swipe starts and ends at {list(point)}")
         if raw.direction and finger_direction(point, end) != raw.direction:
             raise RecordError("mark_mismatch", f"step {i}: SWIPE {raw.direction.upper()} but the arrow goes "
                               f"{finger_direction(point, end)}")
-    return Action(raw.type, point=point, end=end, text=raw.text, app=raw.app)
+    own = None if marks is None else type(marks)(circle, arrow, marks.label_band, marks.label_box)
+    return Action(raw.type, point=point, end=end, text=raw.text, app=raw.app), own
 
 
 def _check_done(actions: list[RawAction]) -> None:
@@ -211,8 +233,15 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
     """One trajectory folder -> Episode, or RecordError with the reason it cannot be used."""
     opts = opts or AnnotatedOptions()
     _inside(folder, root, "trajectory folder")
+    episode_id = episode_id_for(folder, root)
+    if not _is_text(episode_id):
+        raise RecordError("bad_path_encoding", f"folder {printable(episode_id)!r} is not valid UTF-8: rename it "
+                          "(ids must be text in every ledger and export)")
     task = _read_task(folder)
     frames = _frames(folder, task)
+    for frame in frames:
+        if not _is_text(frame.name):
+            raise RecordError("bad_path_encoding", f"screenshot {printable(frame.name)!r} is not a valid UTF-8 name")
     if len(frames) != len(task["actions"]):
         raise RecordError("action_count_mismatch",
                           f"{len(task['actions'])} actions for {len(frames)} screenshots (one action per screenshot)")
@@ -229,42 +258,52 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
     clean_dir = folder / "clean"
     marked = task.get("marked")
     unit = task.get("coordinates", "relative")
-    steps: list[Step] = []
+    seen = []  # (frame, bytes, real extension, size, action, own marks, anything detected) per step
     for i, (frame, raw) in enumerate(zip(frames, raws)):
-        data, image = read_image(frame)
+        data, image, ext = read_image(frame)
         marks = None
         if marked is not False:
             from ..overlay.detect import detect_marks  # OpenCV is only needed for marked frames
 
             marks = detect_marks(image)
-            if marked is None and marks.circle is None and marks.arrow is None and marks.label_band is None:
-                marks = None
         tolerance = opts.tolerance_px if opts.tolerance_px is not None else 0.02 * math.hypot(*image.size)
-        action = resolve_action(raw, i, image, marks, unit, tolerance)
+        action, own = resolve_action(raw, i, image, marks, unit, tolerance, trust=marked is True)
+        found = marks is not None and (marks.label_band is not None or marks.circle is not None
+                                       or marks.arrow is not None)
+        seen.append((frame, data, ext, image.size, action, own, found))
+        del image
+    # task.json does not say: the frames count as marked when some frame's label and circle / arrow agree
+    # with its action (an app's own red text or ring alone never does); then every frame's label is a mark too
+    confirmed = marked is True or (marked is None and any(
+        own.label_band is not None and (own.circle or own.arrow) for *_, own, _ in seen))
+    steps: list[Step] = []
+    for i, (frame, data, ext, size, action, own, found) in enumerate(seen):
         meta: dict[str, Any] = {"frame": frame.name}
-        clean = clean_dir / frame.name
+        has_marks = confirmed and own is not None and (own.label_band is not None or own.circle or own.arrow)
+        if marked is None and found and not has_marks:
+            meta["marks_ignored"] = True  # red that did not match the action: the frame is taken as clean
+        train_bytes = data
         if clean_dir.is_dir():
-            train_bytes, clean_image = read_image(_inside(clean, folder, "clean frame"))
-            if clean_image.size != image.size:
+            train_bytes, clean_image, ext = read_image(_inside(clean_dir / frame.name, folder, "clean frame"))
+            if clean_image.size != size:
                 raise RecordError("clean_size_mismatch", f"clean/{frame.name} is {clean_image.size}, "
-                                  f"the marked frame {image.size}")
+                                  f"the marked frame {size}")
             meta["clean"] = True
-        elif marks is not None:
+        elif has_marks:
             if opts.require_clean:
                 raise RecordError("no_clean_frames", f"{frame.name} carries marks and there is no clean/ frame")
             from ..overlay.restore import remove_marks
 
-            restored, _ = remove_marks(image)
-            train_bytes = _png_bytes(restored)
-            meta["restored"] = True
-        else:
-            train_bytes = data
-        ext = "png" if meta.get("restored") else frame.suffix.lower().lstrip(".").replace("jpeg", "jpg")
+            with Image.open(io.BytesIO(data)) as decoded:
+                restored, mask = remove_marks(decoded.convert("RGB"), marks=own)
+            if mask.any():  # a derived copy, labelled: the original bytes are not what is trained on
+                train_bytes, ext = _png_bytes(restored), "png"
+                meta["restored"] = True
         sha, path = store.put(train_bytes, ext) if store is not None else (sha256_hex(train_bytes), "")
         instruction = instructions[i] if instructions is not None else None
-        steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *image.size),
+        steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *size),
                           action=action, instruction=instruction if isinstance(instruction, str) else None,
                           meta=meta))
-    return Episode(id=episode_id_for(folder, root), source=SOURCE, goal=task["goal"].strip(), steps=steps,
-                   meta={"folder": episode_id_for(folder, root), "marked": any(
+    return Episode(id=episode_id, source=SOURCE, goal=task["goal"].strip(), steps=steps,
+                   meta={"folder": episode_id, "marked": any(
                        s.meta.get("clean") or s.meta.get("restored") for s in steps)})

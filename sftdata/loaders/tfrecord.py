@@ -199,7 +199,9 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
                 if verify and masked_crc32c(header[:8]) != length_crc:
                     frame = Frame(index, offset, error=RecordError(
                         "length_crc_mismatch", f"record header CRC mismatch (claimed length {length})"))
-                    skipped = _resync(src, max_record_bytes)
+                    from .resync import resync  # only a corrupt file needs it
+
+                    skipped = resync(src, max_record_bytes)
                     if skipped is None:
                         frame.error.detail += "; no valid record found after it, rest of file unreadable"
                         yield frame
@@ -245,40 +247,6 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
                 yield Frame(index, offset, error=exc)
                 break
         report()
-
-
-def _resync(src: _Source, max_record_bytes: int) -> int | None:
-    """Scan forward for the next frame whose header and data CRCs both hold; leave the source there.
-
-    Candidates are found with ``bytes.find`` on the four zero bytes that top any length under 4 GiB, so
-    the scan runs at memory speed rather than one CRC per byte. Returns the bytes skipped, None if the
-    window ran out.
-    """
-    skipped = 0
-    while skipped < RESYNC_WINDOW:
-        window = src.peek(CHUNK + _HEADER.size)
-        if len(window) < _HEADER.size:
-            return None
-        pos = window.find(b"\x00\x00\x00\x00", 5)
-        while pos != -1 and pos + 8 <= len(window):
-            start = pos - 4
-            length, length_crc = _HEADER.unpack_from(window, start)
-            if length <= max_record_bytes and masked_crc32c(window[start:start + 8]) == length_crc:
-                src.skip(start)
-                frame = src.peek(_HEADER.size + length + _FOOTER.size)
-                if len(frame) == _HEADER.size + length + _FOOTER.size and masked_crc32c(
-                        frame[_HEADER.size:_HEADER.size + length]) == _FOOTER.unpack_from(frame, _HEADER.size + length)[0]:
-                    return skipped + start
-                src.skip(1)
-                skipped += start + 1
-                break
-            pos = window.find(b"\x00\x00\x00\x00", pos + 1)
-        else:
-            step = max(1, len(window) - _HEADER.size)
-            skipped += src.skip(step)
-            if len(window) < CHUNK:
-                return None
-    return None
 
 
 def frame_record(data: bytes) -> bytes:

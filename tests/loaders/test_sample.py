@@ -15,8 +15,8 @@ from PIL import Image
 from sftdata.errors import RecordError
 from sftdata.loaders.androidcontrol import iter_episodes, png_size
 from sftdata.loaders.protos import AccessibilityForest, parse_example
-from sftdata.loaders.sample import generate_records, main, write_sample
-from sftdata.loaders.screens import style
+from sftdata.synthetic.sample import generate_records, main, write_sample
+from sftdata.synthetic.screens import style
 from sftdata.loaders.tfrecord import read_tfrecords
 from sftdata.model import ACTION_TYPES, DIRECTIONS, check_episode
 from sftdata.overlay import fonts

@@ -12,7 +12,7 @@ from chromium import Browser
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import Ledger
-from sftdata.loaders.sample import write_sample
+from sftdata.synthetic.sample import write_sample
 from sftdata.react.stage import AnnotateOptions, annotate_run
 from sftdata.report import SECTIONS, summarize, write_report
 from sftdata.report.plots import use_cjk_font

@@ -40,7 +40,7 @@ def mixed_run(tmp_path_factory):
     """The AndroidControl fixture, the annotated fixture and 4 generated episodes in one annotated run."""
     _require_swift()
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-    from sftdata.loaders.sample import write_sample
+    from sftdata.synthetic.sample import write_sample
     from sftdata.react.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
 
