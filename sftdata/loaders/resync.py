@@ -139,9 +139,7 @@ def resync(src: "_Source", max_record_bytes: int) -> int | None:
         for start in _header_starts(window, max_record_bytes):
             length = _HEADER.unpack_from(window, start)[0]
             src.skip(start)
-            frame = src.peek(_HEADER.size + length + _FOOTER.size)
-            if len(frame) == _HEADER.size + length + _FOOTER.size and masked_crc32c(
-                    frame[_HEADER.size:_HEADER.size + length]) == _FOOTER.unpack_from(frame, _HEADER.size + length)[0]:
+            if _data_crc_holds(src, length):
                 return skipped + start
             src.skip(1)
             skipped += start + 1
@@ -152,6 +150,13 @@ def resync(src: "_Source", max_record_bytes: int) -> int | None:
             if len(window) < CHUNK:
                 return None
     return None
+
+
+def _data_crc_holds(src: "_Source", length: int) -> bool:
+    """The frame at ``src``'s position, whose header says ``length``, is whole and its data CRC holds."""
+    frame = src.peek(_HEADER.size + length + _FOOTER.size)
+    return len(frame) == _HEADER.size + length + _FOOTER.size and masked_crc32c(
+        frame[_HEADER.size:_HEADER.size + length]) == _FOOTER.unpack_from(frame, _HEADER.size + length)[0]
 
 
 def resync_per_byte(src: "_Source", max_record_bytes: int) -> int | None:
@@ -168,9 +173,7 @@ def resync_per_byte(src: "_Source", max_record_bytes: int) -> int | None:
             length, length_crc = _HEADER.unpack_from(window, start)
             if length <= max_record_bytes and masked_crc32c(window[start:start + 8]) == length_crc:
                 src.skip(start)
-                frame = src.peek(_HEADER.size + length + _FOOTER.size)
-                if len(frame) == _HEADER.size + length + _FOOTER.size and masked_crc32c(
-                        frame[_HEADER.size:_HEADER.size + length]) == _FOOTER.unpack_from(frame, _HEADER.size + length)[0]:
+                if _data_crc_holds(src, length):
                     return skipped + start
                 src.skip(1)
                 skipped += start + 1
