@@ -1,5 +1,5 @@
 """The generated ``train.sh`` itself trains a tiny model for two steps (CPU overrides only: dtype, attention,
-packing off, two steps, no reporting), and ``sftdata preflight`` finds what training would lose."""
+packing off, two steps), and ``sftdata preflight`` finds what training would lose."""
 import json
 import os
 import subprocess
@@ -11,8 +11,7 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.export.stage import ExportOptions, export_run
 
-CPU = ["--torch_dtype", "float32", "--attn_impl", "sdpa", "--packing", "false", "--max_steps", "2",
-       "--report_to", "none", "--dataloader_num_workers", "0", "--dataset_num_proc", "1"]
+CPU = ["--torch_dtype", "float32", "--attn_impl", "sdpa", "--packing", "false", "--max_steps", "2"]
 
 
 def test_generated_train_sh_trains_two_steps(mixed_run, tiny_models, tmp_path):
