@@ -249,7 +249,7 @@ def sample(out, n_episodes, seed, size):
         width, height = (int(v) for v in size.lower().split("x"))
     except ValueError:
         raise click.BadParameter(f"expected WIDTHxHEIGHT, got {size!r}", param_hint="--size") from None
-    count = write_sample(out, n_episodes=n_episodes, seed=seed, size=(width, height))
+    count = write_sample(out, n_episodes=n_episodes, seed=seed, size=(width, height), progress=sys.stderr.isatty())
     click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 

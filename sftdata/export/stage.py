@@ -24,7 +24,7 @@ from tqdm import tqdm
 from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family
-from ..io import disk_full_guard, iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..io import count_lines, disk_full_guard, iter_jsonl, write_bytes_atomic, write_json_atomic
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
 from ..parallel import ordered_map
@@ -144,7 +144,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     backends: Counter = Counter()
     images: Counter = Counter()
     max_image_pixels = 0
-    bar = tqdm(unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
+    bar = tqdm(total=count_lines(run.episodes_path), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
     work_opts = replace(opts, hf_dataset=None, progress=None)
 

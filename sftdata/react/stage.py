@@ -67,7 +67,7 @@ def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str) -> set
 
 
 async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
-    from ..io import Ledger, iter_jsonl_lines, parse_jsonl_line, record_id
+    from ..io import Ledger, count_lines, iter_jsonl_lines, parse_jsonl_line, record_id
 
     done = _done_ids(run, opts.backend, annotator.model, annotator.prompt.version)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
@@ -75,8 +75,7 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
     # raw lines: only the id is read here; the episode is decoded in the pool, off the event loop
     todo = ((number, raw) for number, raw in iter_jsonl_lines(path)
             if (eid := record_id(raw, path, number)) not in done and (wanted is None or eid in wanted))
-    with open(run.episodes_path, "rb") as f:
-        total = sum(1 for _ in f) - len(done) if wanted is None else len(wanted - done)
+    total = count_lines(run.episodes_path) - len(done) if wanted is None else len(wanted - done)
     if opts.limit is not None:
         total = min(total, opts.limit)
     bar = tqdm(total=max(total, 0), unit="ep", desc=f"annotate {opts.backend}", dynamic_ncols=True,

@@ -302,9 +302,14 @@ def generate_records(n_episodes: int = 12, seed: int = 0, size: tuple[int, int] 
 
 
 def write_sample(path: str | Path, n_episodes: int = 12, seed: int = 0,
-                 size: tuple[int, int] = (1080, 2400)) -> int:
-    """Write the sample as a GZIP TFRecord at ``path`` (atomically); returns the number of episodes."""
-    return write_tfrecords(path, generate_records(n_episodes, seed, size))
+                 size: tuple[int, int] = (1080, 2400), progress: bool = False) -> int:
+    """Write the sample as a GZIP TFRecord at ``path`` (atomically); returns the number of episodes.
+    ``progress`` shows a bar on stderr (drawing a 1080x2400 episode takes about a second)."""
+    records = generate_records(n_episodes, seed, size)
+    if progress:
+        from tqdm import tqdm
+        records = tqdm(records, total=n_episodes, unit="ep", desc="sample", dynamic_ncols=True)
+    return write_tfrecords(path, records)
 
 
 def main(argv: list[str] | None = None) -> int:
