@@ -16,9 +16,9 @@ from .errors import FatalError, RecordError
 from .io import disk_full_error, disk_full_guard, text_for_output
 from .loaders import androidcontrol
 from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
-from .model import episode_id_of
 from .parallel import ordered_map
 from .rundir import RunDir
+from .values import episode_id_of
 
 if TYPE_CHECKING:
     from .loaders.annotated import AnnotatedOptions

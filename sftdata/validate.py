@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import FatalError, RecordError
-from .model import Episode, loads_strict
+from .model import Episode
+from .values import loads_strict
 from .react.check import CJK_THRESHOLD, Failure, check_items
 from .react.parse import schema_failures
 

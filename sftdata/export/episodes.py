@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import FatalError, RecordError
 from ..formats import get_format
 from ..formats.base import StepContext
-from ..model import Episode, episode_id_of
+from ..model import Episode
+from ..values import episode_id_of
 from .lengths import LengthModel
 from .samples import build_sample, image_name
 

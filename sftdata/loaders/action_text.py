@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RecordError
-from ..model import DIRECTIONS, goal_of, loads_strict
+from ..model import DIRECTIONS
+from ..values import goal_of, loads_strict
 
 MAX_COORDINATE = 1_000_000  # far beyond any screen, in pixels or 0..1000 units
 

@@ -21,7 +21,8 @@ from google.protobuf.message import DecodeError
 
 from ..errors import RecordError
 from ..io import ImageStore, sha256_hex
-from ..model import OPPOSITE, Action, Episode, Screenshot, Step, episode_id_of
+from ..model import OPPOSITE, Action, Episode, Screenshot, Step
+from ..values import episode_id_of
 from .a11y import decode_forest, scroll_gesture, smallest_containing
 from .protos import parse_example
 

@@ -1,0 +1,98 @@
+"""Values from untrusted sources, checked before they become records: whole-number coordinates, episode ids,
+goals, and strict JSON (no ``NaN``/``Infinity``). Each failure is a :class:`~sftdata.errors.RecordError` with a
+machine-readable reason.
+
+>>> as_point([540, 1200], "click"), episode_id_of(7)
+((540, 1200), '7')
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .errors import FatalError, RecordError
+
+Point = tuple[int, int]
+
+
+class EpisodeError(RecordError, FatalError, ValueError):
+    """A bad episodes.jsonl record: a RecordError where records are dropped with their reason (export,
+    validate), a FatalError with one clear line where they cannot be (annotate, report)."""
+
+
+class MalformedEpisode(EpisodeError):
+    """An episodes.jsonl record that is not an episode (missing or mistyped fields): ``malformed_episode``."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("malformed_episode", detail)
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as an int when it is one (or an integral, finite float); booleans, strings, NaN, infinities
+    and fractions raise RecordError(``bad_coordinates``).
+
+    >>> whole_number(5, "x"), whole_number(5.0, "x")
+    (5, 5)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise RecordError("bad_coordinates", f"{what} must be a whole number, got {str(value)[:40]!r}")
+
+
+def as_point(value: Any, what: str) -> Point | None:
+    """``[x, y]`` (exactly two whole numbers) as a Point; None stays None; else ``bad_coordinates``."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise RecordError("bad_coordinates", f"{what} must be [x, y], got {str(value)[:60]}")
+    return (whole_number(value[0], what), whole_number(value[1], what))
+
+
+def episode_id_of(value: Any) -> str:
+    """An episode id from a source: a string or an integer (never bytes, booleans or floats: ``bad_episode_id``).
+
+    >>> episode_id_of(7), episode_id_of("ep-1")
+    ('7', 'ep-1')
+    """
+    if isinstance(value, str) and value.strip():
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise RecordError("bad_episode_id", f"an episode id must be a non-empty string or an integer, got "
+                      f"{type(value).__name__} {str(value)[:60]!r}")
+
+
+def goal_of(value: Any) -> str:
+    """The task goal: a non-empty string (``bad_goal`` for another type, ``empty_goal`` for a blank one)."""
+    if not isinstance(value, str):
+        raise RecordError("bad_goal", f"the goal must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise RecordError("empty_goal", "the goal is empty")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError("non_finite_number", f"{name} is not a JSON number (only finite numbers are allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError("non_finite_number", f"{text[:40]} is too large for a JSON number")
+    return value
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """Standard JSON only: ``NaN``/``Infinity`` (or ``1e999``) raise ``non_finite_number``, bad syntax
+    ``malformed_json``."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError("malformed_json", "nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError("malformed_json", f"not valid JSON ({getattr(exc, 'msg', exc)})") from None
