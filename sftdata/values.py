@@ -85,11 +85,15 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# json.loads hooks that refuse what is not a finite JSON number (RecordError ``non_finite_number``)
+FINITE_NUMBERS = {"parse_constant": _no_constant, "parse_float": _finite_float}
+
+
 def loads_strict(text: str | bytes) -> Any:
     """Standard JSON only: ``NaN``/``Infinity`` (or ``1e999``) raise ``non_finite_number``, bad syntax
     ``malformed_json``."""
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return json.loads(text, **FINITE_NUMBERS)
     except RecordError:
         raise
     except RecursionError:

@@ -19,6 +19,7 @@ import json_repair
 
 from ..errors import RecordError
 from ..schemas import validator
+from ..values import FINITE_NUMBERS
 from .check import Failure
 
 WRAPPER_KEYS = ("items", "actions", "steps", "output", "outputs", "result", "results", "data", "response",
@@ -104,21 +105,12 @@ def _halfwidth(m: re.Match) -> str:
     return _HALF[s]
 
 
-def _no_constant(name: str) -> Any:
-    raise ReplyError("non_finite_number", f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ReplyError("non_finite_number", f"{text[:40]} is too large for a JSON number")
-    return value
-
-
 def _strict(text: str) -> Any:
     """``text`` as a JSON list or object, else None; ``NaN``/``Infinity`` raise ``non_finite_number``."""
     try:  # strict=False: raw newlines inside strings are fine
-        value = json.loads(text, strict=False, parse_constant=_no_constant, parse_float=_finite_float)
+        value = json.loads(text, strict=False, **FINITE_NUMBERS)
+    except RecordError as exc:  # NaN, Infinity or 1e999
+        raise ReplyError(exc.reason, exc.detail) from None
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, (list, dict)) else None
