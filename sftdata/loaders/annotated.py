@@ -37,7 +37,7 @@ from typing import Any, Iterator
 from PIL import Image
 
 from ..errors import RecordError
-from ..io import ImageStore, sha256_hex
+from ..io import ImageStore, sha256_hex, text_for_output
 from ..model import Action, Episode, Screenshot, Step, finger_direction, from_relative
 from .action_text import RawAction, parse_action, parse_task
 from .images import IMAGE_SUFFIXES, MAX_FILE_BYTES, MAX_PIXELS, is_hidden, read_image  # noqa: F401 (re-exported)
@@ -88,11 +88,6 @@ def _is_text(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def printable(name: str) -> str:
-    """``name`` with undecodable bytes written as ``\\udcff`` escapes (safe to print and to store)."""
-    return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _inside(path: Path, base: Path, what: str) -> Path:
@@ -235,13 +230,13 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
     _inside(folder, root, "trajectory folder")
     episode_id = episode_id_for(folder, root)
     if not _is_text(episode_id):
-        raise RecordError("bad_path_encoding", f"folder {printable(episode_id)!r} is not valid UTF-8: rename it "
+        raise RecordError("bad_path_encoding", f"folder {text_for_output(episode_id)!r} is not valid UTF-8: rename it "
                           "(ids must be text in every ledger and export)")
     task = _read_task(folder)
     frames = _frames(folder, task)
     for frame in frames:
         if not _is_text(frame.name):
-            raise RecordError("bad_path_encoding", f"screenshot {printable(frame.name)!r} is not a valid UTF-8 name")
+            raise RecordError("bad_path_encoding", f"screenshot {text_for_output(frame.name)!r} is not a valid UTF-8 name")
     if len(frames) != len(task["actions"]):
         raise RecordError("action_count_mismatch",
                           f"{len(task['actions'])} actions for {len(frames)} screenshots (one action per screenshot)")
