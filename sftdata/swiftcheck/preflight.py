@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import FatalError
+from ..errors import FatalError, RecordError
+from ..export.lengths import LengthModel
 from ..export.packing import packing_efficiency
-from ..export.tokens import FAMILIES, png_size
 from ..io import read_json, write_json_atomic
 
 
@@ -27,18 +27,18 @@ def _manifest(export_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def _image_pads(row: dict, export_dir: Path, family: str, manifest: dict) -> int:
-    fam = FAMILIES[family]
-    lo, hi = manifest["options"].get("min_pixels"), manifest["options"].get("max_pixels")
+def _image_pads(row: dict, export_dir: Path, lengths: LengthModel) -> int:
+    """The image placeholder tokens the export counted for ``row`` (RecordError for an unusable image)."""
     total = 0
     for image in row.get("images") or []:
         path = Path(image if not isinstance(image, dict) else image.get("path", ""))
-        w, h = png_size(path if path.is_absolute() else export_dir / path)
-        total += fam.image_tokens(w, h, lo, hi)
+        path = path if path.is_absolute() else export_dir / path
+        total += lengths.image_tokens(path, str(path)) - lengths.family.image_overhead
     return total
 
 
-def _row_findings(row: dict, got: dict, max_length: int, expected_pads: int) -> list[tuple[str, str]]:
+def _row_findings(row: dict, got: dict, max_length: int, export_dir: Path,
+                  lengths: LengthModel) -> list[tuple[str, str]]:
     """(reason, detail) for each way this row would be lost or mis-trained."""
     found = []
     images = len(row.get("images") or [])
@@ -49,6 +49,10 @@ def _row_findings(row: dict, got: dict, max_length: int, expected_pads: int) -> 
         return found + [("encode_error", got["error"])]
     if got["length"] > max_length:
         found.append(("over_max_length", f"{got['length']} tokens > max_length {max_length}"))
+    try:
+        expected_pads = _image_pads(row, export_dir, lengths)
+    except RecordError as exc:  # an image missing or unreadable since the export
+        return found + [(exc.reason, exc.detail)]
     if got["image_pads"] != expected_pads:
         found.append(("image_tokens_differ", f"Swift {got['image_pads']}, export {expected_pads}"))
     if not got["assistant_only"]:
@@ -82,6 +86,8 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
                          "built-in glm-4.1v processor (Qwen vocabulary with GLM special tokens: text lengths indicative)")
         else:
             processor = str(model_dir)
+        options = manifest["options"]
+        lengths = LengthModel(family, options.get("max_pixels"), options.get("min_pixels"))
         lost: list[dict[str, Any]] = []
         splits: dict[str, Any] = {}
         for split, shards in manifest["shards"].items():
@@ -96,8 +102,7 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
                     encoded += [{"error": "dropped by Swift's loader"}] * (len(rows) - len(encoded))
                 for line_no, (row, got) in enumerate(zip(rows, encoded), 1):
                     lost += [{"split": split, "shard": shard, "row": line_no, "reason": r, "detail": d}
-                             for r, d in _row_findings(row, got, max_length, _image_pads(row, export_dir, family,
-                                                                                          manifest))]
+                             for r, d in _row_findings(row, got, max_length, export_dir, lengths)]
                     real.append(got.get("length", max_length + 1))
             diffs = [p - r for p, r in zip(predicted, real) if r <= max_length]
             fits = [n for n in real if n <= max_length]

@@ -50,6 +50,17 @@ def test_preflight_passes_an_export_and_finds_lost_rows(mixed_run, tiny_models, 
     assert "over_max_length" in short.output
 
 
+def test_preflight_reports_a_missing_image_without_a_traceback(mixed_run, tiny_models, tmp_path):
+    out = tmp_path / "sft"
+    export_run(mixed_run, out, ExportOptions(format="qwen2.5-vl", split_ratio=0, progress=False))
+    first = json.loads((out / "train-00000-of-00001.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    (out / first["images"][0]).unlink()
+    result = CliRunner().invoke(main, ["preflight", str(out), "--model", str(tiny_models["qwen2.5-vl"])])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lost = json.loads((out / "preflight.json").read_text())["lost"]
+    assert lost and all(x["reason"] in ("encode_error", "unreadable_image") for x in lost)
+
+
 def test_preflight_of_something_that_is_not_an_export(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     result = CliRunner().invoke(main, ["preflight", str(tmp_path)])
