@@ -16,6 +16,9 @@ from ..errors import RecordError
 from ..model import Action, Episode, Step
 
 
+ITEM_FIELDS = ("thought", "action_summary", "observation", "memory")  # optional, next to reasoning + function
+
+
 class CannotExpress(RecordError):
     """This format has no way to say this step's action (reason code + detail)."""
 
@@ -49,6 +52,12 @@ class StepContext:
     @property
     def reasoning(self) -> str:
         return str(self.item.get("reasoning", "")) if self.item else ""
+
+    def field(self, name: str) -> str | None:
+        """An optional text field of the reconstruction item (``thought``, ``action_summary``, ``observation``,
+        ``memory``; see :data:`ITEM_FIELDS`), None when absent or blank."""
+        value = self.item.get(name) if self.item else None
+        return value.strip() if isinstance(value, str) and value.strip() else None
 
     @property
     def target(self) -> str | None:
