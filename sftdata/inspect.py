@@ -1,9 +1,9 @@
 """Contact sheets: one episode as the pipeline sees it, annotator images (red label, circle, arrow) in a
-grid with the step index, the action and the step instruction under each, the goal on top.
+grid with the step number (1-based), the action and the step instruction under each, the goal on top.
 
 >>> from sftdata.model import Action
 >>> caption_lines(3, Action("input", text="蓝牙耳机"), "Type the product name")
-['#3  INPUT 蓝牙耳机', 'Type the product name']
+['step 4  INPUT 蓝牙耳机', 'Type the product name']
 """
 from __future__ import annotations
 
@@ -26,7 +26,13 @@ PAD = 16
 
 def caption_lines(index: int, action: Action, instruction: str | None, width: int = 1080,
                   height: int = 2400) -> list[str]:
-    lines = [f"#{index}  {action_label(action, width, height)}"]
+    """The caption under one frame: "step N" (1-based; ``index`` is the 0-based step index), the action, and up to
+    three lines of the step's instruction.
+
+    >>> caption_lines(0, Action("back"), None)
+    ['step 1  BACK']
+    """
+    lines = [f"step {index + 1}  {action_label(action, width, height)}"]
     if instruction:
         lines += textwrap.wrap(instruction, 34)[:3]
     return lines

@@ -14,6 +14,7 @@ import errno
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import tempfile
@@ -147,8 +148,44 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes, *, fsync: bool = Tr
             os.fsync(f.fileno())
 
 
+def _non_finite_at(obj: Any, where: str = "") -> tuple[str, float] | None:
+    """(path like ``a.b[2]``, value) of the first NaN or infinite float inside ``obj``, or None."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return where or "the value", obj
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
+    for key, value in items:
+        found = _non_finite_at(value, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}".lstrip("."))
+        if found:
+            return found
+    return None
+
+
+def json_text(obj: Any, *, indent: int | None = None, what: object = "JSON") -> str:
+    """``obj`` as strict JSON text (compact, or indented by ``indent``). NaN and Infinity are not JSON: they are
+    a FatalError naming where they are, never written as the invalid tokens ``NaN``/``Infinity``.
+
+    >>> json_text({"tokens": 3, "text": "点击"})
+    '{"tokens":3,"text":"点击"}'
+    >>> json_text({"usage": {"in": float("nan")}}, what="manifest.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sftdata.errors.FatalError: refusing to write invalid JSON to manifest.json: usage.in is nan (NaN and ...
+    """
+    try:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False, indent=indent,
+                          separators=None if indent is not None else (",", ":"))
+    except ValueError as exc:
+        found = _non_finite_at(obj)
+        if found is None:
+            raise
+        raise FatalError(f"refusing to write invalid JSON to {text_for_output(str(what))}: {found[0]} is "
+                         f"{found[1]!r} (NaN and Infinity are not JSON)") from exc
+
+
 def write_json_atomic(path: str | os.PathLike, obj: Any, *, fsync: bool = True) -> None:
-    write_bytes_atomic(path, encode_line(json.dumps(obj, ensure_ascii=False, indent=2) + "\n"), fsync=fsync)
+    """``obj`` as indented strict JSON to ``path``, atomically (NaN/Infinity are a FatalError, see
+    :func:`json_text`; nothing is written then)."""
+    write_bytes_atomic(path, encode_line(json_text(obj, indent=2, what=path) + "\n"), fsync=fsync)
 
 
 def read_json(path: str | os.PathLike, default: Any = None) -> Any:
@@ -255,7 +292,7 @@ class Ledger:
     def append(self, record: dict | str) -> None:
         """Write one record. Any str is written (lone surrogates escaped, see :func:`encode_line`); a full
         disk is a FatalError, and the part of the line that made it to disk is cut off on the next open."""
-        line = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        line = record if isinstance(record, str) else json_text(record, what=self.path)
         data = memoryview(encode_line(line) + b"\n")
         with disk_full_guard(self.path):
             while data:

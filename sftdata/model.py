@@ -225,7 +225,7 @@ class Step:
         w, h = self.screenshot.width, self.screenshot.height
         for point in (self.action.point, self.action.end):
             if point is not None and not (0 <= point[0] < w and 0 <= point[1] < h):
-                raise RecordError("point_outside_screen", f"step {self.index}: {list(point)} is outside the "
+                raise RecordError("point_outside_screen", f"step {self.index + 1}: {list(point)} is outside the "
                                   f"{w}x{h} screenshot")
 
     def to_dict(self) -> dict[str, Any]:
@@ -279,7 +279,7 @@ class Episode:
                 "steps": [s.to_dict() for s in self.steps]}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_dict(), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, d: Any) -> "Episode":
@@ -322,11 +322,11 @@ def check_episode(episode: Episode) -> list[str]:
         return ["episode has no steps"]
     for i, step in enumerate(episode.steps):
         if step.index != i:
-            problems.append(f"step {i}: index is {step.index}")
+            problems.append(f"step {i + 1}: index is {step.index}")
         if step.action.type == "done" and i != len(episode.steps) - 1:
-            problems.append(f"step {i}: done before the last step")
+            problems.append(f"step {i + 1}: done before the last step")
     if episode.steps[-1].action.type != "done":
-        problems.append(f"step {len(episode.steps) - 1}: last action is {episode.steps[-1].action.type}, not done")
+        problems.append(f"step {len(episode.steps)}: last action is {episode.steps[-1].action.type}, not done")
     return problems
 
 

@@ -171,6 +171,6 @@ def format_report(report: ValidationReport) -> str:
         lines += [f"  {reason:<{width}}  {count:>6}" for reason, count in report.by_reason.most_common()]
         for ep in report.episodes[:5]:
             first = ep["failures"][0]
-            where = "list" if first["index"] is None else f"item {first['index']}"
+            where = "list" if first["index"] is None else f"item {first['index'] + 1}"
             lines.append(f"  e.g. episode {ep['id']}, {where}: {first['reason']}: {first['detail']}")
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Values from untrusted sources, checked before they become records: whole-number coordinates, episode ids,
+"""Values from untrusted sources, checked before they become records: pixel coordinates, episode ids,
 goals, and strict JSON (no ``NaN``/``Infinity``). Each failure is a :class:`~sftdata.errors.RecordError` with a
 machine-readable reason.
 
@@ -42,13 +42,31 @@ def whole_number(value: Any, what: str) -> int:
     raise RecordError("bad_coordinates", f"{what} must be a whole number, got {str(value)[:40]!r}")
 
 
+def pixel(value: Any, what: str) -> int:
+    """A pixel coordinate: an int as it is, a finite float rounded half to even (Python's ``round``, as every
+    loader rounds: 540.6 -> 541, 540.5 -> 540, 541.5 -> 542); booleans, strings, NaN and infinities raise
+    RecordError(``bad_coordinates``).
+
+    >>> pixel(540.6, "x"), pixel(540.5, "x"), pixel(541.5, "x"), pixel(7, "x")
+    (541, 540, 542, 7)
+    """
+    if isinstance(value, float) and math.isfinite(value):
+        return round(value)
+    return whole_number(value, what)
+
+
 def as_point(value: Any, what: str) -> Point | None:
-    """``[x, y]`` (exactly two whole numbers) as a Point; None stays None; else ``bad_coordinates``."""
+    """``[x, y]`` (exactly two numbers, fractions rounded by :func:`pixel`) as a Point; None stays None; else
+    ``bad_coordinates``.
+
+    >>> as_point([540.6, 1200.4], "click"), as_point(None, "click")
+    ((541, 1200), None)
+    """
     if value is None:
         return None
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise RecordError("bad_coordinates", f"{what} must be [x, y], got {str(value)[:60]}")
-    return (whole_number(value[0], what), whole_number(value[1], what))
+    return (pixel(value[0], what), pixel(value[1], what))
 
 
 def episode_id_of(value: Any) -> str:

@@ -24,7 +24,7 @@ class Sample:
     text: str  # every text the model sees or predicts, for the length estimate
 
     def line(self) -> str:
-        return json.dumps(self.record, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def image_name(step: Step) -> str:

@@ -5,7 +5,7 @@
   (transformers ``models/qwen2_vl/image_processing_qwen2_vl.py`` and ``models/glm4v/image_processing_glm4v.py``).
 * ``FAMILIES``: per-model rule + default pixel limits; ``FAMILIES[name].image_tokens(w, h)`` is the number of
   image placeholder tokens, ``.image_overhead`` the special tokens around each image.
-* ``text_token_upper_bound`` / ``count_text_tokens``: byte bound, or exact counts with a ``tokenizer.json``.
+* ``load_tokenizer``: a ``tokenizers.Tokenizer`` from a ``tokenizer.json`` (for ``--tokenizer``).
 
 >>> fam = FAMILIES["qwen2.5-vl"]
 >>> fam.image_tokens(1080, 2400), fam.image_overhead
@@ -227,23 +227,6 @@ FAMILIES: dict[str, Family] = {
     "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v"),
 }
 
-# Chat-template tokens one message can add around its content, maximised over the families: ChatML
-# (Qwen) "<|im_start|>" role "\n" ... "<|im_end|>" "\n" = 5; an empty reasoning block "<think>\n\n</think>\n\n"
-# that Qwen3-style templates may insert = 4; 1 spare for a role name split in two. GLM-4's "<|role|>\n" = 2
-# plus "[gMASK]<sop>" once per conversation stays below it. Count a default system prompt as a message.
-MESSAGE_OVERHEAD = 10
-
-
-def text_token_upper_bound(text: str) -> int:
-    """Upper bound on the tokens of one chat message whose content is ``text``: byte-level BPE tokenizers
-    (Qwen2/2.5/3, GLM-4) map every token to at least one UTF-8 byte, so content tokens <= UTF-8 bytes;
-    plus ``MESSAGE_OVERHEAD`` for the template framing.
-
-    >>> text_token_upper_bound("click(540, 1200)"), text_token_upper_bound("点击")
-    (26, 16)
-    """
-    return len(text.encode("utf-8")) + MESSAGE_OVERHEAD
-
 
 def load_tokenizer(path: str | os.PathLike):
     """A ``tokenizers.Tokenizer`` from ``path`` (a model directory holding tokenizer.json, or the file)."""
@@ -253,15 +236,3 @@ def load_tokenizer(path: str | os.PathLike):
         raise ImportError("load_tokenizer needs the 'tokenizers' package: pip install tokenizers") from e
     p = Path(path)
     return Tokenizer.from_file(str(p / "tokenizer.json" if p.is_dir() else p))
-
-
-def count_text_tokens(text: str, tokenizer=None) -> int:
-    """Content tokens of ``text`` (no template framing): exact with a ``tokenizers.Tokenizer``, otherwise
-    the UTF-8 byte count, an upper bound for byte-level BPE.
-
-    >>> count_text_tokens("hello world")
-    11
-    """
-    if tokenizer is None:
-        return len(text.encode("utf-8"))
-    return len(tokenizer.encode(text, add_special_tokens=False).ids)

@@ -49,16 +49,20 @@ def _header_starts(window: bytes, max_record_bytes: int) -> Iterator[int]:
     A length under 4 GiB has four zero high bytes, so candidates are found with ``bytes.find``. A run of zero
     bytes (padding, a zeroed block, a sparse file) would make every byte a candidate; within it, a start whose
     whole header lies in the run reads length 0 with CRC 0, which never passes, so only the starts at the run's
-    two ends are tested and the run itself is passed over by comparing it with zeros, at memory speed.
+    two ends are tested and the run itself is passed over by comparing it with zeros, at memory speed. After
+    ``_VECTOR_MIN`` runs too short to hold a header (dense candidates: arrays of small integers), the rest of
+    the window is tested at once by :func:`_header_starts_vectorised`.
     """
     n = len(window)
-    quads = window.count(_ZERO4)
-    if quads > _VECTOR_MIN and quads > 4 * window.count(_ZERO12):  # many candidates, few in long zero runs
-        yield from _header_starts_vectorised(window, max_record_bytes)
-        return
+    short = 0  # zero runs too short to hold a whole header: the mark of dense candidates (arrays of integers)
     pos = window.find(_ZERO4, 5)
     while pos != -1 and pos + 8 <= n:
         end = _zero_run_end(window, pos)  # window[pos:end] is all zero bytes
+        if end - pos < 12:
+            short += 1
+            if short > _VECTOR_MIN:  # many candidates, few in long zero runs: test the rest all at once
+                yield from _header_starts_vectorised(window, max_record_bytes, first=pos - 4)
+                return
         # a start s has its length's high bytes in the run for pos - 4 <= s <= end - 8; wholly inside: pos <= s <= end - 12
         if end - 12 >= pos:
             starts = list(range(pos - 4, pos)) + list(range(end - 11, end - 7))
@@ -74,8 +78,7 @@ def _header_starts(window: bytes, max_record_bytes: int) -> Iterator[int]:
         pos = window.find(_ZERO4, end)
 
 
-_ZERO12 = bytes(12)
-_VECTOR_MIN = 256  # zero quads in a window above which candidates are tested with numpy, all at once
+_VECTOR_MIN = 256  # short zero runs in a window after which the rest's candidates are tested with numpy at once
 _CRC_TABLE = None
 
 
@@ -95,9 +98,10 @@ def _crc32c_table():
     return _CRC_TABLE
 
 
-def _header_starts_vectorised(window: bytes, max_record_bytes: int) -> Iterator[int]:
-    """:func:`_header_starts` for windows dense in candidates (arrays of small integers, sparse data, where
-    every few bytes hold four zeros): every candidate's length CRC computed at once with numpy."""
+def _header_starts_vectorised(window: bytes, max_record_bytes: int, first: int = 1) -> Iterator[int]:
+    """:func:`_header_starts` from offset ``first`` on, for windows dense in candidates (arrays of small
+    integers, sparse data, where every few bytes hold four zeros): every candidate's length CRC computed at
+    once with numpy."""
     import numpy as np
 
     table = _crc32c_table()
@@ -108,7 +112,7 @@ def _header_starts_vectorised(window: bytes, max_record_bytes: int) -> Iterator[
     zero = arr == 0
     last = n - _HEADER.size  # highest start whose header fits
     quad = zero[4:last + 5] & zero[5:last + 6] & zero[6:last + 7] & zero[7:last + 8]  # index = start, 0..last
-    quad[0] = False  # start 0 is the header that failed
+    quad[:max(1, first)] = False  # start 0 is the header that failed; before ``first`` is already tested
     starts = np.flatnonzero(quad)
     if not starts.size:
         return

@@ -59,7 +59,8 @@ def write_requests(run: RunDir, opts: AnnotateOptions, path: Path) -> int:
             for start, end in split_windows(len(episode.steps), opts.window):
                 body = annotator.backend.body(annotator.messages(episode, start, end))
                 out.write(json.dumps({"custom_id": custom_id(episode.id, start, end), "method": "POST",
-                                      "url": "/v1/chat/completions", "body": body}, ensure_ascii=False) + "\n")
+                                      "url": "/v1/chat/completions", "body": body},
+                                     ensure_ascii=False, allow_nan=False) + "\n")
                 lines += 1
     annotator.pool.shutdown()
     return lines

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from sftdata.export.tokens import (FAMILIES, MESSAGE_OVERHEAD, count_text_tokens, glm4v_smart_resize,
-                                   load_tokenizer, png_size, smart_resize, text_token_upper_bound)
+from sftdata.export.tokens import FAMILIES, glm4v_smart_resize, load_tokenizer, png_size, smart_resize
 
 SCREENSHOTS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "androidcontrol" / "screenshots"
 
@@ -265,44 +264,8 @@ def test_bad_headers_raise(data, match):
         png_size(data)
 
 
-# --- Text -----------------------------------------------------------------------------------------------------
-def test_text_bounds():
-    assert text_token_upper_bound("") == MESSAGE_OVERHEAD
-    assert text_token_upper_bound("abc") == 3 + MESSAGE_OVERHEAD
-    assert text_token_upper_bound("点击 🙂") == len("点击 🙂".encode()) + MESSAGE_OVERHEAD == 11 + MESSAGE_OVERHEAD
-    assert count_text_tokens("点击") == 6
-
-
-def test_count_text_tokens_uses_the_tokenizer():
-    class Encoding:
-        def __init__(self, ids):
-            self.ids = ids
-
-    class FakeTokenizer:
-        def encode(self, text, add_special_tokens=True):
-            assert add_special_tokens is False
-            return Encoding(text.split())
-
-    assert count_text_tokens("click the button", FakeTokenizer()) == 3
-
-
+# --- Tokenizer ---------------------------------------------------------------------------------------------
 def test_load_tokenizer_names_the_missing_package(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "tokenizers", None)  # makes `import tokenizers` fail
     with pytest.raises(ImportError, match="tokenizers"):
         load_tokenizer(tmp_path)
-
-
-def test_real_byte_level_bpe_stays_under_the_bound(tmp_path):
-    tokenizers = pytest.importorskip("tokenizers")
-    tok = tokenizers.Tokenizer(tokenizers.models.BPE())
-    tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = tokenizers.decoders.ByteLevel()
-    corpus = ["click(540, 1200) on the Settings button", "打开设置 然后点击 Wi-Fi", "type('hello world') 🙂"] * 50
-    tok.train_from_iterator(corpus, tokenizers.trainers.BpeTrainer(
-        vocab_size=400, initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet()))
-    tok.save(str(tmp_path / "tokenizer.json"))
-    loaded = load_tokenizer(tmp_path)
-    rng = random.Random(0)
-    for text in corpus[:3] + ["".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(50)) for _ in range(50)]:
-        n = count_text_tokens(text, loaded)
-        assert 0 < n <= len(text.encode("utf-8")) < text_token_upper_bound(text)

@@ -414,6 +414,7 @@ def test_a_key_inside_the_base_url_is_in_no_file_and_no_output(run, index, form)
     assert_url_key_nowhere(run, proc, refused)
 
 
+@pytest.mark.stopped
 def test_a_key_in_the_base_url_is_masked_in_a_fatal_404(run):
     def responder(body, k):
         return status(404, body={"error": {"message": f"no route for /v1/chat/completions?api_key={URL_KEY}"}})

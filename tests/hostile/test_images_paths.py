@@ -24,6 +24,8 @@ from sftdata.overlay.draw import annotator_image
 from sftdata.rundir import RunDir
 from support import AC_RECORD
 
+from accounting import assert_accounted
+
 W, H = 360, 800
 
 
@@ -271,6 +273,7 @@ def test_undecodable_folder_name_is_rejected_and_the_rest_still_ingested_on_ever
     rerun = ingest_annotated(root, run, IngestOptions(), progress=False)
     assert not rerun.skipped and rerun.new_exported == 0 and rerun.new_rejected == 0
     assert (rerun.exported, rerun.rejected) == (1, 1)
+    assert_accounted(run.path, inputs=2)
 
 
 def test_ledgers_and_json_writers_take_any_str(tmp_path):
@@ -335,3 +338,20 @@ def test_records_after_garbage_are_still_found(tmp_path, garbage):
     frames = list(read_tfrecords(path))
     assert [f.data for f in frames if f.data is not None] == records
     assert [f.error.reason for f in frames if f.error is not None] == ["length_crc_mismatch"] * 2
+
+
+def test_many_short_zero_runs_between_records_are_each_skipped_to_the_next_record(tmp_path):
+    """A run of 1-64 KB of zero bytes after each record (a zeroed block, padding): each fails as a header and
+    the reader resynchronises on the record after it, every record read (benchmarks/resync.py times this)."""
+    import random
+
+    rng = random.Random(0)
+    records = [rng.randbytes(rng.randint(10, 5000)) for _ in range(60)]
+    gaps = [rng.choice([1 << 10, rng.randint(1 << 10, 64 << 10), 64 << 10]) for _ in records]
+    path = tmp_path / "z.tfrecord"
+    path.write_bytes(b"".join(frame_record(r) + bytes(g) for r, g in zip(records, gaps)) + frame_record(b"end"))
+    frames = list(read_tfrecords(path))
+    assert [f.data for f in frames if f.data is not None] == records + [b"end"]
+    errors = [f.error for f in frames if f.error is not None]
+    assert len(errors) == len(gaps) and {e.reason for e in errors} == {"length_crc_mismatch"}
+    assert [int(e.detail.rsplit("skipping ", 1)[1].split()[0]) + 12 for e in errors] == gaps

@@ -20,6 +20,8 @@ from fake_openai import FakeOpenAI, status
 from sftdata.exitcodes import ExitCode
 from support import sample_run
 
+from accounting import assert_accounted
+
 N = 10  # episodes of the shared run: enough for annotate's outage streak (8 in a row) to stop it
 
 
@@ -238,6 +240,7 @@ def test_two_ingests_at_once_never_write_an_episode_twice(tmp_path, shared):
         assert code == 0 or (code == 1 and "in use by another sftdata process" in err), err
     ids = [json.loads(line)["id"] for line in (run / "episodes.jsonl").read_text().splitlines()]
     assert len(ids) == len(set(ids)) == N
+    assert_accounted(run, inputs=N)
 
 
 # --- 3. exit statuses ---------------------------------------------------------------------------------------------

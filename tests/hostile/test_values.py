@@ -25,6 +25,8 @@ from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.rundir import RunDir
 from sftdata.validate import validate_files
 
+from accounting import assert_accounted
+
 W, H = 100, 200
 SHOT = Screenshot("0" * 64, "images/x.png", 1080, 2400)
 BASE = {"goal": "g", "marked": False}
@@ -83,6 +85,7 @@ def test_every_hostile_task_json_is_rejected_with_its_reason(tmp_path):
     reasons = {r["episode_id"]: r["reason"] for r in run.rejects()}
     assert reasons == {name: reason for name, (_, _, reason) in TASK_CASES.items()}
     assert [(e.id, e.steps[0].action.point) for e in run.episodes()] == [("zz_good", (50, 100))]
+    assert_accounted(run.path, inputs=len(TASK_CASES) + 1)
 
 
 # --- the action-text parser ---------------------------------------------------------------------------------------
@@ -177,7 +180,6 @@ def _with_point(point) -> dict:
 
 @pytest.mark.parametrize("record,reason", [
     (_with_point([True, 5]), "bad_coordinates"),
-    (_with_point([5.5, 5]), "bad_coordinates"),
     (_with_point([5, 5, 7]), "bad_coordinates"),
     (_with_point(["5", 5]), "bad_coordinates"),
     (_with_point([5000, 5]), "point_outside_screen"),
@@ -352,7 +354,8 @@ def test_androidlab_history_says_every_earlier_action(tmp_path):
     episode, items = _episode(["swipe_dir", "open_app", "long_press", "input", "wait"], with_tree=False)
     message = fmt.user_message(StepContext(episode, 5, items, history=8))  # no tree: no step can be code
     assert "(swiped left)" in message and "(opened 设置)" in message and "(typed “你好”)" in message
-    assert 'do(action="Long Press", point=[30, 30])' in message and "(waited)" in message
+    assert "(Long Press on the element at the top left of the screen)" in message and "point=" not in message
+    assert "(waited for the screen to load)" in message  # F.1 has no Wait: said in words
 
 
 def test_validate_passes_over_a_torn_tail_only_in_our_own_ledger(tmp_path):
@@ -385,3 +388,49 @@ def test_androidcontrol_records_pass_the_same_checks(features, reason):
     with pytest.raises(RecordError) as err:
         episode_from_features(features)
     assert err.value.reason == reason
+
+
+# --- fractional pixels: rounded half to even (Python's round), the same in every loader ------------------------
+def test_fractional_coordinates_are_rounded_half_to_even_everywhere(tmp_path):
+    """A JSON action with fractional pixels, relative text with fractions and an episodes.jsonl point all round
+    the same way (540.6 -> 541, 10.5 -> 10, 21.5 -> 22), never truncated and never rejected."""
+    actions = {
+        "json_xy": ({"coordinates": "pixels", "actions": [{"type": "click", "x": 40.6, "y": 120.4}, "DONE"]},
+                    (41, 120)),
+        "half_even": ({"coordinates": "pixels", "actions": ["CLICK [10.5,21.5]", "DONE"]}, (10, 22)),
+        "relative": ({"actions": ["CLICK [500.5,500.5]", "DONE"]}, (50, 100)),  # 50.05, 100.1 px
+        "relative_half": ({"actions": ["LONG PRESS [125,62.5]", "DONE"]}, (12, 12)),  # 12.5 -> 12, 12.5 -> 12
+    }
+    for name, (task, _) in actions.items():
+        _folder(tmp_path / "raw", name, {**BASE, **task}, 2)
+    run = RunDir(tmp_path / "run")
+    ingest_annotated(tmp_path / "raw", run, IngestOptions(), progress=False)
+    points = {e.id: e.steps[0].action.point for e in run.episodes()}
+    assert points == {name: want for name, (_, want) in actions.items()}
+    assert_accounted(run.path, inputs=len(actions))
+    assert all(type(v) is int for p in points.values() for v in p)
+    assert Episode.from_json(json.dumps(_with_point([540.6, 5.5]))).steps[0].action.point == (541, 6)
+    assert Action("click", point=(4.5, 1199.5)).point == (4, 1200)
+
+
+# --- strict JSON out: NaN and Infinity are never written -----------------------------------------------------------
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_json_writers_refuse_non_finite_numbers_and_leave_the_file_alone(tmp_path, value):
+    from sftdata.io import Ledger, write_json_atomic
+
+    target = tmp_path / "manifest.json"
+    write_json_atomic(target, {"ok": 1})
+    with pytest.raises(FatalError, match=r"manifest\.json: stages\.annotate\.llm\[1\] is (nan|inf|-inf)"):
+        write_json_atomic(target, {"stages": {"annotate": {"llm": [0, value]}}})
+    assert json.loads(target.read_text()) == {"ok": 1}
+    with Ledger(tmp_path / "rejects.jsonl") as ledger:
+        with pytest.raises(FatalError, match="rejects.jsonl: detail is"):
+            ledger.append({"reason": "x", "detail": value})
+        ledger.append({"reason": "x", "detail": 1.5})
+    assert (tmp_path / "rejects.jsonl").read_text() == '{"reason":"x","detail":1.5}\n'
+    with pytest.raises(ValueError):  # an episode or a sample line: never the invalid token NaN
+        Episode("e", "x", "g", [Step(0, SHOT, Action("back")), Step(1, SHOT, Action("done"))],
+                meta={"score": value}).to_json()
+    with pytest.raises(FatalError, match="elapsed_s is"):
+        RunDir(tmp_path / "run").update_manifest("ingest", "x", {"elapsed_s": value})
+    assert not (tmp_path / "run" / "manifest.json").exists()

@@ -240,7 +240,7 @@ def test_validate_reports_failures_as_a_table(run, episodes, tmp_path):
              if line.startswith("  ") and not line.strip().startswith("e.g.")}
     assert table == {"swipe_direction_mismatch": 2, "reasoning_not_chinese": 1, "item_count_mismatch": 1,
                      "missing_done": 1}
-    assert "e.g. episode 100000, item 5: swipe_direction_mismatch" in out
+    assert "e.g. episode 100000, item 6: swipe_direction_mismatch" in out  # 1-based, as every printed step
     data = json.loads(report.read_text())
     assert data["failures_by_reason"] == table and data["failed"] == 3
     assert [e["id"] for e in data["failing_episodes"]] == ["100000", "100002", "100003"]

@@ -164,7 +164,7 @@ def test_done_in_the_middle_every_time_is_rejected(run, key):
     rej = rejects(run)[EP]
     assert rej["stage"] == "annotate" and rej["reason"] == "done_not_last" and rej["attempts"] == 3
     assert rej["backend"] == "openai" and rej["model"] == "fake-vl"
-    assert rej["failures"][0] == {"index": 2, "reason": "done_not_last", "detail": "done at item 2 of 9"}
+    assert rej["failures"][0] == {"index": 2, "reason": "done_not_last", "detail": "done at item 3 of 9"}
     assert {"function_mismatch"} <= {f["reason"] for f in rej["failures"]}
     assert result.by_reason == {"done_not_last": 1}
     assert attempt_of(srv.requests[-1].json) == 2 and "done_not_last" in user_texts(srv.requests[-1].json["messages"][-1])
