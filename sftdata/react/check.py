@@ -3,7 +3,12 @@
 Reason codes: ``bad_item`` (not a {reasoning, function{name, parameters}} object), ``item_count_mismatch``,
 ``missing_done``, ``multiple_done``, ``done_not_last``, ``function_mismatch``, ``input_text_mismatch``,
 ``app_mismatch``, ``swipe_direction_mismatch``, ``missing_target``, ``target_not_chinese``,
-``target_not_grounded``, ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``.
+``target_not_grounded``, ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``hindsight`` (the
+reasoning or an optional field states what the agent cannot know before acting: the episode's total or remaining
+steps, what the screen shows after the action; see :mod:`sftdata.react.hindsight`), and for the optional fields
+(:data:`ITEM_FIELDS`, checked when present and not null; a non-string is ``bad_item``): ``field_not_chinese``,
+``thought_not_one_sentence`` (``thought`` is one sentence on one line), ``action_summary_too_long`` (more than
+:data:`ACTION_SUMMARY_MAX` characters, or more than one line).
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -23,10 +28,13 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
+from ..formats.base import ITEM_FIELDS
 from ..model import Episode, Step
 from .calls import expected_parameters, function_name, grounding_label, mentions, normalize
+from .hindsight import find_hindsight
 
 CJK_THRESHOLD = 0.5
+ACTION_SUMMARY_MAX = 40  # characters of a short imperative such as 点击“设置”
 MARK_WORDS = ("红圈", "红色圆圈", "红色圆", "红框", "红色箭头", "红箭头", "红色标注", "红色标记", "标注", "红色文字",
               "红字", "圆圈标记", "箭头标记", "red circle", "red arrow", "red mark", "red text", "annotation",
               "annotated", "the circle", "the arrow")
@@ -90,7 +98,58 @@ def _shape(item: Any) -> str | None:
         return "missing 'function' object with a 'name'"
     if not isinstance(fn.get("parameters", {}), dict):
         return "'parameters' is not an object"
+    for name in ITEM_FIELDS:
+        if item.get(name) is not None and not isinstance(item[name], str):
+            return f"'{name}' is {type(item[name]).__name__}, not a string"
     return None
+
+
+def _sentence_count(text: str) -> int:
+    """Sentences of ``text`` outside quotation marks (a closing full stop is not a second sentence).
+
+    >>> _sentence_count("点击“设置”。"), _sentence_count("先返回。再点击“确定！”"), _sentence_count("Tap Settings.")
+    (1, 2, 1)
+    """
+    bare = _QUOTED.sub("", text).strip()
+    inner = re.sub(r"[。！？!?.…\s]+$", "", bare)
+    return 1 + len(re.findall(r"[。！？!?]+|\.(?=\s)", inner))
+
+
+def _field_failures(item: dict[str, Any], index: int, cjk_threshold: float) -> list[Failure]:
+    """Failures of the optional text fields that are present (see :data:`ITEM_FIELDS`)."""
+    out: list[Failure] = []
+    for name in ITEM_FIELDS:
+        value = item.get(name)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        text = value.strip()
+        if any(map(_letter_kind, _QUOTED.sub("", text))) and cjk_share(text) < cjk_threshold:
+            out.append(Failure(index, "field_not_chinese",
+                               f"{name}: {cjk_share(text):.0%} of its letters are Chinese (need {cjk_threshold:.0%})"))
+        lines = text.count("\n") + 1
+        if name == "thought" and (lines > 1 or _sentence_count(text) > 1):
+            out.append(Failure(index, "thought_not_one_sentence",
+                               f"thought has {_sentence_count(text)} sentence(s) on {lines} line(s)"))
+        if name == "action_summary" and (len(text) > ACTION_SUMMARY_MAX or lines > 1):
+            out.append(Failure(index, "action_summary_too_long",
+                               f"action_summary has {len(text)} characters on {lines} line(s) "
+                               f"(at most {ACTION_SUMMARY_MAX} on one)"))
+    return out
+
+
+def hindsight_detail(item: dict[str, Any]) -> str | None:
+    """The hindsight phrases of an item's reasoning and optional fields (``field: phrase; ...``), None if clean.
+
+    >>> hindsight_detail({"reasoning": "这是第 2 步，共 8 步。点击“设置”。", "memory": "已完成 1 步，剩余 7 步"})
+    'reasoning: 共 8 步; memory: 剩余 7 步'
+    """
+    parts = []
+    for name in ("reasoning",) + ITEM_FIELDS:
+        value = item.get(name)
+        phrases = find_hindsight(value) if isinstance(value, str) else []
+        if phrases:
+            parts.append(f"{name}: {' / '.join(p if len(p) <= 60 else p[:59] + '…' for p in phrases)}")
+    return "; ".join(parts) or None
 
 
 def check_item(item: dict[str, Any], step: Step, index: int, *, cjk_threshold: float = CJK_THRESHOLD) -> list[Failure]:
@@ -130,9 +189,14 @@ def check_item(item: dict[str, Any], step: Step, index: int, *, cjk_threshold: f
         if share < cjk_threshold:
             out.append(Failure(index, "reasoning_not_chinese",
                                f"{share:.0%} of the reasoning's letters are Chinese (need {cjk_threshold:.0%})"))
-    words = mark_words(reasoning + " " + str(params.get("target_element", "")))
+    out += _field_failures(item, index, cjk_threshold)
+    fields = [item[name] for name in ITEM_FIELDS if isinstance(item.get(name), str)]
+    words = mark_words(" ".join([reasoning, str(params.get("target_element", ""))] + fields))
     if words:
         out.append(Failure(index, "mentions_marks", f"mentions the annotation marks: {', '.join(words)}"))
+    hindsight = hindsight_detail(item)
+    if hindsight:
+        out.append(Failure(index, "hindsight", f"states what is known only after acting: {hindsight}"))
     return out
 
 
@@ -158,7 +222,7 @@ def check_items(items: Sequence[Any], episode: Episode, *, steps: Sequence[Step]
         elif len(done_at) > 1:
             failures.append(Failure(done_at[0], "multiple_done", f"done at items {done_at}; exactly one is allowed"))
         elif done_at[0] != len(items) - 1:
-            failures.append(Failure(done_at[0], "done_not_last", f"done at item {done_at[0]} of {len(items)}"))
+            failures.append(Failure(done_at[0], "done_not_last", f"done at item {done_at[0] + 1} of {len(items)}"))
     elif done_at:
         failures.append(Failure(done_at[0], "done_not_last", "done inside a window that is not the last"))
     for i, (item, step) in enumerate(zip(items, steps)):

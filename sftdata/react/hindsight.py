@@ -1,0 +1,235 @@
+"""Hindsight in reasoning text: what a live agent cannot know before it acts.
+
+Text is read sentence by sentence, in Chinese and English; text in quotation marks (screen text, the goal) is
+never read. Two classes of hindsight are found:
+
+1. **The episode's length**: a step count with a total or a remainder (``共 8 步``, ``第 3/8 步``, ``剩余 3 步``,
+   ``还有 2 步操作``, ``最后一步（第 8 步）``, ``倒数第二步``, ``step 2 of 8``, ``3 steps left``, ``out of 8 steps``,
+   ``2 to go`` after a count of steps, ``the episode ends``). The unit must be *steps* (``步``/``步骤``/``操作``,
+   ``step(s)``) with a number below 100: counts of the task's own items (``还剩 2 张照片``, ``3 out of 5 photos``,
+   ``还剩 2 次``) are memory, four-digit ``步`` are a pedometer's. The agent's own index or count of done steps
+   (``这是第 3 步``, ``已完成 2 步``) is known and allowed. Counts are hindsight in any sentence.
+2. **What appears after the action, reported as fact**. Three shapes, each in one sentence:
+
+   - an explicit marker: the next screenshot (``下一张截图``, ``下一屏``, ``the next screenshot``, ``the following
+     screen``), an action then ``后`` (``点击后进入了``, ``滑动后露出了``, ``after tapping, the page showed``), a
+     sequel word (``随后``, ``随即``, ``结果``; ``then showed``, ``which opened``, ``as a result``), the action as
+     a cause (``本次点击让…``, ``Tapping X brought up``), or a claim that it worked (``说明操作生效``, ``the tap
+     took effect``);
+   - after a clause that states this step's own action (``点击“设置”``, ``I tap Settings``), a later clause
+     that reports a completed change: Chinese perfective or passive (``了``, ``被``, ``显示出``, ``变成``) with no
+     further plan verb, English past tense (``the star turned yellow``, ``was delivered``).
+
+   None of these count when the clause is a plan or an expectation (a modal or purpose marker up to the
+   result: ``应该``, ``会``, ``将``, ``预计``, ``以便``, ``如果``, ``这样…就``; ``should``, ``will``, ``expect``,
+   ``so that``), nor in a sentence that reflects on an earlier step, which the current screen shows (``上一步``,
+   ``刚才``, ``之前``; ``previous``, ``last``, ``earlier``). A description of the current screen
+   (``当前页面显示了…``, ``界面上出现了弹窗，需要先关闭它``) comes before the action and passes.
+
+The labelled set ``tests/react/hindsight_set.jsonl`` measures it (``python benchmarks/hindsight.py``).
+
+>>> find_hindsight("这是第 2 步，共 8 步。点击“删除”。执行后界面上新出现了“删除此对话？”，说明操作生效。")
+['共 8 步', '执行后界面上新出现了“删除此对话？”', '说明操作生效']
+>>> find_hindsight("点击后应该会进入详情页。上一步点击后页面没有变化，再试一次。已处理 3/5 张照片，还剩 2 张。")
+[]
+>>> find_hindsight("Step 2 of 8. I tap Settings, which opened the settings page.")
+['Step 2 of 8', 'which opened the settings page']
+>>> find_hindsight("This should open the details page. The screen shows a list; the last tap did nothing.")
+[]
+"""
+from __future__ import annotations
+
+import re
+
+# Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
+_SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
+
+# --- 1. step counts -----------------------------------------------------------------------------------------
+_ZN = r"(?<![\d,.])(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?![\d,]|\.\d)"  # a small number
+_ZSTEP = r"\s*个?(?:步(?![数行伐])(?:骤|操作)?|操作)"
+_EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\d,]|\.\d)\b"
+_COUNTS = re.compile("|".join((
+    rf"(?:共|总共|一共|合计|总计)(?:有|需要?|是)?\s*{_ZN}{_ZSTEP}",
+    rf"(?:剩余|剩下|还剩|只剩|仅剩|还有|尚有|还差|余下|还余)(?:最后)?\s*{_ZN}{_ZSTEP}",
+    rf"{_ZN}{_ZSTEP}中的?第",
+    rf"第\s*{_ZN}\s*[/／]\s*{_ZN}\s*步",
+    rf"最后一步\s*[（(]\s*第\s*{_ZN}\s*步",
+    rf"第\s*{_ZN}\s*步[，,]?\s*(?:也就是|也是|即)最后一步",
+    r"倒数第[一二两三四五六七八九十\d]{1,2}步",
+    rf"\bsteps?\s+{_EN_NUM}\s*(?:of|out of|/)\s*{_EN_NUM}\b",
+    rf"\b{_EN_NUM}\s+(?:of|out of)\s+(?:the\s+)?{_EN_NUM}\s+steps\b",
+    rf"\bout of\s+{_EN_NUM}\s+steps\b",
+    rf"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{{1,2}}(?:st|nd|rd|th))\s+of\s+"
+    rf"(?:the\s+)?{_EN_NUM}\s+steps\b",
+    rf"\b{_EN_NUM}\s+(?:more\s+)?steps?\s+(?:left|remaining|remain|to go)\b",
+    rf"\b{_EN_NUM}\s+steps?\s+in total\b|\btotal of\s+{_EN_NUM}\s+steps\b",
+    rf"\b(?:last|final)\s+of\s+(?:the\s+)?{_EN_NUM}\s+steps\b",
+    rf"\b(?:last|final)\s+step\s*\(\s*{_EN_NUM}\s*/\s*{_EN_NUM}\s*\)",
+    rf"\bsteps?\b[^.;]{{0,20}}?\b{_EN_NUM}\s+(?:more\s+)?to go\b",
+    rf"\b{_EN_NUM}\s+(?:more\s+)?steps?\s+(?:away|short)\b",
+    r"\b(?:only|just)\s+(?:the\s+|one\s+)?(?:final|last)\s+step\s+(?:remains|is left|left)\b",
+    rf"(?:轨迹|整个任务|全程|整个过程|整个流程)[^，,。]{{0,6}}?(?:包含|包括|共有|共|分为)\s*{_ZN}{_ZSTEP}",
+    rf"\b(?:episode|trajectory)\s+(?:has|takes|contains|consists of)\s+{_EN_NUM}\s+steps\b",
+    rf"\b{_EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{_EN_NUM}\s+steps\s+in all\b",
+    r"\b(?:last|final)\s+step\s+of\s+(?:the|this)\s+(?:trajectory|episode)\b",
+    rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{_ZN}{_ZSTEP}",
+    r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
+)), re.I)
+
+# --- 2. what appears after the action -------------------------------------------------------------------------
+_NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截图|屏|帧|画面)|下张截图"
+                          r"|\b(?:next|following|subsequent)\s+(?:screenshot|screen|frame|image)s?\b"
+                          r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
+_ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
+           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
+# after an action, a clause with one of these continues the plan instead of reporting an outcome
+_ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
+_ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|收起|切换|变成|变为|更新为|消失|回到|返回到|载入|加载出|刷新出"
+              r"|播放|启动|关闭|开启|呈现|展示|展现|定格|提示|获得焦点|发出|下载|没有(?:任何)?(?:变化|反应)")
+_ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
+_ZH_EVENTS = re.compile(
+    rf"(?:随后|随即|随之|紧接着|紧跟着|接着|结果|果然|立即|立刻|马上)[^。，,]{{0,24}}?(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
+    rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
+    rf"|(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
+    r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
+_ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:之后|以后|过后|后|完毕|完成后|完成(?=[，,]))")
+_EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
+              r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
+              r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
+_EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search)"
+_EN_EVENTS = re.compile(
+    rf"\b(?:after|once)\b[^.,]{{0,40}}?\b{_EN_RESULT}\b"
+    rf"|\b(?:which|this|that|it)\s+(?:then\s+)?{_EN_RESULT}\b"
+    rf"|\bthen\s+{_EN_RESULT}\b"
+    r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
+    r"|\b(?:right |immediately |just )?after (?:this|that) (?:step|action|tap|click|swipe)?\b|\bas a result\b"
+    r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
+    r"(?:worked|took effect|succeeded|was successful)\b",
+    re.I)
+_EN_AFTER = re.compile(r"\b(?:after|once)\b[^.,;]{1,40},(?P<then>[^.,;]{1,60})", re.I)
+_EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll|pull|typ|enter|select|choos|pick|touch"
+                        r"|open)ing"
+                        r"|doing so|this tap|that tap|the tap|this action)\b[^.,;]{0,40}", re.I)
+# statements of this step's own action (present tense), which open the zone where completed changes are outcomes
+_ZH_ACTION = re.compile(rf"{_ZH_ACT}(?![了过])")
+_EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b", re.I)
+_EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
+                           r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
+_EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
+_NOT_PAST = {"is", "are", "be", "been", "being", "am", "the", "a", "an", "my", "this", "that", "these", "those", "its",
+             "your", "get", "gets", "has", "have", "had", "i", "already", "not", "of", "and", "when", "if"}
+_ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "selected", "needed", "based",
+             "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
+             "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
+             "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved"}
+_ZH_NARRATED = re.compile(rf"{_ZH_ACT}了")
+_ZH_BARE = re.compile(rf"^[^，,]{{0,8}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
+_PRESENT = re.compile(r"当前|现在|目前|此时|已")
+_REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
+
+_MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
+                    r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
+                    r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"
+                    r"|plan|want|if|let me|in order to|so that|to be)\b|'ll\b", re.I)
+_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|前面|前[一二两三四五六七八九十几\d]+步"
+                   r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
+_SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
+_CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:])+", re.I)
+
+
+def _mask(text: str) -> str:
+    """``text`` with the inside of every quotation replaced by ``□`` (same length, so offsets hold)."""
+    return _QUOTED.sub(lambda m: m.group()[0] + "□" * (len(m.group()) - 2) + m.group()[-1], text)
+
+
+def _clause_at(sentence: str, start: int, end: int) -> str:
+    """The text of ``sentence`` from the clause that holds ``start`` to the end of the clause that holds ``end``."""
+    left = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
+    rights = [i for i in (sentence.find(c, end) for c in "，,；;") if i >= 0]
+    return sentence[left:min(rights, default=len(sentence))]
+
+
+def _en_past(clause: str) -> bool:
+    """Does an English clause report something in the past tense (not the agent's own taps, not adjectives)?"""
+    if _EN_IRREGULAR.search(clause) or re.search(rf"\b{_EN_RESULT}\b", clause, re.I):
+        return True
+    return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS
+               for m in _EN_REGULAR.finditer(clause))
+
+
+def _triggered(sentence: str) -> list[tuple[int, int]]:
+    """Spans of explicit after-action reports in one sentence (which holds no reflection on an earlier step)."""
+    spans = []
+    for m in _NEXT_SCREEN.finditer(sentence):  # "one can see" (可以看到) is an observation, not a modal
+        if not _MODAL.search(_SEEN.sub("", _clause_at(sentence, m.start(), m.end()))):
+            spans.append(m.span())
+    for pattern in (_ZH_EVENTS, _EN_EVENTS):
+        for m in pattern.finditer(sentence):
+            left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
+            if not _MODAL.search(sentence[left:m.end()]):
+                spans.append(m.span())
+    for m in _ZH_AFTER.finditer(sentence):  # 点击后…: what follows, up to the end of the next clause
+        rest = sentence[m.end():]
+        cut = [i for i in (rest.find(c, 1) for c in "，,；;") if i >= 0]
+        then = rest[:min(cut, default=len(rest))]
+        left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
+        if (then.strip("，, 。.") and not _MODAL.search(sentence[left:m.end()] + then)
+                and (_ZH_DONE.search(then) or not _ZH_PLAN.search(then))):
+            spans.append((m.start(), m.end() + len(then.rstrip("，,；;。 "))))
+    for m in _EN_AFTER.finditer(sentence):  # After I scrolled up, X came into view
+        left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
+        if not _MODAL.search(sentence[left:]) and _en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
+            spans.append(m.span())
+    g = _EN_GERUND.match(sentence)
+    if g and not _MODAL.search(g.group()) and _en_past(g.group()[len(g.group().split()[0]):]):
+        spans.append(g.span())
+    return spans
+
+
+def find_hindsight(text: str) -> list[str]:
+    """The hindsight phrases of ``text`` in order (empty: clean); see the module docstring for the rule.
+
+    >>> find_hindsight("记忆：已完成 2 步，剩余 1 步。")
+    ['剩余 1 步']
+    >>> find_hindsight("注册向导显示“第 2 步，共 4 步”，还剩 2 张照片，健康应用显示今天共走了 8526 步。")
+    []
+    >>> find_hindsight("需要收藏这篇笔记，点按星标。星标变成黄色，收藏数加一。")
+    ['星标变成黄色']
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
+    masked = _mask(text)
+    spans: list[tuple[int, int]] = []
+    acted = False  # an earlier clause stated this step's own action: a completed change after it is its outcome
+    narrated = False  # ... in the perfective (我们点击了…): then a bare change verb after it is its outcome too
+    for s in _SENTENCE.finditer(masked):
+        sentence, offset = s.group(), s.start()
+        spans += [(offset + m.start(), offset + m.end()) for m in _COUNTS.finditer(sentence)]
+        if _PAST.search(sentence):
+            continue  # a reflection on an earlier step, which the current screen shows
+        spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
+        for c in _CLAUSE.finditer(sentence):
+            clause = c.group()
+            if _REASON.search(clause):
+                pass
+            elif acted and not _MODAL.search(clause) and (
+                    (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
+                    or (not _EN_ACTION.search(clause) and _en_past(clause))):
+                spans.append((offset + c.start(), offset + c.end()))
+            elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
+                spans.append((offset + c.start(), offset + c.end()))
+            acted = acted or bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
+            narrated = narrated or bool(_ZH_NARRATED.search(clause))
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):  # overlapping findings become one phrase
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    found: list[str] = []
+    for a, b in merged:
+        phrase = text[a:b].strip(" ，,；;。.")
+        if phrase and phrase not in found:
+            found.append(phrase)
+    return found
