@@ -31,9 +31,15 @@ def ingest() -> None:
 @click.option("--strict", is_flag=True, help="Stop at the first bad record with a non-zero exit.")
 @click.option("--max-record-mb", type=click.IntRange(min=1), default=1024, show_default=True,
               help="Records claiming more bytes than this are rejected, never allocated.")
+@click.option("--screen-change/--no-screen-change", default=True, show_default=True,
+              help="Decode the screenshots to mark steps that left the screen unchanged (ineffective); "
+                   "the slow part of ingest.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes for decoding and the image store.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
-def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict, max_record_mb, progress):
+def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict, max_record_mb, screen_change,
+                          workers, progress):
     """Ingest AndroidControl TFRecord files (GZIP or plain), streaming record by record.
 
     \b
@@ -48,7 +54,7 @@ def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict
     from .ingest import IngestOptions, ingest_androidcontrol
 
     opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
-                         max_record_bytes=max_record_mb << 20)
+                         max_record_bytes=max_record_mb << 20, screen_change=screen_change, workers=workers)
     run = RunDir(run_dir)
     with run.writing():
         result = ingest_androidcontrol(list(paths), run, opts, progress=progress)

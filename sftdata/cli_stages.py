@@ -165,12 +165,18 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 @click.option("--absolute-paths", is_flag=True, help="Write absolute image paths instead of ROOT_IMAGE_DIR-relative.")
 @click.option("--hf-dataset", type=click.Path(file_okay=False), help="Also save a Hugging Face dataset here.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/validation split.")
+@click.option("--ineffective", type=click.Choice(["keep", "drop"]), default="keep", show_default=True,
+              help="Samples of steps whose action left the screen unchanged: keep them, or drop them (counted "
+                   "as ineffective_step).")
+@click.option("--som", is_flag=True,
+              help="Numbered boxes of the listed elements on a derived copy of each screenshot (mobile-agent).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that build the samples.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
 def export(run_dir, fmt, out, force, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
-           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, workers, progress):
+           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, workers, progress,
+           ineffective, som):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 
     \b
@@ -186,11 +192,14 @@ def export(run_dir, fmt, out, force, memory, history, history_images, split_rati
 
     if fmt not in load_all():
         raise click.BadParameter(f"unknown format; known: {', '.join(sorted(load_all()))}", param_hint="--format")
+    if som and not getattr(load_all()[fmt], "som", False):
+        raise click.UsageError(f"--som draws numbered element boxes for formats whose prompt promises them "
+                               f"(mobile-agent); {fmt} does not")
     opts = ExportOptions(format=fmt, memory=memory, history=history, history_images=history_images,
                          split_ratio=split_ratio, shard_size=shard_size, agent_tools=agent_tools, family=family,
                          max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,
                          absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, workers=workers,
-                         progress=progress)
+                         progress=progress, ineffective=ineffective, som=som)
     run = RunDir(run_dir)
     with run.writing(readonly_ok=True):
         result = export_run(run, out, opts, force=force)

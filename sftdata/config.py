@@ -175,8 +175,13 @@ def parse_config(text: str, base: Path) -> RunConfig:
     exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress", "workers")))
                for i, t in enumerate(_array_of_tables(raw, "export"))]
     for i, e in enumerate(exports):
+        if e.ineffective not in ("keep", "drop"):
+            raise FatalError(f"config [export {i + 1}]: ineffective must be keep or drop, not {e.ineffective!r}")
         if e.format not in load_all():
             raise FatalError(f"config [export {i + 1}]: unknown format {e.format!r}; known: {', '.join(sorted(load_all()))}")
+        if e.som and not getattr(load_all()[e.format], "som", False):
+            raise FatalError(f"config [export {i + 1}]: som = true needs a format whose prompt promises numbered "
+                             f"element boxes (mobile-agent), not {e.format}")
         try:
             resolve_family(load_all()[e.format], e.family)
         except ValueError as exc:
@@ -239,6 +244,8 @@ format = "qwen2.5-vl"              # react-zh, mobile-agent, gui-agent-zh, andro
 memory = true
 max_length = 16384
 split_ratio = 0.1
+# ineffective = "drop"             # drop the steps whose action left the screen unchanged (default keep)
+# som = true                       # mobile-agent: numbered element boxes on a derived copy of each screenshot
 
 [[export]]
 format = "react-zh"

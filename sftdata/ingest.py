@@ -35,6 +35,7 @@ class IngestOptions:
     strict: bool = False
     max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
     workers: int = 1  # processes for decoding, the image store and mark removal
+    screen_change: bool = True  # decode AndroidControl screenshots to mark ineffective steps (the costly part)
 
 
 @dataclass
@@ -162,7 +163,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     meta: dict[str, Any] = {"record": {"file": f.name, "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
-                    yield (ref, episode_id), (features, str(run.path), meta)
+                    yield (ref, episode_id), (features, str(run.path), meta, opts.screen_change)
 
         for (ref, episode_id), outcome in ordered_map(_build_androidcontrol, tasks(), opts.workers):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
@@ -194,10 +195,12 @@ def _first_time(episode_id: str, seen_ids: set[str], ref: dict[str, Any], reject
     return True
 
 
-def _build_androidcontrol(task: tuple[dict, str, dict]) -> str:
+def _build_androidcontrol(task: tuple[dict, str, dict, bool]) -> str:
     """Worker: one decoded record -> the episode's JSON line (screenshots written to the run's store)."""
-    features, run_path, meta = task
-    return _checked_line(androidcontrol.episode_from_features(features, RunDir(run_path).images, meta).to_json())
+    features, run_path, meta, screen_change = task
+    episode = androidcontrol.episode_from_features(features, RunDir(run_path).images, meta,
+                                                   screen_change=screen_change)
+    return _checked_line(episode.to_json())
 
 
 def _checked_line(line: str) -> str:

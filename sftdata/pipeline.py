@@ -36,7 +36,8 @@ class PipelineResult:
 
 
 def export_name(opts: ExportOptions, taken: set[str]) -> str:
-    base = opts.format + ("-memory" if opts.memory else "") + ("-tools" if opts.agent_tools else "")
+    base = (opts.format + ("-memory" if opts.memory else "") + ("-tools" if opts.agent_tools else "")
+            + ("-effective" if opts.ineffective == "drop" else "") + ("-som" if opts.som else ""))
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1

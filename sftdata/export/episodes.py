@@ -18,6 +18,7 @@ from ..formats.base import StepContext
 from ..model import Episode
 from ..values import episode_id_of
 from .lengths import LengthModel
+from . import som
 from .samples import build_sample, image_name
 
 _ID = re.compile(r'^\{"id":("(?:[^"\\]|\\.)*")')
@@ -46,6 +47,7 @@ class EpisodeSamples:
     samples: list[tuple[str, int, int, list[tuple[str, str, int]]]] = field(default_factory=list)
     # (JSON line, text tokens, image tokens, [(screenshot path in the run, exported name, pixels)])
     reasons: Counter = field(default_factory=Counter)
+    derived: dict[str, tuple[bytes, dict]] = field(default_factory=dict)  # --som copies: name -> (PNG, origin)
 
 
 def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamples:
@@ -69,11 +71,15 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         out.reasons["episode_annotation_mismatch"] += 1
         return out
     for index in range(len(episode.steps)):
+        if opts.ineffective == "drop" and episode.steps[index].meta.get("ineffective") is True:
+            out.reasons["ineffective_step"] += 1  # the action left the screen unchanged (see loaders.screen_change)
+            continue
         ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
-                          opts.min_pixels, opts.max_pixels, opts.agent_tools)
+                          opts.min_pixels, opts.max_pixels, opts.agent_tools, opts.som)
         try:
             sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
             text_tokens, image_tokens = lengths.measure(sample, Path(run_path))
+            marked = som.derive(Path(run_path), ctx.step) if opts.som else None
         except RecordError as exc:  # CannotExpress, an unreadable image header, an image no family can take
             out.reasons[exc.reason] += 1
             continue
@@ -85,6 +91,11 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
             continue
         images = [(s.screenshot.path, image_name(s), s.screenshot.width * s.screenshot.height)
                   for s in sample.image_steps]
+        if marked is not None:  # the current screenshot becomes its numbered-box copy (export.som)
+            derived, boxes = marked
+            som.point_to(sample, derived, image_prefix)
+            images[-1] = (derived.original, derived.name, images[-1][2])
+            out.derived[derived.name] = (derived.data, derived.describe(boxes))
         out.samples.append((sample.line(), text_tokens, image_tokens, images))
     return out
 

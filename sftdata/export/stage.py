@@ -31,8 +31,12 @@ from ..parallel import ordered_map
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
 from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap_into_place
+from .som import supports as som_supported
 from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from .trainsh import train_script
+
+
+INEFFECTIVE_CHOICES = ("keep", "drop")  # what export does with steps marked meta["ineffective"] at ingest
 
 
 @dataclass
@@ -52,6 +56,8 @@ class ExportOptions:
     absolute_paths: bool = False
     hf_dataset: str | None = None
     seed: int = 0
+    ineffective: str = "keep"  # keep | drop: the samples of steps that left the screen unchanged
+    som: bool = False  # numbered element boxes on a derived copy of each sample's screenshot (export.som)
     workers: int = 1
     progress: bool | None = None
 
@@ -88,6 +94,11 @@ def _link(src: Path, dst: Path) -> str:
     return how
 
 
+def _write_derived(dst: Path, data: bytes) -> str:
+    write_bytes_atomic(dst, data, fsync=False)  # staged: the export is renamed into place when complete
+    return "derived"
+
+
 def _stats(values: list[int]) -> dict[str, float]:
     if not values:
         return {}
@@ -118,6 +129,11 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
+    if opts.som and not som_supported(fmt):
+        raise FatalError(f"--som needs a format whose prompt promises numbered element boxes (mobile-agent); "
+                         f"{fmt.name}'s does not")
+    if opts.ineffective not in INEFFECTIVE_CHOICES:
+        raise FatalError(f"--ineffective must be keep or drop, not {opts.ineffective!r}")
     out = Path(out).resolve()
     check_out(run.path, out, force)
     if opts.hf_dataset:
@@ -143,6 +159,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     prompt_versions: Counter = Counter()
     backends: Counter = Counter()
     images: Counter = Counter()
+    derived: dict[str, dict] = {}  # --som: derived image name -> the original it was drawn on
     max_image_pixels = 0
     bar = tqdm(total=count_lines(run.episodes_path), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
@@ -176,7 +193,10 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             spool = spools[split]
             for line, text_tokens, image_tokens, used in got.samples:
                 for rel, name, pixels in used:
-                    if name not in placed:
+                    if name not in placed and name in got.derived:
+                        data, derived[name] = got.derived[name]
+                        placed[name] = copier.submit(_write_derived, stage / "images" / name, data)
+                    elif name not in placed:
                         placed[name] = copier.submit(_link, run.path / rel, stage / "images" / name)
                     max_image_pixels = max(max_image_pixels, pixels)
                 offsets[split].append((spool.tell(), text_tokens + image_tokens))
@@ -214,7 +234,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             "episodes": {k: len(v) for k, v in split_ids.items()},
             "dropped": dict(result.dropped.most_common()), "dropped_episodes": dropped_episodes,
             "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
-            "backends": dict(backends), "images": {"files": len(placed), **dict(images)},
+            "backends": dict(backends), "images": {"files": len(placed), **dict(images),
+                                                   **({"derived_from": derived} if opts.som else {})},
             "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
             "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
             "warnings": _warnings(opts),

@@ -25,6 +25,7 @@ from ..model import OPPOSITE, Action, Episode, Screenshot, Step
 from ..values import episode_id_of
 from .a11y import decode_forest, scroll_gesture, smallest_containing
 from .protos import parse_example
+from .screen_change import grid_or_none, mark_steps
 
 SOURCE = "androidcontrol"
 _SIMPLE = {"navigate_back": "back", "navigate_home": "home", "wait": "wait"}
@@ -101,8 +102,11 @@ def decode_features(data: bytes) -> dict[str, list[Any]]:
 
 
 def episode_from_features(features: dict[str, list[Any]], store: ImageStore | None = None,
-                          meta: dict[str, Any] | None = None) -> Episode:
-    """Build the canonical episode; screenshots go into ``store`` byte for byte (only hashed when None)."""
+                          meta: dict[str, Any] | None = None, *, screen_change: bool = True) -> Episode:
+    """Build the canonical episode; screenshots go into ``store`` byte for byte (only hashed when None).
+
+    ``screen_change``: decode each distinct screenshot once to mark steps whose action left the screen
+    unchanged (``step.meta["ineffective"]``, ``step.meta["screen_change"]``; see :mod:`.screen_change`)."""
     shots, widths, heights = features["screenshots"], features["screenshot_widths"], features["screenshot_heights"]
     actions = [json.loads(_text(a, "action")) if a else {} for a in features["actions"]]
     instructions = [_text(s, "step instruction") for s in features.get("step_instructions", [])]
@@ -119,10 +123,10 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
     for i, png in enumerate(shots):
         width, height = png_size(png)
         if width * height > MAX_PIXELS:
-            raise RecordError("image_too_large", f"screenshot {i} is {width}x{height}, over "
+            raise RecordError("image_too_large", f"screenshot {i + 1} is {width}x{height}, over "
                               f"{MAX_PIXELS // 1_000_000} megapixels")
         if (width, height) != (widths[i], heights[i]):
-            raise RecordError("screenshot_size_mismatch", f"screenshot {i} is {width}x{height}, "
+            raise RecordError("screenshot_size_mismatch", f"screenshot {i + 1} is {width}x{height}, "
                               f"the record says {widths[i]}x{heights[i]}")
         if store is not None:
             sha, path = store.put(png)
@@ -132,15 +136,21 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
         elements = decode_forest(trees[i]) if trees else []
         if i < n:
             if not isinstance(actions[i], dict):
-                raise RecordError("bad_action", f"action {i} is not a JSON object")
+                raise RecordError("bad_action", f"action {i + 1} is not a JSON object")
             try:
                 action = to_canonical(actions[i], elements, width, height)
             except ValueError as exc:  # the model refused an impossible action
-                raise RecordError("bad_action", f"action {i}: {exc}") from None
+                raise RecordError("bad_action", f"action {i + 1}: {exc}") from None
         else:
             action = Action("done")
         steps.append(Step(index=i, screenshot=Screenshot(sha, path, width, height), action=action,
                           instruction=instructions[i] if i < n and instructions else None, elements=elements))
+    if screen_change:  # after every check: a rejected record is never decoded
+        grids: list = []
+        for i, png in enumerate(shots):  # a repeated screenshot (the same bytes) is decoded once
+            same = i > 0 and steps[i].screenshot.sha256 == steps[i - 1].screenshot.sha256
+            grids.append(grids[-1] if same else grid_or_none(png))
+        mark_steps(steps, grids)
     return Episode(id=episode_id_of(features["episode_id"][0]), source=SOURCE, goal=_text(features["goal"][0], "goal"),
                    steps=steps, meta=dict(meta or {}))
 
