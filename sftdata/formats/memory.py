@@ -1,6 +1,7 @@
 """Memory/progress text that rides in the chain of thought (seed 004: the memory module lives in the CoT, so
-the model stays a single-step predictor). Built from the ground truth and the reconstruction of earlier steps:
-what has been done, how many steps are done and how many remain.
+the model stays a single-step predictor). One line: the reconstruction's own ``memory`` field when it has one
+(Chinese), else :func:`sftdata.progress.task_memory` from the goal and the earlier steps: for looping goals the
+items done and remaining, otherwise the last actions and the goal. Never the episode's recorded length.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -8,13 +9,17 @@ what has been done, how many steps are done and how many remain.
 ...                                       Step(2, shot, Action("done"))])
 >>> from sftdata.formats.base import StepContext
 >>> print(memory_text(StepContext(ep, 2), "zh"))
-记忆：已完成 2 步，剩余 1 步。已做：1. 打开应用“设置”；2. 返回上一页。
+记忆：已做：打开“设置”、返回上一页；目标：“g”。
 >>> print(memory_text(StepContext(ep, 0), "en"))
-Memory: 0 steps done, 3 to go. Nothing done yet.
+Memory: Nothing done yet; goal: “g”.
+>>> items = [{}, {}, {"reasoning": "完成。", "memory": "已删除 2/2 个草稿", "function": {"name": "done"}}]
+>>> print(memory_text(StepContext(ep, 2, items), "zh"))
+记忆：已删除 2/2 个草稿。
 """
 from __future__ import annotations
 
 from ..model import Action
+from ..progress import task_memory
 from .base import StepContext
 
 _ZH = {"click": "点击", "long_press": "长按", "swipe": "向{d}滑动", "input": "输入“{t}”", "open_app": "打开应用“{a}”",
@@ -34,25 +39,10 @@ def describe(action: Action, target: str | None, language: str) -> str:
     return phrase
 
 
-def _target(item: object) -> object:
-    """The reconstruction's ``target_element`` of an item, None when any level is missing or mistyped."""
-    fn = item.get("function") if isinstance(item, dict) else None
-    params = fn.get("parameters") if isinstance(fn, dict) else None
-    return params.get("target_element") if isinstance(params, dict) else None
-
-
-def memory_text(ctx: StepContext, language: str, limit: int = 12) -> str:
-    """The memory section for the step of ``ctx`` (earliest steps are elided past ``limit``)."""
-    done, total = ctx.index, len(ctx.episode.steps)
-    parts = []
-    for i in range(max(0, done - limit), done):
-        step = ctx.episode.steps[i]
-        target = _target(ctx.items[i] if ctx.items else None)
-        parts.append(f"{i + 1}. {describe(step.action, target if isinstance(target, str) else None, language)}")
+def memory_text(ctx: StepContext, language: str, limit: int = 3) -> str:
+    """The memory line for the step of ``ctx`` (``limit``: how many recent actions a non-looping goal lists)."""
+    own = ctx.field("memory") if language == "zh" else None
+    text = " ".join((own or task_memory(ctx.episode, ctx.index, ctx.items, language, limit)).split())
     if language == "zh":
-        did = "；".join(parts) if parts else "尚未开始。"
-        lead = "……；" if done > limit else ""
-        return f"记忆：已完成 {done} 步，剩余 {total - done} 步。已做：{lead}{did}{'。' if parts else ''}"
-    did = "; ".join(parts) if parts else "Nothing done yet."
-    lead = "...; " if done > limit else ""
-    return f"Memory: {done} steps done, {total - done} to go. {'Done: ' + lead if parts else ''}{did}{'.' if parts else ''}"
+        return "记忆：" + text + ("" if text.endswith(("。", "！", "？", ".")) else "。")
+    return "Memory: " + text + ("" if text.endswith((".", "!", "?")) else ".")

@@ -40,7 +40,9 @@ from ..errors import RecordError
 from ..io import ImageStore, sha256_hex, text_for_output
 from ..model import Action, Episode, Screenshot, Step, finger_direction, from_relative
 from .action_text import RawAction, parse_action, parse_task
+from .colour import colour_at
 from .images import IMAGE_SUFFIXES, MAX_FILE_BYTES, MAX_PIXELS, is_hidden, read_image  # noqa: F401 (re-exported)
+from .screen_change import mark_steps, screen_grid
 
 SOURCE = "annotated"
 TASK_FILE = "task.json"
@@ -139,7 +141,7 @@ def _to_pixels(xy: tuple[float, float], width: int, height: int, unit: str) -> t
 def _check(given: tuple[int, int], found: tuple[int, int], tolerance: float, what: str, i: int) -> None:
     distance = math.dist(given, found)
     if distance > tolerance:
-        raise RecordError("mark_mismatch", f"step {i}: task.json {what} {list(given)} but the mark is at "
+        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {what} {list(given)} but the mark is at "
                           f"{list(found)} ({distance:.0f} px apart, tolerance {tolerance:.0f} px)")
 
 
@@ -176,7 +178,7 @@ def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str,
         if point is None:
             if not cands or not usable:
                 raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
-                                  f"step {i}: {raw.type} has no coordinates and no circle mark to recover them from")
+                                  f"step {i + 1}: {raw.type} has no coordinates and no circle mark to recover them from")
             circle = cands[0]
             point = _px(circle.point)
         elif cands:
@@ -190,7 +192,7 @@ def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str,
         if point is None:
             if not cands or not usable:
                 raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
-                                  f"step {i}: swipe has no coordinates and no arrow mark to recover them from")
+                                  f"step {i + 1}: swipe has no coordinates and no arrow mark to recover them from")
             arrow = cands[0]
             point, end = _px(arrow.start), _px(arrow.end)
         elif cands:
@@ -201,9 +203,9 @@ def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str,
                     _check(end, _px(arrow.end), tolerance, "swipe end", i)
                 arrow = None
         if point == end:
-            raise RecordError("bad_action", f"step {i}: swipe starts and ends at {list(point)}")
+            raise RecordError("bad_action", f"step {i + 1}: swipe starts and ends at {list(point)}")
         if raw.direction and finger_direction(point, end) != raw.direction:
-            raise RecordError("mark_mismatch", f"step {i}: SWIPE {raw.direction.upper()} but the arrow goes "
+            raise RecordError("mark_mismatch", f"step {i + 1}: SWIPE {raw.direction.upper()} but the arrow goes "
                               f"{finger_direction(point, end)}")
     own = None if marks is None else type(marks)(circle, arrow, marks.label_band, marks.label_box)
     return Action(raw.type, point=point, end=end, text=raw.text, app=raw.app), own
@@ -245,7 +247,7 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
         try:
             raws.append(parse_action(value))
         except RecordError as exc:
-            raise RecordError(exc.reason, f"step {i}: {exc.detail}") from None
+            raise RecordError(exc.reason, f"step {i + 1}: {exc.detail}") from None
     _check_done(raws)
     instructions = task.get("instructions")
     if instructions is not None and (not isinstance(instructions, list) or len(instructions) != len(raws)):
@@ -262,17 +264,23 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
 
             marks = detect_marks(image)
         tolerance = opts.tolerance_px if opts.tolerance_px is not None else 0.02 * math.hypot(*image.size)
-        action, own = resolve_action(raw, i, image, marks, unit, tolerance, trust=marked is True)
+        try:
+            action, own = resolve_action(raw, i, image, marks, unit, tolerance, trust=marked is True)
+        except RecordError as exc:  # every detail names its step, 1-based
+            if exc.detail.startswith(f"step {i + 1}:"):
+                raise
+            raise RecordError(exc.reason, f"step {i + 1}: {exc.detail}") from None
         found = marks is not None and (marks.label_band is not None or marks.circle is not None
                                        or marks.arrow is not None)
-        seen.append((frame, data, ext, image.size, action, own, found))
+        seen.append((frame, data, ext, image.size, action, own, found, screen_grid(image)))
         del image
     # task.json does not say: the frames count as marked when some frame's label and circle / arrow agree
     # with its action (an app's own red text or ring alone never does); then every frame's label is a mark too
     confirmed = marked is True or (marked is None and any(
-        own.label_band is not None and (own.circle or own.arrow) for *_, own, _ in seen))
+        own.label_band is not None and (own.circle or own.arrow) for *_, own, _, _ in seen))
     steps: list[Step] = []
-    for i, (frame, data, ext, size, action, own, found) in enumerate(seen):
+    grids = []  # the trained-on frame's grid per step, for the screen-change marks
+    for i, (frame, data, ext, size, action, own, found, grid) in enumerate(seen):
         meta: dict[str, Any] = {"frame": frame.name}
         has_marks = confirmed and own is not None and (own.label_band is not None or own.circle or own.arrow)
         if marked is None and found and not has_marks:
@@ -284,6 +292,8 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
                 raise RecordError("clean_size_mismatch", f"clean/{frame.name} is {clean_image.size}, "
                                   f"the marked frame {size}")
             meta["clean"] = True
+            grid = screen_grid(clean_image)
+            del clean_image
         elif has_marks:
             if opts.require_clean:
                 raise RecordError("no_clean_frames", f"{frame.name} carries marks and there is no clean/ frame")
@@ -294,11 +304,18 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
             if mask.any():  # a derived copy, labelled: the original bytes are not what is trained on
                 train_bytes, ext = _png_bytes(restored), "png"
                 meta["restored"] = True
+                grid = screen_grid(restored)
+        if action.type in ("click", "long_press") and action.point is not None:
+            colour = colour_at(train_bytes, action.point)  # on the training frame: no annotator mark under it
+            if colour:
+                meta["target_colour"] = colour
         sha, path = store.put(train_bytes, ext) if store is not None else (sha256_hex(train_bytes), "")
         instruction = instructions[i] if instructions is not None else None
         steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *size),
                           action=action, instruction=instruction if isinstance(instruction, str) else None,
                           meta=meta))
+        grids.append(grid)
+    mark_steps(steps, grids)  # compares the frames as stored: clean or with the marks removed
     return Episode(id=episode_id, source=SOURCE, goal=task["goal"].strip(), steps=steps,
                    meta={"folder": episode_id, "marked": any(
                        s.meta.get("clean") or s.meta.get("restored") for s in steps)})

@@ -24,7 +24,7 @@ from .cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
 from .parse import ReplyError, parse_reply, schema_failures
-from .prompt import fill_template, load_template, repair_message, user_content, window_note
+from .prompt import fill_template, ineffective_note, load_template, repair_message, user_content, window_note
 
 BACKENDS = ("template", "openai")
 
@@ -185,6 +185,8 @@ class Annotator:
         steps, is_last = episode.steps[start:end], end == len(episode.steps)
         note = window_note(start, len(steps), len(episode.steps), is_last, episode.steps[:start]) \
             if (start or not is_last) else None
+        misses = ineffective_note(steps, start, episode.steps[start - 1] if start else None)
+        note = "\n\n".join(n for n in (note, misses) if n) or None
         system = fill_template(self.prompt.text, goal=episode.goal, screenshot_count=len(steps))
         return [{"role": "system", "content": system},
                 {"role": "user", "content": user_content(self._image_urls(steps), start, note)}]

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from ..errors import FatalError
+from ..formats.base import ITEM_FIELDS
 from ..schemas import load as load_schema
 
 try:
@@ -236,8 +237,16 @@ def _deadline_client(timeout: float, **kwargs: Any):
 
 
 def structured_format() -> dict[str, Any]:
-    """``response_format`` asking for ``{"items": [...]}`` (structured outputs need an object at the root)."""
+    """``response_format`` asking for ``{"items": [...]}`` (structured outputs need an object at the root); an
+    item may carry the optional string fields (``thought``, ``action_summary``, ``observation``, ``memory``).
+
+    >>> item = structured_format()["json_schema"]["schema"]["$defs"]["item"]
+    >>> item["required"], item["properties"]["memory"]
+    (['reasoning', 'function'], {'type': 'string'})
+    """
     schema = load_schema("reconstruction")
+    item = schema["$defs"]["item"]
+    item["properties"] = {**{name: {"type": "string"} for name in ITEM_FIELDS}, **item.get("properties", {})}
     return {"type": "json_schema", "json_schema": {"name": "reconstruction", "strict": False, "schema": {
         "type": "object", "required": ["items"], "properties": {"items": {k: v for k, v in schema.items()
                                                                           if k not in ("$schema", "$id", "$defs")}},

@@ -1,7 +1,9 @@
 """The reconstruction prompt: versioned templates, filled placeholders, chat messages with annotator images.
 
 A template has two placeholders, ``{goal}`` and ``{screenshot_count}``. Templates written for ``str.format``
-(JSON braces doubled, as in seed 002) work as well as plain ones.
+(JSON braces doubled, as in seed 002) work as well as plain ones. The built-in templates are :data:`PROMPTS`;
+v2 (the default) asks for reasoning that knows only the present and for the optional item fields (``thought``,
+``action_summary``, ``observation``, ``memory``); v1 stays loadable by name.
 
 >>> fill_template("Task: {goal} ({screenshot_count} screenshots) {\\"name\\": 1}", goal="打开设置", screenshot_count=3)
 'Task: 打开设置 (3 screenshots) {"name": 1}'
@@ -20,7 +22,8 @@ from ..model import Step
 from ..overlay.draw import action_label
 from .calls import function_name
 
-DEFAULT_PROMPT = "react_zh_v1"
+PROMPTS = ("react_zh_v1", "react_zh_v2")
+DEFAULT_PROMPT = "react_zh_v2"
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,25 @@ class PromptTemplate:
     version: str  # recorded with every output: "react_zh_v1", or "custom:<sha256 prefix>" for --prompt-file
 
 
+def load_builtin(name: str = DEFAULT_PROMPT) -> PromptTemplate:
+    """A built-in template by name.
+
+    >>> load_builtin("react_zh_v1").version, "{screenshot_count}" in load_builtin().text
+    ('react_zh_v1', True)
+    """
+    if name not in PROMPTS:
+        raise FatalError(f"unknown built-in prompt {name!r}; known: {', '.join(PROMPTS)}")
+    return PromptTemplate(resources.files(__package__).joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8"),
+                          name)
+
+
 def load_template(prompt_file: str | Path | None = None) -> PromptTemplate:
-    """The built-in template, or a user's file (which must use both placeholders)."""
+    """The default built-in template, a built-in one by name (``"react_zh_v1"``, when no file has that name), or
+    a user's file (which must use both placeholders)."""
     if prompt_file is None:
-        text = resources.files(__package__).joinpath("prompts", f"{DEFAULT_PROMPT}.txt").read_text(encoding="utf-8")
-        return PromptTemplate(text, DEFAULT_PROMPT)
+        return load_builtin(DEFAULT_PROMPT)
+    if str(prompt_file) in PROMPTS and not Path(prompt_file).exists():
+        return load_builtin(str(prompt_file))
     try:
         text = Path(prompt_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -52,19 +69,48 @@ def fill_template(template: str, *, goal: str, screenshot_count: int) -> str:
 
 
 def history_summary(steps: list[Step]) -> str:
-    """A short Chinese account of earlier steps (their ground-truth actions), carried into later windows."""
+    """A short Chinese account of earlier steps, carried into later windows: what the agent did (ground truth and
+    plan) and, for an ineffective step, that the screen did not change; never what a screen showed afterwards.
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> shot = Screenshot("0" * 64, "x.png", 1000, 1000)
+    >>> print(history_summary([Step(0, shot, Action("click", point=(500, 100)), "打开设置", meta={"ineffective": True})]))
+    第 1 步：click —— CLICK [500,100]（打开设置）（执行后界面没有变化）
+    """
     lines = []
     for step in steps:
         label = action_label(step.action, step.screenshot.width, step.screenshot.height)
-        extra = f"（{step.instruction.strip()}）" if step.instruction else ""
+        extra = f"（{' '.join(step.instruction.split())}）" if step.instruction else ""
+        extra += "（执行后界面没有变化）" if step.meta.get("ineffective") is True else ""
         lines.append(f"第 {step.index + 1} 步：{function_name(step.action)} —— {label}{extra}")
     return "\n".join(lines)
+
+
+def ineffective_note(steps: list[Step], start: int, before: Step | None = None) -> str | None:
+    """The user text naming the screenshots of ``steps`` (numbered from ``start + 1``) after whose action the
+    screen did not change, and whether the step just ``before`` the window was one; None when there are none.
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> shot = Screenshot("0" * 64, "x.png", 1000, 1000)
+    >>> steps = [Step(i, shot, Action("click", point=(500, 100)), meta={"ineffective": i == 1}) for i in range(3)]
+    >>> print(ineffective_note(steps, 0))
+    无效操作：截图 2 的动作执行后界面没有任何变化（例如没有点中）。那一项照常推理，它自己并不知道会无效；紧接着的下一项要意识到上一步没有生效，并据此推理（例如再试一次或换一种做法）。
+    """
+    shots = [start + i + 1 for i, s in enumerate(steps) if s.meta.get("ineffective") is True]
+    lines = []
+    if shots:
+        names = "、".join(f"截图 {n}" for n in shots)
+        lines.append(f"无效操作：{names} 的动作执行后界面没有任何变化（例如没有点中）。那一项照常推理，它自己并不知道会"
+                     "无效；紧接着的下一项要意识到上一步没有生效，并据此推理（例如再试一次或换一种做法）。")
+    if before is not None and before.meta.get("ineffective") is True:
+        lines.append(f"本段之前的最后一步（第 {start} 步）执行后界面没有变化：截图 {start + 1} 这一项要意识到上一步没有生效。")
+    return "\n".join(lines) or None
 
 
 def window_note(start: int, count: int, total: int, is_last: bool, earlier: list[Step]) -> str:
     """Extra user text for one window of a long episode."""
     note = [f"这条轨迹共有 {total} 张截图，太长无法一次给出。本次给出其中第 {start + 1} 到第 {start + count} 张，"
-            f"请只为这 {count} 张截图输出 {count} 项。"]
+            f"请只为这 {count} 张截图输出 {count} 项（输出里不要提截图或步骤的总数）。"]
     if earlier:
         note.append("之前已经完成的步骤：\n" + history_summary(earlier))
     if not is_last:

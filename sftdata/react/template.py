@@ -1,10 +1,15 @@
-"""The offline, deterministic ``template`` annotator: seed-002 items built only from what the episode knows.
+"""The offline, deterministic ``template`` annotator: seed-002 items built only from what the agent knows
+before it acts.
 
 It is the default backend, so the pipeline runs without network. Every item pairs a short Chinese ReAct
-``reasoning`` (goal, step and progress, the target element's text, type and position, the low-level
-instruction, what appears on the next screen) with the ground-truth ``function`` call. Phrasing varies by a
-hash of episode id and step index, never at random, so the same episode always gives the same items.
-The stage records ``backend="template"``, so nobody mistakes this for model reasoning.
+``reasoning`` with the ground-truth ``function`` call, and carries the optional fields ``thought`` (one
+sentence), ``action_summary`` (a short imperative), ``observation`` (the current screen) and ``memory`` (task
+progress, :func:`sftdata.progress.task_memory`). The reasoning uses the goal, the agent's own earlier actions,
+the current screen (its accessibility elements when the step has them; position and colour of the tapped
+region when it has none) and the step's plan; never the next screen, the episode's length or the steps left.
+When the previous step changed nothing (``meta["ineffective"]``, set at ingest), the reasoning says so and tries
+again; the ineffective step itself cannot know it. Phrasing varies by a hash of episode id and step index,
+never at random, so the same episode always gives the same items. The stage records ``backend="template"``.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> from sftdata.react.check import check_items
@@ -14,20 +19,24 @@ The stage records ``backend="template"``, so nobody mistakes this for model reas
 >>> items = template_items(ep)
 >>> [it["function"] for it in items]
 [{'name': 'open_app', 'parameters': {'app_name': 'Settings'}}, {'name': 'done', 'parameters': {}}]
+>>> items[0]["action_summary"], items[1]["memory"]
+('打开“Settings”应用', '已做：打开“Settings”应用；目标：“Open Settings”')
 >>> check_items(items, ep)
 []
 """
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from typing import Any, Sequence
 
 from ..model import Element, Episode, Step
-from .calls import GROUNDING_PREFIX, expected_parameters, function_name, grounding_label, mentions, normalize
+from ..progress import task_memory
+from .calls import GROUNDING_PREFIX, expected_parameters, function_name, grounding_label, mentions
 from .check import cjk_share, mark_words
 
-TEMPLATE_VERSION = "template/v1"
+TEMPLATE_VERSION = "template/v2"
 
 _SPACE = re.compile(r"\s+")
 _SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -117,13 +126,14 @@ def _shown(label: str) -> str:
 
 def target_description(step: Step) -> str:
     """Chinese description of a click/long-press target that mentions :func:`grounding_label` when there is one,
-    e.g. ``屏幕左上方的“Mobiles”图片``; from the point alone when the step has no accessibility element."""
+    e.g. ``屏幕左上方的“Mobiles”图片``; without an element under the point, what can be known OCR-free: the
+    nearest labelled element, else the bar it sits in, its position and the colour of the region."""
     shot, action = step.screenshot, step.action
     label, element = grounding_label(step), _labelled_element(step)
     if element is None and action.element is not None:
         element = action.element  # unlabelled node: its kind and position still help
     if element is None:
-        return place(*action.point, shot.width, shot.height) + "位置的控件"  # type: ignore[misc]
+        return _unlabelled_point(step)
     left, top, right, bottom = element.bounds
     where = place((left + right) / 2, (top + bottom) / 2, shot.width, shot.height,
                   wide=right - left > 0.75 * shot.width)
@@ -136,6 +146,41 @@ def target_description(step: Step) -> str:
     if label and not mentions(shown, label):
         shown = label
     return f"{where}的{quote(shown)}" + ("" if shown.endswith(kind[-1]) else kind)
+
+
+def _nearest_label(step: Step) -> str | None:
+    """The text of the nearest visible labelled element within a tenth of the screen width of the point."""
+    x, y = step.action.point  # type: ignore[misc]
+    best, reach = None, 0.1 * step.screenshot.width
+    for e in step.elements:
+        text = _SPACE.sub(" ", e.text or e.desc).strip()
+        if not text or not e.has("visible") or e.area <= 0 or mark_words(text):
+            continue
+        left, top, right, bottom = e.bounds
+        distance = math.hypot(max(left - x, 0, x - right), max(top - y, 0, y - bottom))
+        if distance <= reach:
+            best, reach = text, distance
+    return _shown(best) if best else None
+
+
+def _unlabelled_point(step: Step) -> str:
+    """A tap target without an accessibility element: ``屏幕右上角蓝色的图标或按钮``, ``底部栏中…``, or next to
+    the nearest labelled element; the colour is ``meta["target_colour"]`` (measured on the clean frame at ingest).
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+    >>> _unlabelled_point(Step(0, shot, Action("click", point=(1000, 150)), meta={"target_colour": "蓝色"}))
+    '屏幕右上角顶部栏中蓝色的图标或按钮'
+    """
+    shot, (x, y) = step.screenshot, step.action.point  # type: ignore[misc]
+    where = place(x, y, shot.width, shot.height)
+    colour = step.meta.get("target_colour")
+    colour = colour if isinstance(colour, str) and colour.strip() and not mark_words(colour) else ""
+    near = _nearest_label(step)
+    if near:
+        return f"{where}{quote(near)}旁边{colour + '的' if colour else '的'}图标或按钮"
+    bar = "顶部栏中" if y < 0.1 * shot.height else "底部栏中" if y > 0.9 * shot.height else ""
+    return f"{where}{bar}{colour + '的' if colour else '的'}图标或按钮"
 
 
 def _clean(text: str | None) -> str | None:
@@ -152,29 +197,6 @@ def _intent(plan: str, key: str) -> str:
     return _pick((f"本步的指令是{quote(plan)}", f"按照指令{quote(plan)}", f"这一步对应的指令是{quote(plan)}"), key)
 
 
-def _is_new(e: Element, height: int) -> bool:
-    label = _SPACE.sub(" ", e.text or e.desc).strip()
-    top, bottom = e.bounds[1], e.bounds[3]
-    return (e.has("visible") and 2 <= len(label) <= 24 and bottom > top and (top + bottom) / 2 > 0.06 * height
-            and any(ch.isalpha() for ch in label) and not mark_words(label))
-
-
-def new_labels(step: Step, nxt: Step | None, limit: int = 2) -> list[str]:
-    """Up to ``limit`` short visible labels on the next screen that the current one does not show."""
-    if nxt is None or not step.elements or not nxt.elements:
-        return []
-    seen = {normalize(e.text or e.desc) for e in step.elements if e.has("visible")}
-    out: list[str] = []
-    for e in nxt.elements:
-        key = normalize(e.text or e.desc)
-        if key not in seen and _is_new(e, nxt.screenshot.height):
-            seen.add(key)
-            out.append(_SPACE.sub(" ", e.text or e.desc).strip())
-            if len(out) == limit:
-                break
-    return out
-
-
 def _active_field(step: Step, prev: Step | None) -> str | None:
     for e in step.elements:
         if e.has("editable") and e.has("focused") and (e.hint or e.desc) and not mark_words(e.hint or e.desc):
@@ -187,23 +209,114 @@ def _active_field(step: Step, prev: Step | None) -> str | None:
     return None
 
 
-def _progress(i: int, n: int, key: str) -> str:
-    if i == 0:
-        return _pick((f"这是第 1 步，共 {n} 步，还没有进行任何操作", f"现在是第 1 步（共 {n} 步），任务刚开始"), key)
-    return _pick((f"现在是第 {i + 1} 步，共 {n} 步，已完成 {i} 步", f"当前进行到第 {i + 1} 步（共 {n} 步），前面已完成 {i} 步",
-                  f"已完成 {i} 步，这是第 {i + 1} 步，共 {n} 步"), key)
 
 
-def _opening(goal: str | None, i: int, n: int, key: str) -> str:
-    if n > 1 and i == n - 1:
-        progress = _pick((f"这是最后一步（第 {n} 步），前面 {i} 步操作都已完成", f"前面 {i} 步已经全部完成，现在是第 {n} 步"), key + "p")
-    else:
-        progress = _progress(i, n, key + "p")
-    short = (f"{progress}。", f"{progress}，继续推进任务。")
+def _salient(step: Step, limit: int = 4) -> list[str]:
+    """Up to ``limit`` short visible labels of the current screen: at most two from the header (top fifth), then
+    the body, each top to bottom; the status bar and near-duplicates are left out."""
+    height, head, body = step.screenshot.height, [], []
+    for e in sorted(step.elements, key=lambda e: (e.bounds[1], e.bounds[0])):
+        label = _SPACE.sub(" ", e.text or e.desc).strip()
+        top, bottom = e.bounds[1], e.bounds[3]
+        if (not e.has("visible") or not 2 <= len(label) <= 16 or bottom <= top or (top + bottom) / 2 < 0.05 * height
+                or not any(ch.isalpha() for ch in label) or mark_words(label)):
+            continue
+        low = label.lower()
+        if any(low in seen.lower() or seen.lower() in low for seen in head + body):
+            continue
+        (head if (top + bottom) / 2 < 0.2 * height else body).append(label)
+    head = head[:2]
+    return head + body[:limit - len(head)]
+
+
+def observation(step: Step) -> str:
+    """A concise Chinese description of the current screen from what the step knows (no next screen).
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+    >>> el = Element(0, (0, 300, 1080, 400), text="蓝牙", flags=("visible",))
+    >>> observation(Step(0, shot, Action("back"), elements=[el]))
+    '当前屏幕上可以看到“蓝牙”'
+    >>> observation(Step(0, shot, Action("click", point=(540, 1200)), meta={"target_colour": "绿色"}))
+    '当前屏幕没有可读取的界面元素信息，要操作的位置在屏幕中央，那里是一块绿色区域'
+    """
+    labels = _salient(step)
+    field = next((e for e in step.elements if e.has("editable") and e.has("focused")), None)
+    if labels:
+        shown = "、".join(quote(label) for label in labels)
+        text = f"当前屏幕上可以看到{shown}" + ("等内容" if len(labels) > 2 else "")
+        return text + ("，有一个输入框处于激活状态" if field is not None else "")
+    text = "当前屏幕没有可读取的界面元素信息"
+    action = step.action
+    if action.type in ("click", "long_press") and action.point is not None:
+        where = place(*action.point, step.screenshot.width, step.screenshot.height)
+        colour = step.meta.get("target_colour")
+        text += f"，要操作的位置在{where}" + (f"，那里是一块{colour}区域" if isinstance(colour, str) and colour
+                                          and not mark_words(colour) else "")
+    elif action.type == "input":
+        text += "，输入框已经激活，键盘已经弹出"
+    return text
+
+
+SUMMARY_MAX = 40  # characters of an action_summary (a short imperative)
+
+
+def _cut(text: str, limit: int) -> str:
+    text = _SPACE.sub(" ", text).strip()
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def action_summary(step: Step) -> str:
+    """A short Chinese imperative (at most :data:`SUMMARY_MAX` characters) for the step's action, e.g.
+    ``点击“设置”图标按钮``, ``向上滑动``, ``输入“机械键盘”``; long labels and typed text are cut.
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> action_summary(Step(0, Screenshot("0" * 64, "x.png", 1080, 2400), Action("input", text="机械键盘")))
+    '输入“机械键盘”'
+    """
+    action = step.action
+    if action.type in ("click", "long_press"):
+        verb = "点击" if action.type == "click" else "长按"
+        element = _labelled_element(step)
+        if element is None:
+            where = target_description(step).removeprefix("屏幕")
+            if len(verb + where) > SUMMARY_MAX:
+                where = place(*action.point, step.screenshot.width,  # type: ignore[misc]
+                              step.screenshot.height).removeprefix("屏幕") + "的图标或按钮"
+            return verb + where
+        kind = element_type(element, step.screenshot.width)
+        label = grounding_label(step)
+        shown = _shown((element.text or element.desc).strip())
+        if label and not mentions(shown, label):
+            shown = label
+        suffix = "" if kind in ("文本", "控件", "选项", "图片") or shown.endswith(kind[-1]) else kind
+        return f"{verb}{quote(_cut(shown, SUMMARY_MAX - 10))}{suffix}"
+    if action.type == "swipe":
+        return _SWIPES[action.direction or "up"][0]
+    if action.type == "input":
+        return "输入" + quote(_cut(action.text or "", SUMMARY_MAX - 6))
+    if action.type == "open_app":
+        return f"打开{quote(_cut(action.app or '', SUMMARY_MAX - 8))}应用"
+    return {"back": "返回上一页", "home": "回到桌面", "wait": "等待页面加载", "done": "结束任务"}[action.type]
+
+
+def _before(prev: Step | None, key: str) -> str:
+    """What the agent knows of its previous step: what it did, or that the screen did not change after it."""
+    if prev is None:
+        return _pick(("现在还没有进行任何操作", "任务刚开始"), key)
+    did = action_summary(prev)
+    if prev.meta.get("ineffective") is True:
+        why = {"click": "可能没有点中", "long_press": "可能没有按中", "swipe": "页面可能已经到头"}.get(
+            prev.action.type, "操作没有生效")
+        return _pick((f"上一步{did}后界面没有变化，{why}", f"上一步{did}没有反应，界面还是原样，{why}"), key)
+    return _pick((f"上一步已经{did}", f"刚才已经{did}", f"前面已经{did}"), key)
+
+
+def _opening(goal: str | None, prev: Step | None, key: str) -> str:
+    before = _before(prev, key + "b")
     if goal is None:
-        return short[0]
-    options = (f"任务是{goal}，{progress}。", f"{progress}，目标是{goal}。", f"为了完成{goal}，{progress}。")
-    return _pick(options + (short if 0 < i < n - 1 else ()), key)  # the goal always opens and closes
+        return f"{before}。"
+    return _pick((f"任务是{goal}，{before}。", f"目标是{goal}，{before}。", f"为了完成{goal}，{before}。"), key)
 
 
 def _act(step: Step, prev: Step | None, i: int, key: str) -> str:
@@ -211,6 +324,10 @@ def _act(step: Step, prev: Step | None, i: int, key: str) -> str:
     action = step.action
     plan = _clean(step.instruction) if action.type not in ("input", "open_app", "done") else None
     said = _intent(plan, key + "i") if plan else None
+    retry = prev is not None and prev.meta.get("ineffective") is True
+    if retry:
+        said = ("所以再试一次" if prev.action.type == action.type else "所以换一种做法") + (
+            f"，{said}" if said else "")
     if action.type in ("click", "long_press"):
         target = target_description(step)
         verb = "点击" if action.type == "click" else "长按"
@@ -231,8 +348,9 @@ def _act(step: Step, prev: Step | None, i: int, key: str) -> str:
         text = quote(action.text or "")
         field = _active_field(step, prev)
         active = f"{field}输入框已经激活" if field else "输入框已经激活"
-        return _pick((f"{active}，键盘已弹出，直接输入{text}。", f"{active}，在其中输入{text}。",
-                      f"{active}，现在输入任务需要的内容{text}。"), key)
+        lead = f"{said}，" if retry else ""
+        return lead + _pick((f"{active}，键盘已弹出，直接输入{text}。", f"{active}，在其中输入{text}。",
+                             f"{active}，现在输入任务需要的内容{text}。"), key)
     if action.type == "open_app":
         app = quote(action.app or "")
         if i == 0:
@@ -251,36 +369,32 @@ def _act(step: Step, prev: Step | None, i: int, key: str) -> str:
     return sentence
 
 
-def _effect(step: Step, nxt: Step | None, key: str) -> str:
-    labels = new_labels(step, nxt)
-    if not labels:
-        return ""
-    shown = "和".join(quote(_shown(label)) for label in labels)
-    if step.action.type == "swipe":
-        return _pick((f"滑动后露出了{shown}等新内容。", f"滑动之后屏幕上出现了{shown}。"), key)
-    if step.action.type == "wait":
-        return _pick((f"等待之后页面出现了{shown}。", f"加载完成后显示出{shown}。"), key)
-    return _pick((f"操作后下一屏出现了{shown}。", f"执行后界面上新出现了{shown}，说明操作生效。", f"随后页面显示出{shown}。"), key)
+def _one_line(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
 
 
 def template_item(episode: Episode, index: int, step: Step | None = None) -> dict[str, Any]:
-    """The seed-002 item for ``step`` (default ``episode.steps[index]``); its next screen is
-    ``episode.steps[index + 1]``."""
+    """The seed-002 item for ``step`` (default ``episode.steps[index]``), from the goal, the earlier steps and
+    the current screen only."""
     steps, key = episode.steps, f"{episode.id}\x1f{index}\x1f"
     step = steps[index] if step is None else step
     prev = steps[index - 1] if index > 0 else None
-    nxt = steps[index + 1] if index + 1 < len(steps) else None
     goal = _clean(episode.goal)
-    reasoning = (_opening(quote(goal) if goal else None, index, len(steps), key + "open")
-                 + _act(step, prev, index, key + "act") + _effect(step, nxt, key + "effect"))
+    seen = observation(step)
+    act = _act(step, prev, index, key + "act")
+    reasoning = _opening(quote(goal) if goal else None, prev, key + "open") + (
+        seen + "。" if step.elements and _salient(step) else "") + act
     params = expected_parameters(step.action)
     if step.action.type in ("click", "long_press"):
         params = {"target_element": target_description(step)}
-    return {"reasoning": reasoning, "function": {"name": function_name(step.action), "parameters": params}}
+    return {"reasoning": reasoning, "function": {"name": function_name(step.action), "parameters": params},
+            "thought": _one_line(act), "action_summary": action_summary(step), "observation": _one_line(seen),
+            "memory": _one_line(task_memory(episode, index, [{"action_summary": action_summary(s)}
+                                                             for s in steps[:index]], "zh"))}
 
 
 def template_items(episode: Episode, steps: list[Step] | None = None, start: int = 0) -> list[dict[str, Any]]:
     """One seed-002 item per step of ``steps`` (default: every step); ``start`` is the episode index of
-    ``steps[0]``, used for numbering and for the next screen, which is always the episode's following step."""
+    ``steps[0]``, used for the earlier steps, which always come from the episode."""
     chosen = episode.steps[start:] if steps is None else steps
     return [template_item(episode, start + j, step) for j, step in enumerate(chosen)]

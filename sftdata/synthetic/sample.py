@@ -223,6 +223,19 @@ def _gallery(t: Trajectory, rng: random.Random) -> tuple[str, str]:
     return "打开相册，左右翻看几张最近的照片，然后回到主屏幕", "Open the gallery, flip through a few recent photos, then go home"
 
 
+def _gallery_count(t: Trajectory, rng: random.Random) -> tuple[str, str]:
+    """A looping goal with a count ("swipe left 3 times"): task memory counts the swipes done and remaining."""
+    n = 3
+    t.click("app:相册", ("在主屏幕上点击“相册”", "Tap the 相册 (Gallery) icon on the home screen"), push=True,
+            app="gallery", page="grid")
+    key = rng.choice([k for k in t.visible("photo:")[:9] if int(k[6:]) + n < N_PHOTOS])
+    t.click(key, ("打开一张照片", "Open a photo"), push=True, page="viewer", index=int(key[6:]))
+    for _ in range(n):
+        t.scroll("right", ("向左滑动，查看下一张照片", "Swipe left to the next photo"))
+    return (f"在相册中打开一张照片，然后向左滑动 {n} 次，逐一查看后面的照片",
+            f"Open a photo in the gallery, then swipe left {n} times to look at the next photos")
+
+
 def _messages(t: Trajectory, rng: random.Random) -> tuple[str, str]:
     t.state = State("messages", "list")
     gone, keep = rng.randrange(3, 7), rng.randrange(0, 3)
@@ -282,8 +295,21 @@ def _settings_page(t: Trajectory, rng: random.Random) -> tuple[str, str]:
     return f"在设置的{page}页面切换{switch}", f"Toggle {switch} on the {page} settings page"
 
 
+def _mall_retry(t: Trajectory, rng: random.Random) -> tuple[str, str]:
+    """An ineffective step: the first tap on 加入购物车 does not register (the screen stays as it was, only the
+    clock may move), so the same button is tapped again and the cart count goes up."""
+    t.state = State("mall", "home", cart=rng.randint(0, 2))
+    key = rng.choice(t.visible("item:")[:4])
+    t.click(key, ("打开这件商品", "Open this product"), push=True, page="detail", index=int(key[5:]))
+    t.click("add_to_cart", ("点击“加入购物车”", "Tap 加入购物车 (add to cart)"))  # nothing happens
+    t.click("add_to_cart", ("刚才没有反应，再点一次“加入购物车”", "Nothing happened; tap 加入购物车 again"),
+            cart=t.state.cart + 1, toast="已加入购物车")
+    t.back(("返回商城首页", "Go back to the 商城 home page"))
+    return "在商城首页打开一件商品，把它加入购物车后返回", "Open a product on the 商城 home page, add it to the cart, then go back"
+
+
 SCRIPTS: list[Callable[[Trajectory, random.Random], tuple[str, str]]] = [
-    _mall_search, _gallery, _messages, _settings_toggle, _mall_browse, _settings_page]
+    _mall_search, _gallery, _messages, _settings_toggle, _mall_browse, _settings_page, _gallery_count, _mall_retry]
 
 
 def generate_records(n_episodes: int = 12, seed: int = 0, size: tuple[int, int] = (1080, 2400),
