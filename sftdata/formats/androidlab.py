@@ -1,14 +1,22 @@
 """``androidlab``: seed 004 F.1's ``<think>`` + ``<answer>`` pseudo-code, element boxes in pixels, Chinese thought.
 
-The answer is ``<think>\\n{reasoning}\\n</think>\\n<answer>\\n{code}\\n</answer>`` with one line of code:
-``do(action="Tap", element=[x1, y1, x2, y2])`` and ``do(action="Long Press", element=[...])`` (the pixel
-bounds of the smallest enclosing tappable interactive element, :mod:`.elements`; parse gives its centre),
+The answer is ``<think>\\n{reasoning}\\n</think>\\n<answer>\\n{code}\\n</answer>`` with one line of F.1 code:
+``do(action="Tap", element=[x1, y1, x2, y2])`` and ``do(action="Long Press", element=[...])`` (the box, clipped
+to the screen, of the listed element the tap addresses, :mod:`.elements`; parse gives its centre),
 ``do(action="Type", text="...")``, ``do(action="Swipe", direction="up", dist="medium", element=[...])``
-(the finger's direction; element = the largest scrollable element containing the start point, omitted when
-there is none), ``do(action="Launch", app="...")``, ``do(action="Back")``, ``do(action="Home")``,
-``do(action="Wait")`` and ``finish(message="...")``. Strings are written as escaped literals and read back
-with :func:`ast.literal_eval`. The user message lists the interactive elements with their boxes; a step
-without an accessibility tree raises ``CannotExpress("no_accessibility_tree")``, whatever its action.
+(the finger's direction; element = the largest listed scrollable element containing the start point, omitted
+when there is none), ``do(action="Launch", app="...")``, ``do(action="Back")`` and ``finish(message="...")``.
+F.1 has no Home and no Wait: those steps raise ``CannotExpress("action_not_in_format")``. Strings are written
+as escaped literals and read back with :func:`ast.literal_eval`. The user message lists the listed elements
+with their clipped boxes; a step without an accessibility tree raises ``CannotExpress("no_accessibility_tree")``,
+whatever its action.
+
+Earlier steps are written in F.1 code too. One the answer grammar cannot address is still said in F.1 terms
+where it can be: a tap no listed element addresses names the box of the node the finger hit (clipped), a
+step without a tree is said in words with F.1's operation name ("(Tap on the element at the top right of
+the screen)"), and
+Home and Wait, which F.1 cannot say, are said in words ("(went to the home screen)"). No history line ever
+holds a point.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 540, 1200)
@@ -41,7 +49,8 @@ from .memory import describe, memory_text
 
 DONE_TEXT = "Task completed."
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
-_NAMES = {"click": "Tap", "long_press": "Long Press", "back": "Back", "home": "Home", "wait": "Wait"}
+_NAMES = {"click": "Tap", "long_press": "Long Press", "back": "Back"}
+_UNSAID = {"home": "went to the home screen", "wait": "waited for the screen to load"}  # no F.1 operation
 _TYPES = {v: k for k, v in _NAMES.items()}
 
 SYSTEM = """# Role
@@ -69,8 +78,6 @@ elements listed for the current screen. Always pick a listed element.
 - Long press an element: do(action="Long Press", element=[x1, y1, x2, y2])
 - Launch an app (check the instruction for the right one): do(action="Launch", app="Settings")
 - Go back to the previous screen: do(action="Back")
-- Go to the home screen: do(action="Home")
-- Wait for the screen to finish loading: do(action="Wait")
 - End the task, with an optional message: finish(message="Task completed.")
 
 # Remember
@@ -101,24 +108,31 @@ def _code(ctx: StepContext) -> str:
         return f'do(action="Launch", app={_s(a.app)})'
     if a.type == "done":
         return f"finish(message={_s(a.text or DONE_TEXT)})"
+    if a.type in _UNSAID:
+        raise CannotExpress("action_not_in_format", f"step {ctx.index + 1}: F.1 has no {a.type} operation")
     return f'do(action="{_NAMES[a.type]}")'
 
 
 def _history_code(ctx: StepContext) -> str:
-    """An earlier step as code; one the format cannot say (no tree, a tap the tree cannot address, a swipe
-    or launch without a listed area) is said where it went, or in words."""
+    """An earlier step in F.1 code, or in F.1 terms where the answer grammar cannot say it (module docstring)."""
     try:
         return _code(ctx)
     except CannotExpress:
-        a = ctx.action
-        if a.type in ("click", "long_press") and a.point is not None:
-            return f'do(action="{_NAMES[a.type]}", point={list(a.point)})'
+        a, step = ctx.action, ctx.step
+        if a.type in _UNSAID:
+            return f"({_UNSAID[a.type]})"
+        if a.type in ("click", "long_press"):
+            box = el.clip(a.element.bounds, *ctx.size) if a.element is not None else None
+            if box is not None:
+                return f'do(action="{_NAMES[a.type]}", element={_box(box)})'
+            if a.point is not None:
+                return f"({_NAMES[a.type]} on {el.untargeted(step)})"
         return f"({describe(a, ctx.target, 'en')})"
 
 
 def _thought(ctx: StepContext) -> str:
     if not ctx.reasoning:
-        raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
+        raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
     return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
 
 
@@ -149,9 +163,8 @@ class AndroidLab(AgentFormat):
             lines.append(f"Step {prev.index + 1}: " + (f"{prev.reasoning} " if prev.reasoning else "") + said)
         lines.append("Current screenshot:")
         lines.append(image_tags(ctx))
-        listed = el.interactive(ctx.step)
         lines.append("UI elements (box, type, text):")
-        lines += [f"{_box(e.bounds)} {el.kind(e)} '{el.label(e)}'" for e in listed] or ["None"]
+        lines += [f"{_box(e.bounds)} {e.kind} '{e.label}'" for e in el.listed(ctx.step)] or ["None"]
         return "\n".join(lines)
 
     def render(self, ctx: StepContext) -> str:
@@ -175,6 +188,8 @@ class AndroidLab(AgentFormat):
             return Action("swipe", direction=args["direction"].lower(), element=element)
         if kind == "Launch":
             return Action("open_app", app=args["app"])
+        if kind not in _TYPES:
+            raise ValueError(f"{kind!r} is not an F.1 operation")
         return Action(_TYPES[kind])
 
     def quantize(self, ctx: StepContext) -> Action:

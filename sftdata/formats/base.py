@@ -36,6 +36,7 @@ class StepContext:
     min_pixels: int | None = None  # image limits the model trains with (coordinates of resized-image formats)
     max_pixels: int | None = None
     agent_tools: bool = False  # the sample carries a ``tools`` field: prompts need not list the tools again
+    som: bool = False  # the screenshot carries the numbered boxes of the listed elements (export --som)
 
     @property
     def step(self) -> Step:

@@ -1,12 +1,19 @@
 """``gui-agent-zh``: seed 001's strict-JSON single action with Chinese fields.
 
 The answer is ``{"status", "description", "target", "action": {"type", "coordinates", "text"}}``: ``status`` is
-``in_progress`` (``completed`` on the final ``done`` step, whose action is ``wait [0, 0]``), ``description``
-the Chinese reasoning (plus memory), ``target`` the reconstruction's target description ("页面正在加载" for
-``wait``, else ""). Coordinates are relative integers 0..1000 on both axes (``round(x * 1000 / w)``):
-``click`` / ``long_press`` ``[x, y]``; a swipe is ``drag [[x1, y1], [x2, y2]]``; ``input`` carries the step's
-point if it has one, else ``[0, 0]``; ``wait`` is ``[0, 0]``. The seed's action space has no back, home or
-app launch: those steps raise ``CannotExpress("action_not_in_format")``.
+``in_progress`` (``completed`` on the final ``done`` step, whose action is ``wait [0, 0]``). ``description`` is
+seed 001's "对当前屏幕状态的简洁描述": the item's ``observation`` field, else the first sentence of the reasoning
+(never the whole reasoning); with ``--memory`` the memory's progress opens the same line. ``target`` is never
+empty where the action has a place: a click names the reconstruction's ``target_element`` (else the element's
+label and kind); a drag names what it moves (the scrollable element under its start, with its screen region,
+e.g. ``屏幕中部的列表``); an input names its field. ``wait`` says "页面正在加载"; ``completed`` has "".
+Coordinates are relative integers 0..1000 on both axes (``round(x * 1000 / w)``): ``click`` / ``long_press``
+``[x, y]``; a swipe is ``drag [[x1, y1], [x2, y2]]``; ``wait`` is ``[0, 0]``. An ``input`` is typed at its field
+("在指定位置输入文本"): the step's own point, else the step's focused editable element, else the point of the
+previous step's click; seed 001 keeps ``[0, 0]`` for wait/completed/failed, so an input with no known field
+raises ``CannotExpress("input_without_field")`` rather than inventing one. The seed's action space has no back,
+home or app launch: those steps raise ``CannotExpress("action_not_in_format")``. History lines give each earlier
+step's one-sentence thought (``thought`` field, else the reasoning's first sentence) and its action.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -22,12 +29,18 @@ True
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
-from ..model import Action, from_relative, to_relative
+from ..model import Action, Element, from_relative, to_relative
+from . import short
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 from .memory import describe, memory_text
+from .short import one_line
 
 LOADING = "页面正在加载"
+_KINDS = (("EditText", "输入框"), ("RecyclerView", "列表"), ("ListView", "列表"), ("GridView", "网格"),
+          ("ViewPager", "翻页区域"), ("ScrollView", "滚动区域"), ("WebView", "网页"), ("Button", "按钮"),
+          ("Image", "图片"), ("TextView", "文字"), ("Switch", "开关"), ("CheckBox", "复选框"))
 
 SYSTEM = """你是一个图形界面操作代理。每一步你会看到用户的任务、之前的操作记录和当前屏幕截图，你要据此决定**下一步唯一的操作**：系统一次只执行一个动作，所以不要规划多步。
 
@@ -54,9 +67,59 @@ SYSTEM = """你是一个图形界面操作代理。每一步你会看到用户�
 
 
 def _description(ctx: StepContext) -> str:
+    """The current screen in brief: the item's ``observation``, else the first sentence of the reasoning; with
+    memory on, the memory's progress opens the same line."""
     if not ctx.reasoning:
-        raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
-    return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
+        raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
+    seen = short.observation(ctx)
+    return short.fold(memory_text(ctx, "zh"), seen) if ctx.memory else seen
+
+
+def _region(point, ctx: StepContext) -> str:
+    """Where ``point`` lies on the screen, in words (屏幕上部 / 中部 / 下部)."""
+    third = min(2, int(point[1] * 3 / max(1, ctx.size[1])))
+    return "屏幕" + "上中下"[third] + "部"
+
+
+def _kind(element: Element | None, default: str) -> str:
+    name = element.class_name.rsplit(".", 1)[-1] if element is not None else ""
+    return next((word for key, word in _KINDS if key in name), default)
+
+
+def _named(element: Element, default: str) -> str:
+    """An element as “label” + kind (``“搜索”输入框``), or just its kind when it has no label."""
+    label = one_line(element.text or element.desc or element.hint)
+    kind = _kind(element, default)
+    label = label if len(label) <= 24 else label[:23] + "…"
+    return f"“{label}”{kind}" if label else kind
+
+
+def _swiped(ctx: StepContext) -> str:
+    """What a drag moves: the smallest scrollable element under its start point, by label and kind, in the
+    screen region of its centre (``屏幕中部的列表``); else the page's content where the drag starts."""
+    start = ctx.action.point
+    under = sorted((e for e in ctx.step.elements if e.has("scrollable") and e.contains(start)), key=lambda e: e.area)
+    if under:
+        return f"{_region(under[0].center, ctx)}的{_named(under[0], '滚动区域')}"
+    return f"{_region(start, ctx)}的页面内容"
+
+
+def _input_field(ctx: StepContext) -> tuple[tuple[int, int], str] | None:
+    """(point, description) of the field an input types into: the step's own point, else its focused
+    editable element, else what the previous step clicked; None when none is known."""
+    a, step = ctx.action, ctx.step
+    focused = [e for e in step.elements if e.has("focused") and e.has("editable") and e.area > 0]
+    if a.point is not None:
+        around = [e for e in step.elements if e.has("editable") and e.contains(a.point)]
+        return a.point, ctx.target or (_named(around[0], "输入框") if around else f"{_region(a.point, ctx)}的输入框")
+    if focused:
+        return focused[0].center, ctx.target or f"{_region(focused[0].center, ctx)}的{_named(focused[0], '输入框')}"
+    if ctx.index > 0:
+        prev = replace(ctx, index=ctx.index - 1)
+        if prev.action.type in ("click", "long_press") and prev.action.point is not None:
+            name = prev.target or (_named(prev.action.element, "输入框") if prev.action.element else "")
+            return prev.action.point, ctx.target or name or f"{_region(prev.action.point, ctx)}的输入框"
+    return None
 
 
 def _answer(ctx: StepContext) -> dict:
@@ -64,18 +127,27 @@ def _answer(ctx: StepContext) -> dict:
     a, (w, h) = ctx.action, ctx.size
     rel = (lambda p: list(to_relative(p, w, h)))
     if a.type in ("back", "home", "open_app"):
-        raise CannotExpress("action_not_in_format", f"step {ctx.index}: seed 001 has no {a.type} action")
+        raise CannotExpress("action_not_in_format", f"step {ctx.index + 1}: seed 001 has no {a.type} action")
     status, target, text = "in_progress", ctx.target or "", ""
     if a.type in ("click", "long_press"):
+        if a.point is None:
+            raise CannotExpress("no_coordinates", f"step {ctx.index + 1}: a {a.type} without a point")
         kind, coords = a.type, rel(a.point)
+        target = target or (_named(a.element, "控件") if a.element is not None else "")
+        if not target:
+            raise CannotExpress("missing_target", f"step {ctx.index + 1}: the reconstruction names no target_element")
     elif a.type == "swipe":
         if a.point is None:
-            raise CannotExpress("swipe_without_points", f"step {ctx.index}: a drag needs start and end points")
+            raise CannotExpress("swipe_without_points", f"step {ctx.index + 1}: a drag needs start and end points")
         kind, coords = "drag", [rel(a.point), rel(a.end)]
         if from_relative(coords[0], w, h) == from_relative(coords[1], w, h):
-            raise CannotExpress("swipe_too_short", f"step {ctx.index}: the drag collapses to one point")
+            raise CannotExpress("swipe_too_short", f"step {ctx.index + 1}: the drag collapses to one point")
+        target = target or _swiped(ctx)
     elif a.type == "input":
-        kind, coords, text = "input", rel(a.point) if a.point is not None else [0, 0], a.text
+        field = _input_field(ctx)
+        if field is None:  # seed 001 types "在指定位置" and keeps [0, 0] for wait/completed/failed
+            raise CannotExpress("input_without_field", f"step {ctx.index + 1}: no known field to type into")
+        kind, coords, text, target = "input", rel(field[0]), a.text, field[1]
     else:  # wait, done
         kind, coords = "wait", [0, 0]
         status, target = ("completed", "") if a.type == "done" else (status, target or LOADING)
@@ -101,7 +173,7 @@ class GuiAgentZh(AgentFormat):
                 said = json.dumps(_answer(prev)["action"], ensure_ascii=False)
             except CannotExpress:
                 said = describe(prev.action, prev.target, "zh")
-            lines.append(f"第 {prev.index + 1} 步：{prev.reasoning} 操作：{said}")
+            lines.append(f"第 {prev.index + 1} 步：{short.thought(prev)} 操作：{said}")
         lines.append("当前屏幕截图：" if len(ctx.image_steps()) == 1 else "之前和当前的屏幕截图（最后一张为当前）：")
         lines.append(image_tags(ctx))
         return "\n".join(lines)
@@ -123,8 +195,7 @@ class GuiAgentZh(AgentFormat):
         if kind == "drag":
             return Action("swipe", point=from_relative(coords[0], w, h), end=from_relative(coords[1], w, h))
         if kind == "input":
-            point = None if list(coords) == [0, 0] else from_relative(coords, w, h)
-            return Action("input", text=act.get("text", ""), point=point)
+            return Action("input", text=act.get("text", ""), point=from_relative(coords, w, h))
         if kind == "wait":
             return Action("wait")
         raise ValueError(f"gui-agent-zh action type {kind!r} has no canonical action")
@@ -138,8 +209,7 @@ class GuiAgentZh(AgentFormat):
         if a.type == "swipe":
             return Action("swipe", point=q(a.point), end=q(a.end))
         if a.type == "input":
-            coords = answer["action"]["coordinates"]
-            return Action("input", text=a.text, point=None if coords == [0, 0] else q(a.point))
+            return Action("input", text=a.text, point=from_relative(answer["action"]["coordinates"], w, h))
         return Action(a.type)
 
 

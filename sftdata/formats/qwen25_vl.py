@@ -2,11 +2,14 @@
 
 The system prompt declares the ``mobile_use`` function, whose description gives the screen resolution
 ``{W'}x{H'}`` of the image the model sees (the Qwen2.5-VL smart resize of the screenshot, :mod:`.coords`).
-The answer is ``Thought: {reasoning}\\nAction: {short Chinese imperative}\\n<tool_call>\\n{json}\\n</tool_call>``
-with the call ``{"name": "mobile_use", "arguments": {...}}``: ``click{coordinate}``,
+The answer is ``Thought: {one sentence}\\nAction: {short Chinese imperative}\\n<tool_call>\\n{json}\\n</tool_call>``
+(F.2: "one concise sentence explaining the next move", "one for Action"). The thought is the item's ``thought``
+field, else the first sentence of the reasoning; with ``--memory`` the memory's progress is its opening clause,
+still one sentence on one line. The action line is the item's ``action_summary``, else an imperative built from
+the action and its ``target_element``. Earlier steps in the user message use the same short forms.
+The call is ``{"name": "mobile_use", "arguments": {...}}``: ``click{coordinate}``,
 ``long_press{coordinate, time: 2}``, ``swipe{coordinate, coordinate2}``, ``type{text}``,
-``system_button{button: "Back"|"Home"}``, ``open{text: app}``, ``wait{time: 2}``,
-``terminate{status: "success"}`` (a ``done`` step's text is not carried). Coordinates are
+``system_button{button: "Back"|"Home"}``, ``open{text: app}``, ``wait{time: 2}``, ``terminate{status: "success"}`` (a ``done`` step's text is not carried). Coordinates are
 ``round(x * W' / W)``; parse maps them back to original pixels. Tool-call format: ``tools()`` gives the schema.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
@@ -23,6 +26,10 @@ Action: 点击“设置”图标
 </tool_call>
 >>> FORMAT.parse(FORMAT.render(ctx), ctx) == FORMAT.quantize(ctx)
 True
+>>> items[0].update(reasoning="桌面上有“设置”图标。点开它就能调整亮度。", action_summary="打开“设置”")
+>>> print(FORMAT.thought(StepContext(ep, 0, items)))
+Thought: 桌面上有“设置”图标。
+Action: 打开“设置”
 """
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ import json
 import re
 
 from ..model import Action
-from . import coords
+from . import coords, short
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 from .memory import describe, memory_text
 
@@ -117,15 +124,15 @@ class MobileUse(AgentFormat):
         a = ctx.action
         if a.type in ("click", "long_press"):
             if a.point is None:
-                raise CannotExpress("no_coordinates", f"step {ctx.index}: a {a.type} without a point")
+                raise CannotExpress("no_coordinates", f"step {ctx.index + 1}: a {a.type} without a point")
             out = {"action": a.type, "coordinate": self.forward(a.point, ctx)}
             return {**out, "time": 2} if a.type == "long_press" else out
         if a.type == "swipe":
             if a.point is None:
-                raise CannotExpress("swipe_without_points", f"step {ctx.index}: a swipe needs start and end points")
+                raise CannotExpress("swipe_without_points", f"step {ctx.index + 1}: a swipe needs start and end points")
             start, end = self.forward(a.point, ctx), self.forward(a.end, ctx)
             if self.back(start, ctx) == self.back(end, ctx):
-                raise CannotExpress("swipe_too_short", f"step {ctx.index}: the swipe collapses to one point")
+                raise CannotExpress("swipe_too_short", f"step {ctx.index + 1}: the swipe collapses to one point")
             return {"action": "swipe", "coordinate": start, "coordinate2": end}
         if a.type == "input":
             return {"action": "type", "text": a.text}
@@ -133,18 +140,21 @@ class MobileUse(AgentFormat):
             return {"action": "system_button", "button": a.type.capitalize()}
         if a.type == "open_app":
             if "open" not in self.enum:
-                raise CannotExpress("action_not_in_format", f"step {ctx.index}: {self.name} has no open action")
+                raise CannotExpress("action_not_in_format", f"step {ctx.index + 1}: {self.name} has no open action")
             return {"action": "open", "text": a.app}
         if a.type == "wait":
             return {"action": "wait", "time": 2}
         return {"action": "terminate", "status": "success"}
 
     def thought(self, ctx: StepContext) -> str:
-        """``Thought: ...\\nAction: ...`` (the assistant text before the tool call)."""
+        """``Thought: ...\\nAction: ...`` (the assistant text before the tool call): one sentence on one line,
+        with the memory's progress as its opening clause when memory is on; then the short imperative."""
         if not ctx.reasoning:
-            raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
-        memory = "\n" + memory_text(ctx, "zh") if ctx.memory else ""
-        return f"Thought: {ctx.reasoning}{memory}\nAction: {_imperative(ctx)}"
+            raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
+        said = short.thought(ctx)
+        if ctx.memory:
+            said = short.fold(memory_text(ctx, "zh"), said)
+        return f"Thought: {said}\nAction: {_action_line(ctx)}"
 
     def tool_call_message(self, ctx: StepContext) -> dict:
         return {"name": "mobile_use", "arguments": self.arguments(ctx)}
@@ -159,7 +169,7 @@ class MobileUse(AgentFormat):
                 call = " " + json.dumps(self.arguments(prev), ensure_ascii=False)
             except CannotExpress:
                 call = ""
-            lines.append(f"Step {prev.index + 1}: Thought: {prev.reasoning} Action: {_imperative(prev)}{call}")
+            lines.append(f"Step {prev.index + 1}: Thought: {short.thought(prev)} Action: {_action_line(prev)}{call}")
         lines.append("Current screenshot:" if len(ctx.image_steps()) == 1 else "Screenshots (the last is current):")
         lines.append(image_tags(ctx))
         return "\n".join(lines)
@@ -199,9 +209,14 @@ class MobileUse(AgentFormat):
         return Action(a.type, text=a.text if a.type == "input" else None, app=a.app)
 
 
+def _action_line(ctx: StepContext) -> str:
+    """The ``Action:`` line: the item's ``action_summary``, else :func:`_imperative` (one line either way)."""
+    return short.one_line(short.action_summary(ctx, _imperative(ctx)))
+
+
 def _imperative(ctx: StepContext) -> str:
     """A short Chinese imperative for the ``Action:`` line, naming the target when the reconstruction has one."""
-    a = ctx.action
+    a = short.spoken(ctx.action)
     if a.type in ("click", "long_press"):
         return describe(a, None, "zh") + (ctx.target or "目标元素")
     return describe(a, None, "zh")

@@ -1,8 +1,12 @@
 """``react-zh``: seed 002's function calls with Chinese ReAct reasoning, one step per sample.
 
-The answer is one seed-002 item: ``{"reasoning": ..., "function": {"name": ..., "parameters": {...}}}``. Targets
-are named in words (``target_element``), so points are not part of this format; swipes carry the finger's
-direction.
+The answer is one seed-002 item (its "Output Format"): ``{"reasoning": ..., "function": {"name": ...,
+"parameters": {...}}}`` with seed 002's functions and required parameters (``click`` / ``long_press``
+``target_element``, ``input`` ``text``, ``swipe`` ``direction`` in UP/DOWN/LEFT/RIGHT, ``open_app`` ``app_name``,
+``done``), plus ``press_back``, ``press_home`` and ``wait`` (no parameters), which AndroidControl needs and seed
+002 lacks. Targets are named in words, so points are not part of this format; swipes carry the finger's
+direction. With ``--memory`` the memory line opens the reasoning (the progress, then the reasoning on the next
+line); earlier steps in the user message give their reasoning and call.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -22,6 +26,7 @@ import json
 from ..model import Action
 from ..react.calls import ACTION_OF, expected_parameters, function_name
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
+from . import short
 from .memory import memory_text
 
 INTRO = ("你是一个操作安卓手机的智能体，按照 ReAct 的方式工作：先思考，再行动。每一步你会收到任务描述、之前几步的记录和"
@@ -46,15 +51,15 @@ def _call(ctx: StepContext) -> dict:
     params = dict(expected_parameters(ctx.action))
     if ctx.action.type in ("click", "long_press"):
         if not ctx.target:
-            raise CannotExpress("missing_target", f"step {ctx.index}: the reconstruction names no target_element")
+            raise CannotExpress("missing_target", f"step {ctx.index + 1}: the reconstruction names no target_element")
         params["target_element"] = ctx.target
     return {"name": function_name(ctx.action), "parameters": params}
 
 
 def _reasoning(ctx: StepContext) -> str:
     if not ctx.reasoning:
-        raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
-    return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
+        raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
+    return (short.one_line(memory_text(ctx, "zh")) + "\n" if ctx.memory else "") + ctx.reasoning
 
 
 class ReactZh(AgentFormat):

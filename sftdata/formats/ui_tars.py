@@ -1,6 +1,10 @@
 """``ui-tars``: seed 004 F.4's ``Thought:`` / ``Action:`` lines, points in pixels of the smart-resized image.
 
-The answer is ``Thought: {Chinese reasoning}\\nAction: {call}`` with one call: ``click(point='<point>x y</point>')``,
+The answer is ``Thought: {plan}\\nAction: {call}``. F.4's Note asks for "a small plan" and "finally ... your
+next action (with its target element) in one sentence": the Thought is one line holding the memory
+(``--memory``), the reconstructed reasoning, and a closing ``下一步：{summary}。`` (the item's ``action_summary``,
+else the action described with its ``target_element``). Earlier steps in the history give their one-sentence
+thought (the ``thought`` field, else the first sentence of the reasoning). One call: ``click(point='<point>x y</point>')``,
 ``long_press(point=...)``, ``type(content='...')``, ``scroll(point=..., direction='down')``,
 ``open_app(app_name='...')``, ``press_home()``, ``press_back()``, ``finished(content='...')``. Points are
 pixels of the Qwen2.5-VL smart-resized image (UI-TARS-1.5 is built on Qwen2.5-VL; :mod:`.coords`). A scroll
@@ -17,7 +21,7 @@ F.4 has no wait: a ``wait`` step raises ``CannotExpress("action_not_in_format")`
 ...          {"reasoning": "已经完成。", "function": {"name": "done", "parameters": {}}}]
 >>> ctx = StepContext(ep, 0, items)
 >>> print(FORMAT.render(ctx))
-Thought: 输入消息并发送。
+Thought: 输入消息并发送。下一步：输入“It's 5点”。
 Action: type(content='It\\'s 5点\\n')
 >>> FORMAT.parse(FORMAT.render(ctx), ctx) == FORMAT.quantize(ctx)
 True
@@ -27,12 +31,13 @@ from __future__ import annotations
 import re
 
 from ..model import OPPOSITE, Action
-from . import coords
+from . import coords, short
 from .androidlab import read_call
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 from .memory import describe, memory_text
 
 DONE_TEXT = "任务已完成"
+NEXT = "下一步："  # opens the Thought's closing sentence, the next action with its target
 _POINT = re.compile(r"<point>\s*(-?\d+)\s+(-?\d+)\s*</point>")
 _ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _ACTION_LINE = re.compile(r"^Action:\s*(.+)$", re.M)
@@ -90,11 +95,11 @@ class UITars(AgentFormat):
         a = ctx.action
         if a.type in ("click", "long_press"):
             if a.point is None:
-                raise CannotExpress("no_coordinates", f"step {ctx.index}: a {a.type} without a point")
+                raise CannotExpress("no_coordinates", f"step {ctx.index + 1}: a {a.type} without a point")
             return f"{a.type}(point={self._point(a.point, ctx)})"
         if a.type == "swipe":
             if a.point is None:
-                raise CannotExpress("swipe_without_points", f"step {ctx.index}: a scroll needs its start point")
+                raise CannotExpress("swipe_without_points", f"step {ctx.index + 1}: a scroll needs its start point")
             return f"scroll(point={self._point(a.point, ctx)}, direction='{OPPOSITE[a.direction]}')"
         if a.type == "input":
             return f"type(content={_q(a.text)})"
@@ -104,12 +109,18 @@ class UITars(AgentFormat):
             return f"press_{a.type}()"
         if a.type == "done":
             return f"finished(content={_q(a.text or DONE_TEXT)})"
-        raise CannotExpress("action_not_in_format", f"step {ctx.index}: UI-TARS (F.4) has no {a.type} action")
+        raise CannotExpress("action_not_in_format", f"step {ctx.index + 1}: UI-TARS (F.4) has no {a.type} action")
 
     def thought(self, ctx: StepContext) -> str:
+        """One line: the memory (``--memory``), the reasoning as the small plan, then one sentence that sums up
+        the next action with its target (F.4's Note)."""
         if not ctx.reasoning:
-            raise CannotExpress("not_annotated", f"step {ctx.index} has no reconstructed reasoning")
-        return ctx.reasoning + ("\n" + memory_text(ctx, "zh") if ctx.memory else "")
+            raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
+        memory = short.one_line(memory_text(ctx, "zh")) + " " if ctx.memory else ""
+        plan = short.one_line(ctx.reasoning)
+        said = describe(short.spoken(ctx.action), ctx.target, "zh")
+        summary = short.one_line(short.action_summary(ctx, said)).rstrip("。.")
+        return f"{memory}{plan}{'' if plan.endswith(('。', '！', '？', '.')) else '。'}{NEXT}{summary}。"
 
     def system_prompt(self, ctx: StepContext) -> str:
         return SYSTEM
@@ -124,7 +135,7 @@ class UITars(AgentFormat):
                 said = self.call(prev)
             except CannotExpress:
                 said = describe(prev.action, prev.target, "zh")
-            lines.append(f"Step {prev.index + 1}: Thought: {prev.reasoning} Action: {said}")
+            lines.append(f"Step {prev.index + 1}: Thought: {short.thought(prev)} Action: {said}")
         lines.append("## Screenshot" if len(ctx.image_steps()) == 1 else "## Screenshots (the last is current)")
         lines.append(image_tags(ctx))
         return "\n".join(lines)

@@ -1,35 +1,47 @@
 """androidlab (seed 004 F.1): golden answers, element boxes, escaped strings, memory and history."""
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 
 from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.formats.androidlab import read_call
-from sftdata.model import Action, Episode, Step
+from sftdata.model import Action, Element, Episode, Step
 
 NAME = "androidlab"
 FMT = get_format(NAME)
-ALLOWED = {"not_annotated": {"*"}, "no_accessibility_tree": {"*"}, "element_not_indexed": {"click", "long_press"}}
+ALLOWED = {"not_annotated": {"*"}, "no_accessibility_tree": {"*"}, "element_not_indexed": {"click", "long_press"},
+           "action_not_in_format": {"home", "wait"}}
 GOLDEN = [
     '<think>\n先点击底部的输入框。\n</think>\n<answer>\ndo(action="Tap", element=[40, 2150, 900, 2250])\n</answer>',
     '<think>\n输入框已激活，输入消息内容。\n</think>\n<answer>\ndo(action="Type", text="晚上七点到家")\n</answer>',
     '<think>\n向上滑动查看更早的消息。\n</think>\n<answer>\ndo(action="Swipe", direction="up", dist="medium", element=[0, 200, 1080, 2100])\n</answer>',
     '<think>\n打开设置应用。\n</think>\n<answer>\ndo(action="Launch", app="设置")\n</answer>',
     '<think>\n返回上一页。\n</think>\n<answer>\ndo(action="Back")\n</answer>',
-    '<think>\n回到桌面。\n</think>\n<answer>\ndo(action="Home")\n</answer>',
-    '<think>\n页面还在加载，等待一下。\n</think>\n<answer>\ndo(action="Wait")\n</answer>',
+    None,  # home: F.1 has no such operation
+    None,  # wait: neither
     '<think>\n消息已发送，任务完成。\n</think>\n<answer>\nfinish(message="Task completed.")\n</answer>',
 ]
 
 
+def _render(ctx):
+    try:
+        return FMT.render(ctx)
+    except CannotExpress as e:
+        assert e.reason == "action_not_in_format"
+        return None
+
+
 def test_golden_answers(tiny):
     episode, items = tiny
-    assert [FMT.render(StepContext(episode, i, items)) for i in range(len(episode.steps))] == GOLDEN
+    assert [_render(StepContext(episode, i, items)) for i in range(len(episode.steps))] == GOLDEN
 
 
 def test_every_action_type_round_trips(tiny, round_trip, sample_episodes):
-    assert set(round_trip(NAME, [tiny], ALLOWED)) == {"click", "input", "swipe", "open_app", "back", "home", "wait",
-                                                      "done"}
+    assert set(round_trip(NAME, [tiny], ALLOWED)) == {"click", "input", "swipe", "open_app", "back", "done",
+                                                      "drop:action_not_in_format"}
     assert "long_press" in round_trip(NAME, sample_episodes, ALLOWED)
 
 
@@ -85,3 +97,55 @@ def test_history_names_the_previous_actions(tiny, history):
     assert 'Step 2: 输入框已激活，输入消息内容。 do(action="Type", text="晚上七点到家")' in message
     assert 'Step 3: 向上滑动查看更早的消息。 do(action="Swipe", direction="up", dist="medium", element=[0, 200, 1080, 2100])' in message
     assert "[40, 2150, 900, 2250] EditText '输入消息'" in message
+
+
+F1_CODE = re.compile(r'do\(action="Tap", element=\[\d+, \d+, \d+, \d+\]\)|do\(action="Long Press", element=\[\d+, \d+, \d+, \d+\]\)'
+                     r'|do\(action="Type", text=".*"\)|do\(action="Swipe", direction="(up|down|left|right)", dist="(short|medium|long)"'
+                     r'(, element=\[\d+, \d+, \d+, \d+\])?\)|do\(action="Launch", app=".*"\)|do\(action="Back"\)|finish\(message=".*"\)')
+
+
+def test_history_lines_never_leave_f1(tiny, sample_episodes, ac_episodes):
+    """Every history line ends in F.1 code or in words; never a point, never Home/Wait as code."""
+    seen = Counter()
+    for episode, items in [tiny] + sample_episodes + ac_episodes:
+        for i in range(len(episode.steps)):
+            message = FMT.user_message(StepContext(episode, i, items, history=8))
+            for line in message.splitlines():
+                if not line.startswith("Step "):
+                    continue
+                assert "point=" not in line and 'action="Home"' not in line and 'action="Wait"' not in line, line
+                code = re.search(r"(do\(.*\)|finish\(.*\))$", line)
+                if code:
+                    assert F1_CODE.fullmatch(code.group(1)), line
+                    seen["code"] += 1
+                else:
+                    assert line.endswith(")") and "(" in line, line
+                    seen["words"] += 1
+    assert seen["code"] > 100 and seen["words"]
+
+
+def test_history_of_an_unaddressable_tap_names_the_touched_node_box_and_home_in_words(tiny):
+    episode, items = tiny
+    shot = episode.steps[0].screenshot
+    blank = Element(9, (0, 2250, 1100, 2400), class_name="android.widget.LinearLayout",
+                    flags=("clickable", "enabled", "visible"))
+    ep = Episode("b", "sample", "g", [Step(0, shot, Action("click", point=(100, 2300), element=blank), elements=[blank]),
+                                      Step(1, shot, Action("home"), elements=episode.steps[0].elements),
+                                      Step(2, shot, Action("done"), elements=episode.steps[0].elements)])
+    message = FMT.user_message(StepContext(ep, 2, [items[0], items[5], items[7]]))
+    assert 'Step 1: 先点击底部的输入框。 do(action="Tap", element=[0, 2250, 1080, 2400])' in message
+    assert "Step 2: 回到桌面。 (went to the home screen)" in message
+
+
+def test_boxes_are_clipped_to_the_screen_on_the_real_fixture(ac_episodes):
+    for episode, items in ac_episodes:
+        for i, step in enumerate(episode.steps):
+            ctx = StepContext(episode, i, items)
+            w, h = step.screenshot.width, step.screenshot.height
+            texts = [FMT.user_message(ctx)]
+            try:
+                texts.append(FMT.render(ctx))
+            except CannotExpress:
+                pass
+            for x1, y1, x2, y2 in re.findall(r"\[(-?\d+), (-?\d+), (-?\d+), (-?\d+)\]", "\n".join(texts)):
+                assert 0 <= int(x1) < int(x2) <= w and 0 <= int(y1) < int(y2) <= h

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from sftdata.export.tokens import FAMILIES, smart_resize
 from sftdata.formats import StepContext, get_format
+from sftdata.formats.short import clause
+from sftdata.model import Action
 
 NAME = "qwen2.5-vl"
 FMT = get_format(NAME)
@@ -70,7 +73,21 @@ def test_tool_call_variant(tiny):
 def test_memory_in_the_thought(tiny, memory):
     episode, items = tiny
     answer, text = memory(NAME, episode, items, 5)
-    assert answer.startswith(f"Thought: 回到桌面。\n{text}\nAction: 回到桌面\n")
+    assert answer.startswith(f"Thought: {clause(text)}；回到桌面。\nAction: 回到桌面\n")  # one line, one sentence
+
+
+def test_fields_give_the_short_forms(tiny):
+    episode, items = tiny
+    items = [dict(item) for item in items]
+    items[0].update(reasoning="底部有一个输入框。点击它才能输入消息。")
+    items[1].update(thought="输入框已激活，可以直接输入消息。", action_summary="输入消息内容")
+    first, second = StepContext(episode, 0, items), StepContext(episode, 1, items)
+    assert FMT.thought(first) == "Thought: 底部有一个输入框。\nAction: 点击底部的“输入消息”输入框"  # fallbacks
+    assert FMT.thought(second) == "Thought: 输入框已激活，可以直接输入消息。\nAction: 输入消息内容"
+    message = FMT.user_message(StepContext(episode, 2, items))
+    assert "Step 1: Thought: 底部有一个输入框。 Action: 点击底部的“输入消息”输入框 {" in message
+    assert "Step 2: Thought: 输入框已激活，可以直接输入消息。 Action: 输入消息内容 {" in message
+    assert "点击它才能输入消息" not in message
 
 
 def test_history_names_the_previous_actions(tiny, history):
@@ -79,3 +96,11 @@ def test_history_names_the_previous_actions(tiny, history):
     assert 'Step 2: Thought: 输入框已激活，输入消息内容。 Action: 输入“晚上七点到家” {"action": "type", "text": "晚上七点到家"}' in message
     assert ('Step 3: Thought: 向上滑动查看更早的消息。 Action: 向上滑动 '
             '{"action": "swipe", "coordinate": [546, 1605], "coordinate2": [546, 803]}') in message
+
+
+def test_typed_newline_keeps_the_action_on_one_line(tiny):
+    episode, items = tiny
+    steps = list(episode.steps)
+    steps[1] = replace(steps[1], action=Action("input", text="晚上七点到家\n"))
+    ctx = StepContext(replace(episode, steps=steps), 1, items)
+    assert FMT.thought(ctx) == "Thought: 输入框已激活，输入消息内容。\nAction: 输入“晚上七点到家”"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from sftdata.formats import CannotExpress, StepContext, get_format
+from sftdata.formats.short import clause
 from sftdata.model import Action, Episode, Screenshot, Step
 
 NAME = "qwen3-vl"
@@ -78,7 +79,7 @@ def test_schema_says_999_and_has_no_open(tiny):
 def test_memory_in_the_thought(tiny, memory):
     episode, items = tiny
     answer, text = memory(NAME, episode, items, 6)
-    assert answer.startswith(f"Thought: 页面还在加载，等待一下。\n{text}\nAction: 等待加载\n")
+    assert answer.startswith(f"Thought: {clause(text)}；页面还在加载，等待一下。\nAction: 等待加载\n")
 
 
 def test_history_names_the_previous_actions(tiny, history):

@@ -10,14 +10,15 @@ NAME = "ui-tars"
 FMT = get_format(NAME)
 ALLOWED = {"not_annotated": {"*"}, "action_not_in_format": {"wait"}, "no_coordinates": {"click", "long_press"},
            "swipe_without_points": {"swipe"}}
-GOLDEN = {
-    0: "Thought: 先点击底部的输入框。\nAction: click(point='<point>303 2207</point>')",
-    1: "Thought: 输入框已激活，输入消息内容。\nAction: type(content='晚上七点到家')",
-    2: "Thought: 向上滑动查看更早的消息。\nAction: scroll(point='<point>546 1605</point>', direction='down')",
-    3: "Thought: 打开设置应用。\nAction: open_app(app_name='设置')",
-    4: "Thought: 返回上一页。\nAction: press_back()",
-    5: "Thought: 回到桌面。\nAction: press_home()",
-    7: "Thought: 消息已发送，任务完成。\nAction: finished(content='任务已完成')",
+GOLDEN = {  # the reasoning as the plan, then one sentence naming the next action and its target
+    0: "Thought: 先点击底部的输入框。下一步：点击底部的“输入消息”输入框。\nAction: click(point='<point>303 2207</point>')",
+    1: "Thought: 输入框已激活，输入消息内容。下一步：输入“晚上七点到家”。\nAction: type(content='晚上七点到家')",
+    2: ("Thought: 向上滑动查看更早的消息。下一步：向上滑动。\n"
+        "Action: scroll(point='<point>546 1605</point>', direction='down')"),
+    3: "Thought: 打开设置应用。下一步：打开应用“设置”。\nAction: open_app(app_name='设置')",
+    4: "Thought: 返回上一页。下一步：返回上一页。\nAction: press_back()",
+    5: "Thought: 回到桌面。下一步：回到桌面。\nAction: press_home()",
+    7: "Thought: 消息已发送，任务完成。下一步：完成任务。\nAction: finished(content='任务已完成')",
 }
 
 
@@ -69,7 +70,7 @@ def test_content_is_escaped_and_read_back(tiny, text):
 def test_memory_in_the_thought(tiny, memory):
     episode, items = tiny
     answer, text = memory(NAME, episode, items, 3)
-    assert answer == f"Thought: 打开设置应用。\n{text}\nAction: open_app(app_name='设置')"
+    assert answer == f"Thought: {text} 打开设置应用。下一步：打开应用“设置”。\nAction: open_app(app_name='设置')"
 
 
 def test_history_names_the_previous_actions(tiny, history):
