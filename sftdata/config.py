@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import FatalError
 from .export.stage import ExportOptions
+from .judge.stage import JudgeOptions
 from .react.stage import AnnotateOptions
 
 if sys.version_info >= (3, 11):
@@ -49,13 +50,14 @@ class RunConfig:
     report_samples: int = 3
     workers: int = 1
     strict: bool = False
+    judge: JudgeOptions | None = None  # [judge]: run after annotate when present
 
 
 _RANGES = {"workers": (1, None), "concurrency": (1, None), "max_attempts": (1, None), "window": (2, None),
            "max_length": (64, None), "split_ratio": (0, 1), "shard_size": (1, None), "history": (0, None),
            "history_images": (0, None), "limit": (1, None), "tolerance": (0, None), "timeout": (1, None),
            "max_retries": (0, None), "max_tokens": (16, None), "image_max_side": (64, None),
-           "cjk_threshold": (0, 1), "samples": (0, None), "min_pixels": (1, None), "max_pixels": (1, None)}
+           "cjk_threshold": (0, 1), "samples": (0, None), "min_pixels": (1, None), "max_pixels": (1, None), "min_score": (1, 5)}
 
 
 def _matches(value: Any, hint: Any) -> bool:
@@ -134,7 +136,7 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FatalError(f"config is not valid TOML: {exc}") from None
-    top = {"run_dir", "workers", "strict", "sources", "annotate", "validate", "export", "report"}
+    top = {"run_dir", "workers", "strict", "sources", "annotate", "judge", "validate", "export", "report"}
     unknown = sorted(set(raw) - top)
     if unknown:
         raise FatalError(f"config: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(top))}")
@@ -170,6 +172,13 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raise FatalError(f"config [annotate]: backend must be template or openai, not {annotate.backend!r}")
     if annotate.prompt_file:
         annotate.prompt_file = str(_path(base, annotate.prompt_file))
+    judge = None
+    if "judge" in raw:
+        judge = JudgeOptions(**_take(JudgeOptions, raw["judge"], "judge", skip=("progress", "episode_ids")))
+        if judge.backend not in ("rules", "openai"):
+            raise FatalError(f"config [judge]: backend must be rules or openai, not {judge.backend!r}")
+        if judge.prompt_file:
+            judge.prompt_file = str(_path(base, judge.prompt_file))
     from .formats import load_all, resolve_family
 
     exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress", "workers")))
@@ -191,7 +200,7 @@ def parse_config(text: str, base: Path) -> RunConfig:
     return RunConfig(run_dir=_path(base, raw["run_dir"]), sources=sources, annotate=annotate, exports=exports,
                      validate_cjk_threshold=float(validate.get("cjk_threshold", 0.5)),
                      report=bool(report.get("enabled", True)), report_samples=int(report.get("samples", 3)),
-                     workers=int(raw.get("workers", 1)), strict=bool(raw.get("strict", False)))
+                     workers=int(raw.get("workers", 1)), strict=bool(raw.get("strict", False)), judge=judge)
 
 
 def load_config(path: str | Path) -> RunConfig:
@@ -234,6 +243,11 @@ window = 20
 # image_max_side = 1280
 # price_in = 0.5                   # per million prompt tokens, for the cost in the summary
 # price_out = 1.5
+
+# [judge]                          # a second opinion on every reasoning; failing episodes are not exported
+# backend = "rules"                # rules (offline: the alignment and hindsight checks) or openai (a judge model)
+# model = "Qwen2.5-VL-72B-Instruct"
+# min_score = 3                    # an item scored below this fails its episode (judge_score)
 
 [validate]
 cjk_threshold = 0.5                # least share of Chinese among the reasoning's letters

@@ -31,6 +31,7 @@ class PipelineResult:
     exports: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> export manifest
     validation: dict[str, Any] = field(default_factory=dict)
     llm: dict[str, Any] = field(default_factory=dict)
+    judge: dict[str, Any] = field(default_factory=dict)  # judged / passed / failed / by_reason, when [judge] is set
     accounting: dict[str, Any] = field(default_factory=dict)
     report: Path | None = None
 
@@ -76,7 +77,8 @@ def _export_rejects(run: RunDir, name: str, manifest: dict[str, Any]) -> None:
             if episode_id in seen or (reason == "episode_not_annotated" and episode_id in annotate_rejected):
                 continue  # an annotate reject already accounts for it
             rejects.append({"episode_id": episode_id, "source": None, "stage": stage, "reason": reason,
-                            "detail": f"no step of this episode can be expressed in {manifest['format']}"})
+                            "detail": "the judge failed this episode (see judgements.jsonl)" if reason == "judge_rejected"
+                            else f"no step of this episode can be expressed in {manifest['format']}"})
 
 
 def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
@@ -118,6 +120,17 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
     result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
     if out.new_annotated == 0 and out.new_rejected == 0:
         result.skipped.append("annotate")
+    if cfg.judge is not None:
+        from .judge.stage import judge_run
+
+        verdicts = _timed(result, "judge", lambda: judge_run(run, replace(cfg.judge, progress=progress)))
+        if verdicts.deferred:
+            raise EndpointUnavailable(f"{verdicts.deferred} episodes were not judged because the endpoint failed on "
+                                      "every attempt; nothing was rejected for it: run again to resume")
+        result.judge = {"judged": verdicts.judged, "passed": verdicts.passed, "failed": verdicts.failed,
+                        "by_reason": verdicts.by_reason}
+        if verdicts.new_judged == 0 and not verdicts.no_verdict:
+            result.skipped.append("judge")
 
     report = _timed(result, "validate", lambda: validate_files(run.episodes_path, run.path / ANNOTATIONS,
                                                                cfg.validate_cjk_threshold))
@@ -184,6 +197,10 @@ def summary_table(result: PipelineResult) -> str:
                  f"{llm.get('completion_tokens', 0)}" + (f", cost {cost:.4f}" if cost is not None else ""))
     v = result.validation
     lines.append(f"validate: {v.get('checked', 0)} checked, {v.get('failed', 0)} failing")
+    if result.judge:
+        j = result.judge
+        lines.append(f"judge: {j['judged']} judged, {j['passed']} passed, {j['failed']} failed"
+                     + "".join(f", {r} {n}" for r, n in j["by_reason"].items()))
     lines.append("elapsed: " + ", ".join(f"{k} {v:.1f}s" for k, v in result.elapsed.items())
                  + (f"   (skipped, already done: {', '.join(result.skipped)})" if result.skipped else ""))
     for name, acc in result.accounting.items():

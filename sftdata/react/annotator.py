@@ -19,7 +19,8 @@ from typing import Any
 from ..errors import FatalError
 from ..model import Episode, Step
 from ..rundir import RunDir
-from .backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply, clean_usage
+from .ask import ask_cached
+from .backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply
 from .cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
@@ -52,6 +53,7 @@ class AnnotateOptions:
     limit: int | None = None
     strict: bool = False
     progress: bool | None = None
+    repair_judged: bool = False  # re-annotate only the episodes the judge failed, with its notes in the prompt
 
 
 # the endpoint failed (no answer, a timeout, 429, a 5xx, a 200 that is not a chat completion): that says nothing
@@ -99,6 +101,14 @@ class Annotator:
         self.pool = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1))
         # only a request in flight holds a slot: building messages, judging replies and cache hits do not
         self.slots = asyncio.Semaphore(max(1, opts.concurrency))
+        self.notes: dict[str, dict[int, str]] = {}  # --repair-judged: the judge's notes per episode and item
+        if opts.repair_judged:
+            from ..judge.notes import judge_notes
+            from ..judge.stage import latest_annotations
+
+            if opts.backend == "template":
+                raise FatalError("--repair-judged needs a model that reads the judge's notes (--backend openai)")
+            self.notes = judge_notes(run.path, latest_annotations(run))
 
     @property
     def model(self) -> str:
@@ -141,30 +151,7 @@ class Annotator:
 
     async def _ask(self, content: bytes, key: str) -> Reply:
         """The reply to a request, from the cache or the backend (then cached)."""
-        cached = self.replies.get(key)
-        if cached is not None:
-            self.stats["cache_hits"] += 1
-            return Reply(text=cached["text"], finish_reason=cached["finish_reason"], model=cached["model"],
-                         usage=clean_usage(cached["usage"]))
-        async with self.slots:
-            try:
-                reply = await self.backend.complete(content)
-            except LLMError:
-                self.stats["failed_requests"] += 1
-                raise
-            # usage numbers from the endpoint are checked before they are summed or written (NaN, negative,
-            # strings and absurd sizes are left out and counted as unknown), whatever the backend
-            reply.usage = clean_usage(reply.usage)
-            # cached before the slot is given back (a small write, on the loop): a kill can then lose at most the
-            # replies of requests in flight, never one that waits for the pool
-            self.replies.put(key, reply.to_dict())
-        self.stats["requests"] += 1
-        self.stats["retries"] += reply.retries if isinstance(reply.retries, int) else 0
-        self.stats["prompt_tokens"] += reply.usage.get("prompt_tokens", 0)
-        self.stats["completion_tokens"] += reply.usage.get("completion_tokens", 0)
-        if len(reply.usage) < 2:
-            self.stats["usage_unknown"] += 1
-        return reply
+        return await ask_cached(self.backend, self.replies, self.slots, self.stats, content, key)
 
     def settle(self, reply: Reply, episode: Episode, steps: list[Step], is_last: bool) -> tuple[list, list[Failure]]:
         """Judge a reply (a truncated one fails as such)."""
@@ -186,7 +173,11 @@ class Annotator:
         note = window_note(start, len(steps), len(episode.steps), is_last, episode.steps[:start]) \
             if (start or not is_last) else None
         misses = ineffective_note(steps, start, episode.steps[start - 1] if start else None)
-        note = "\n\n".join(n for n in (note, misses) if n) or None
+        fix = None
+        if episode.id in self.notes:
+            from ..judge.notes import repair_note
+            fix = repair_note(self.notes[episode.id], start, end)
+        note = "\n\n".join(n for n in (note, misses, fix) if n) or None
         system = fill_template(self.prompt.text, goal=episode.goal, screenshot_count=len(steps))
         return [{"role": "system", "content": system},
                 {"role": "user", "content": user_content(self._image_urls(steps), start, note)}]
@@ -261,4 +252,5 @@ class Annotator:
                 "prompt_version": self.prompt.version, "attempts": attempts, "windows": len(windows),
                 "items": items, "usage": {"prompt_tokens": spent["prompt_tokens"],
                                           "completion_tokens": spent["completion_tokens"]},
-                "requests": spent["requests"], "cache_hits": spent["cache_hits"]}
+                "requests": spent["requests"], "cache_hits": spent["cache_hits"],
+                **({"repair": "judge"} if episode.id in self.notes else {})}

@@ -71,6 +71,9 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
 
     done = _done_ids(run, opts.backend, annotator.model, annotator.prompt.version)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
+    if opts.repair_judged:  # only the episodes the judge failed, annotated before or not by this model
+        done -= set(annotator.notes)
+        wanted = set(annotator.notes) & wanted if wanted is not None else set(annotator.notes)
     path = run.episodes_path
     # raw lines: only the id is read here; the episode is decoded in the pool, off the event loop
     todo = ((number, raw) for number, raw in iter_jsonl_lines(path)

@@ -1,0 +1,101 @@
+"""``sftdata judge``: a second opinion on every annotated reasoning (RUN/judgements.jsonl)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli_base import _fatal_to_exit, _ids, main
+from .exitcodes import EndpointUnavailable
+from .rundir import RunDir
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--backend", type=click.Choice(["rules", "openai", "batch"]), default="rules", show_default=True,
+              help="rules: offline, the alignment and hindsight checks as verdicts; openai: a multimodal judge "
+                   "model on any OpenAI-compatible endpoint; batch: Batch API files.")
+@click.option("--model", envvar="SFTDATA_JUDGE_MODEL", help="Judge model name [env SFTDATA_JUDGE_MODEL].")
+@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Endpoint, e.g. http://localhost:8000/v1 [env OPENAI_BASE_URL].")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+              help="Name of the environment variable that holds the API key (the key itself is never stored).")
+@click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False), help="Your own judge prompt.")
+@click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output.")
+@click.option("--image-max-side", type=click.IntRange(min=64), help="Downscale images to this longest side.")
+@click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=16), default=4096, show_default=True)
+@click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Seconds per request.")
+@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Requests in flight.")
+@click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Asks per window; a malformed or refused verdict is asked again with the problem named.")
+@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Steps per request (two images each).")
+@click.option("--min-score", type=click.IntRange(1, 5), default=3, show_default=True,
+              help="An item scored below this fails its episode (judge_score).")
+@click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest.")
+@click.option("--price-out", type=float, help="Price per million completion tokens.")
+@click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
+              help="batch: write OpenAI Batch API request lines here.")
+@click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="batch: read Batch API result lines as verdicts.")
+@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Only these episode ids.")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after N episodes.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@_fatal_to_exit
+def judge(run_dir, backend, model, base_url, api_key_env, prompt_file, structured, image_max_side, image_format,
+          max_tokens, temperature, timeout, max_retries, concurrency, max_attempts, window, min_score, price_in,
+          price_out, write_requests, import_results, episodes, limit, progress):
+    """Judge every annotated reasoning: aligned, grounded, hindsight, target, a 1-5 score (RUN/judgements.jsonl).
+
+    \b
+    Failing episodes go to the rejects ledger as judge_<field> (judge_aligned, judge_hindsight, judge_grounded,
+    judge_target_unambiguous, judge_score) and export skips them. Replies are cached by request: a killed run
+    resumes without paying twice.
+
+    \b
+    Examples:
+      sftdata judge processed/demo                           # offline rules backend
+      OPENAI_API_KEY=... sftdata judge processed/demo --backend openai \\
+          --base-url http://localhost:8000/v1 --model Qwen2.5-VL-72B-Instruct --min-score 4
+      sftdata judge processed/demo --backend batch --model gpt-4o --write-requests judge.jsonl
+      sftdata judge processed/demo --backend batch --model gpt-4o --import-results judge-results.jsonl
+    """
+    from .judge.stage import JudgeOptions, judge_run
+
+    opts = JudgeOptions(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env,
+                        prompt_file=prompt_file, structured=structured, image_max_side=image_max_side,
+                        image_format=image_format, max_tokens=max_tokens, temperature=temperature, timeout=timeout,
+                        max_retries=max_retries, concurrency=concurrency, max_attempts=max_attempts, window=window,
+                        min_score=min_score, price_in=price_in, price_out=price_out, episode_ids=_ids(episodes),
+                        limit=limit, progress=progress)
+    if backend == "batch" and bool(write_requests) == bool(import_results):
+        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
+    run = RunDir(run_dir)
+    with run.writing():
+        if backend == "batch":
+            from .judge.batch import import_judge_results, write_judge_requests
+
+            if write_requests:
+                n = write_judge_requests(run, opts, write_requests)
+                click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
+                           "--import-results with the output file")
+                return
+            result = import_judge_results(run, opts, import_results)
+        else:
+            result = judge_run(run, opts)
+    click.echo(f"judged {result.new_judged} new episodes, {result.new_failed} failed "
+               f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
+    if backend == "openai":
+        s = result.stats
+        click.echo(f"requests {s['requests']}   retries {s['retries']}   cache hits {s['cache_hits']}   "
+                   f"tokens in {s['prompt_tokens']} out {s['completion_tokens']}")
+    for reason, count in result.by_reason.items():
+        click.echo(f"  failed: {reason:<28} {count:>6}")
+    if result.no_verdict:
+        click.echo(f"  no verdict (ledgered): {result.no_verdict}")
+    if result.deferred:
+        raise EndpointUnavailable(f"{result.deferred} episodes were not judged because the endpoint failed on "
+                                  "every attempt; nothing was rejected for it: run again to resume")

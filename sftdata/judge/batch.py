@@ -1,0 +1,135 @@
+"""The judge's ``batch`` backend: OpenAI Batch API files instead of live requests.
+
+``write_judge_requests`` writes one request line per episode window (``custom_id`` = ``judge::<episode
+id>::<start>-<end>``), the first-attempt request the live judge would send. ``import_judge_results`` reads the
+Batch API's output lines back through the same verdict parser: an episode whose windows all parse is judged
+(``judgements.jsonl``, backend ``batch``, failing ones ledgered as ``judge_<field>``); one with an unusable answer is
+ledgered with the parser's reason (judge it again with the live backend, which re-asks); one whose windows are
+not all in the file is left for a later import.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ..errors import FatalError
+from ..io import Ledger, atomic_path, iter_jsonl
+from ..react.annotator import split_windows
+from ..react.backends import clean_usage
+from ..react.parse import ReplyError
+from ..rundir import RunDir
+from .llm import JudgeFailed, LLMJudge
+from .prompt import load_judge_prompt
+from .stage import (ANNOTATIONS, JUDGEMENTS, STAGE, JudgeOptions, JudgeResult, _annotation_ref, _done, _record,
+                    _todo, _Writer, latest_annotations)
+from .verdict import Judgement, annotation_digest, parse_verdict
+
+
+class _BodyOnly:
+    """What :class:`LLMJudge` needs of a backend to build request bodies: no client, no key."""
+
+    endpoint = ""
+
+    def __init__(self, opts: JudgeOptions) -> None:
+        if not opts.model:
+            raise FatalError("the batch backend needs --model (it is written into every request)")
+        self.model, self.max_tokens, self.temperature = opts.model, opts.max_tokens, opts.temperature
+
+
+def custom_id(episode_id: str, start: int, end: int) -> str:
+    """>>> custom_id("7", 0, 10)
+    'judge::7::0-10'
+    """
+    return f"judge::{episode_id}::{start}-{end}"
+
+
+def _setup(run: RunDir, opts: JudgeOptions):
+    if not (run.path / ANNOTATIONS).exists():
+        raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
+    opts.backend = "batch"
+    judge = LLMJudge(run.path, _BodyOnly(opts), load_judge_prompt(opts.prompt_file), window=opts.window,
+                     image_max_side=opts.image_max_side, image_format=opts.image_format, structured=opts.structured)
+    annotations = latest_annotations(run)
+    digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
+    done = _done(run, opts, judge.model, judge.prompt.version, digests)
+    return judge, annotations, digests, _todo(run, opts, annotations, done)
+
+
+def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
+    """Write the request lines of every episode not yet judged; returns how many lines."""
+    judge, _, _, todo = _setup(run, opts)
+    lines = 0
+    try:
+        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+            for episode, record in todo:
+                items = record.get("items", [])
+                for start, end in split_windows(len(episode.steps), opts.window):
+                    body = judge.body(judge.messages(episode, items, start, end))
+                    out.write(json.dumps({"custom_id": custom_id(episode.id, start, end), "method": "POST",
+                                          "url": "/v1/chat/completions", "body": body},
+                                         ensure_ascii=False, allow_nan=False) + "\n")
+                    lines += 1
+    finally:
+        judge.pool.shutdown()
+    return lines
+
+
+def _text(line: dict[str, Any]) -> tuple[str, dict]:
+    """The reply text of one result line, or a ReplyError saying why there is none."""
+    response = line.get("response") or {}
+    if line.get("error") or response.get("status_code") != 200:
+        detail = json.dumps(line.get("error") or response.get("body"), ensure_ascii=False)[:300]
+        raise ReplyError("llm_error", f"batch request failed: {detail}")
+    body = response.get("body") or {}
+    try:
+        choice = body["choices"][0]
+        text = choice["message"]["content"]
+        if not isinstance(text, str):
+            raise TypeError
+    except (KeyError, IndexError, TypeError):
+        raise ReplyError("empty_reply", "the batch result has no choices") from None
+    if choice.get("finish_reason") == "length":
+        raise ReplyError("judge_truncated", "the verdict was cut off by max_tokens")
+    return text, clean_usage(body.get("usage"))
+
+
+def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeResult:
+    """Judge the episodes whose every window has a result line in ``path``."""
+    results = {line["custom_id"]: line for line in iter_jsonl(path)
+               if isinstance(line, dict) and isinstance(line.get("custom_id"), str)}
+    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("verdicts", {})
+    started = time.monotonic()
+    judge, annotations, digests, todo = _setup(run, opts)
+    model, version = judge.model, judge.prompt.version
+    result = JudgeResult()
+    try:
+        with Ledger(run.path / JUDGEMENTS) as judgements, run.open_rejects() as rejects:
+            writer = _Writer(run, judgements, rejects, result)
+            for episode, record in todo:
+                windows = split_windows(len(episode.steps), opts.window)
+                lines = [results.get(custom_id(episode.id, s, e)) for s, e in windows]
+                if any(line is None for line in lines):
+                    continue
+                verdicts, usage, ep_verdict = [], Counter(), None
+                ref = _annotation_ref(record, digests[episode.id])
+                try:
+                    for (start, end), line in zip(windows, lines):
+                        text, used = _text(line)
+                        usage.update(used)
+                        got, ep_verdict = parse_verdict(text, end - start, start + 1)
+                        verdicts += got
+                except ReplyError as exc:
+                    writer.no_verdict(episode, JudgeFailed(exc.reason, exc.detail, 1, False),
+                                      {"backend": "batch", "model": model, "prompt_version": version,
+                                       "min_score": opts.min_score, "annotation": ref})
+                    continue
+                judge.stats.update(usage)
+                writer.verdict(episode, Judgement(episode.id, "batch", model, version, verdicts, ep_verdict,
+                                                  opts.min_score, ref, dict(usage)))
+    finally:
+        judge.pool.shutdown()
+        _record(run, opts, model, version, judge, result, previous, started, digests)
+    return result

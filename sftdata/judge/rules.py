@@ -1,0 +1,90 @@
+"""The offline ``rules`` judge: the alignment check (:func:`sftdata.react.check.check_items`) and the hindsight
+finder turned into verdicts. Deterministic, free, and the baseline the LLM judge and people are compared with.
+
+- ``aligned`` fails on a function or parameter that is not the ground truth's, a missing/misplaced ``done``, a
+  wrong item count, a malformed item or an empty reasoning;
+- ``hindsight`` on ``hindsight`` and ``mentions_marks`` (the annotation marks are hindsight too);
+- ``grounded`` on ``target_not_grounded`` (the named target is not the element's own label);
+- ``target_unambiguous`` on ``missing_target`` and ``target_not_chinese``;
+- ``score`` is 5 less a penalty per failing field (3 aligned, 2 hindsight, 2 grounded, 1 target, 1 for any other
+  reason such as ``reasoning_not_chinese``), at least 1; ``why`` names the reasons.
+
+Per episode: ``task_completed`` is whether the recording ends in ``done``; ``goal_matches`` is None (rules cannot
+tell).
+
+>>> from sftdata.model import Action, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ep = Episode("e", "annotated", "返回", [Step(0, shot, Action("back")), Step(1, shot, Action("done"))])
+>>> items = [{"reasoning": "当前页面不是目标页面，需要先返回上一页。", "function": {"name": "press_back", "parameters": {}}},
+...          {"reasoning": "已经回到目标页面，任务完成。", "function": {"name": "done", "parameters": {}}}]
+>>> verdicts, episode = rules_verdict(ep, items)
+>>> [(v.aligned, v.score) for v in verdicts], episode.task_completed
+([(True, 5), (True, 5)], True)
+>>> items[0]["reasoning"] = "这是第 1 步，共 2 步，需要返回。"
+>>> v = rules_verdict(ep, items)[0][0]
+>>> v.hindsight, v.score, "共 2 步" in v.why
+(True, 3, True)
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..model import Episode
+from ..react.check import Failure, check_items
+from ..react.hindsight import find_hindsight
+from .verdict import EpisodeVerdict, ItemVerdict
+
+RULES_VERSION = "rules_v1"
+
+ALIGNMENT = frozenset({"bad_item", "item_count_mismatch", "missing_done", "multiple_done", "done_not_last",
+                       "function_mismatch", "input_text_mismatch", "app_mismatch", "swipe_direction_mismatch",
+                       "empty_reasoning", "schema_invalid"})
+HINDSIGHT = frozenset({"hindsight", "mentions_marks"})
+UNGROUNDED = frozenset({"target_not_grounded"})
+AMBIGUOUS = frozenset({"missing_target", "target_not_chinese"})
+PENALTY = {"aligned": 3, "hindsight": 2, "grounded": 2, "target_unambiguous": 1}
+
+
+def _field_of(reason: str) -> str:
+    if reason in ALIGNMENT:
+        return "aligned"
+    if reason in HINDSIGHT:
+        return "hindsight"
+    if reason in UNGROUNDED:
+        return "grounded"
+    if reason in AMBIGUOUS:
+        return "target_unambiguous"
+    return reason
+
+
+def _why(failures: list[Failure], item: dict) -> str:
+    if not failures:
+        return "对齐检查与后见之明检查均通过。"
+    parts = []
+    for f in failures:
+        detail = f.detail
+        if f.reason == "hindsight" and isinstance(item, dict) and isinstance(item.get("reasoning"), str):
+            phrases = find_hindsight(item["reasoning"])
+            detail = "、".join(f"“{p}”" for p in phrases) or detail
+        parts.append(f"{f.reason}（{' '.join(str(detail).split())[:120]}）")
+    return "未通过：" + "；".join(parts) + "。"
+
+
+def item_verdict(index: int, failures: list[Failure], item: dict) -> ItemVerdict:
+    """The verdict of one item from its check failures (those with this index, plus whole-list ones)."""
+    fields = {_field_of(f.reason) for f in failures}
+    penalty = sum(PENALTY.get(name, 1) for name in fields)
+    return ItemVerdict(index=index, aligned="aligned" not in fields, grounded="grounded" not in fields,
+                       hindsight="hindsight" in fields, target_unambiguous="target_unambiguous" not in fields,
+                       score=max(1, 5 - penalty), why=_why(failures, item))
+
+
+def rules_verdict(episode: Episode, items: list) -> tuple[list[ItemVerdict], EpisodeVerdict]:
+    """Verdicts for every item of an annotation (a whole-list failure, such as a wrong count, fails each)."""
+    by_index: dict[int | None, list[Failure]] = defaultdict(list)
+    for f in check_items(items, episode):
+        by_index[f.index].append(f)
+    common = by_index.get(None, [])
+    verdicts = [item_verdict(i, common + by_index.get(i, []), item) for i, item in enumerate(items)]
+    ends_done = bool(episode.steps) and episode.steps[-1].action.type == "done"
+    return verdicts, EpisodeVerdict(task_completed=ends_done, goal_matches=None, suggested_goal=None)
