@@ -3,17 +3,20 @@ PYTHON ?= python3
 # make test SWIFT=1 also installs torch, torchvision and ms-swift (make swift) and runs the Swift tests:
 # Swift's own template over every exported row, and train.sh for two steps on tiny local models
 SWIFT  ?= 0
+# make test LS=1 also installs Label Studio in .venv-ls (make labelstudio) and runs the review round trip against it
+LS     ?= 0
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := raw/sample/sample.tfrecord.gz
 DEMO   := processed/demo
 
-.PHONY: demo test swift bench bench-ingest bench-overlay fonts clean help
+.PHONY: demo test swift labelstudio bench bench-ingest bench-overlay fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
 	@echo "make test   - install the dev extras into $(VENV) and run the tests (SWIFT=1: with ms-swift)"
 	@echo "make swift  - add torch, torchvision and ms-swift to $(VENV) (train.sh, sftdata preflight)"
+	@echo "make labelstudio - Label Studio in .venv-ls (sftdata review; make test LS=1)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
 
 $(BIN)/python:
@@ -54,7 +57,7 @@ $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 
 swift: $(VENV)/.installed-swift
 
-test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift)
+test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed)
 	$(BIN)/python -m pytest
 
 .venv-bench/.installed: pyproject.toml
@@ -70,6 +73,16 @@ bench-overlay: $(VENV)/.installed fonts
 	$(BIN)/python benchmarks/overlay.py
 
 bench: bench-ingest bench-overlay
+
+# Label Studio for `sftdata review` and tests/review/test_label_studio.py, in its own virtualenv (its pins clash
+# with ours); about 1.5 minutes. The test skips without it unless SFTDATA_REQUIRE_LABEL_STUDIO=1.
+.venv-ls/.installed:
+	$(PYTHON) -m venv .venv-ls
+	.venv-ls/bin/python -m pip install -q --upgrade pip
+	.venv-ls/bin/python -m pip install -q 'label-studio>=1.23,<2' 'label-studio-sdk>=2.1,<3'
+	@touch $@
+
+labelstudio: .venv-ls/.installed
 
 clean:
 	rm -rf $(DEMO) raw/sample benchmarks/out

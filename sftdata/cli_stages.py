@@ -43,11 +43,13 @@ from .rundir import RunDir
 @click.option("--episodes", "episodes", metavar="IDS|FILE", help="Only these episode ids.")
 @click.option("--limit", type=click.IntRange(min=1), help="Stop after N episodes.")
 @click.option("--strict", is_flag=True, help="Stop at the first rejected episode with a non-zero exit.")
+@click.option("--repair-judged", is_flag=True,
+              help="Re-annotate only the episodes `sftdata judge` failed, with the judge's notes in the prompt.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
 def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, structured, image_max_side, image_format,
              max_tokens, temperature, timeout, max_retries, concurrency, max_attempts, window, price_in, price_out,
-             write_requests, import_results, episodes, limit, strict, progress):
+             write_requests, import_results, episodes, limit, strict, repair_judged, progress):
     """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
 
     \b
@@ -70,7 +72,8 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
                            image_format=image_format, max_tokens=max_tokens, temperature=temperature,
                            timeout=timeout, max_retries=max_retries, concurrency=concurrency,
                            max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
-                           episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress)
+                           episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress,
+                           repair_judged=repair_judged)
     if backend == "batch" and bool(write_requests) == bool(import_results):
         raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
     run = RunDir(run_dir)

@@ -70,7 +70,11 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
     if items is not None and len(items) != len(episode.steps):
         out.reasons["episode_annotation_mismatch"] += 1
         return out
+    human_rejected = set(record.get("human_rejected") or ()) if record else set()
     for index in range(len(episode.steps)):
+        if index in human_rejected:
+            out.reasons["human_rejected"] += 1  # a reviewer rejected this step (sftdata review import)
+            continue
         if opts.ineffective == "drop" and episode.steps[index].meta.get("ineffective") is True:
             out.reasons["ineffective_step"] += 1  # the action left the screen unchanged (see loaders.screen_change)
             continue

@@ -25,7 +25,10 @@ from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family
 from ..io import count_lines, disk_full_guard, iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..judge.status import JUDGEMENTS, judge_status
 from ..react.stage import ANNOTATIONS
+from ..review.apply import review_counts, reviewed_annotations
+from ..review.ledger import REVIEWS
 from ..rundir import RunDir
 from ..parallel import ordered_map
 from .episodes import episode_id, episode_samples
@@ -141,6 +144,10 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
     # the last record of an id wins: a re-annotation (another model or prompt) supersedes the earlier one
     annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
+    annotations = reviewed_annotations(run.path, annotations)  # human review: edits in place, rejected steps
+    judged = judge_status(run.path, annotations)  # episodes the judge failed are skipped; passed ones say by whom
+    judges: Counter = Counter()
+    judged_by: dict[str, str] = {}
     remove_leftovers(out)
     stage = out.with_name(f".{out.name}.staging-{os.getpid()}")
     remove_ours(stage)  # one of a dead process that had our pid
@@ -176,6 +183,11 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                     result.dropped["episode_not_annotated"] += 1
                     dropped_episodes[eid] = "episode_not_annotated"
                     continue
+                if eid in judged and not judged[eid]["passed"] and not (record or {}).get("review"):
+                    # a reviewed episode follows its reviewers' per-step decisions: people outrank the judge
+                    result.dropped["judge_rejected"] += 1
+                    dropped_episodes[eid] = "judge_rejected"
+                    continue
                 yield (eid, record), (line, record, work_opts, str(run.path), image_prefix)
 
     copier = ThreadPoolExecutor(max_workers=4)  # linking/copying is I/O: threads overlap it with the rest
@@ -205,6 +217,9 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                 token_stats["image"].append(image_tokens)
                 token_stats["total"].append(text_tokens + image_tokens)
             split_ids[split].append(eid)
+            if eid in judged:
+                judges[judged[eid]["judge"]] += 1
+                judged_by[eid] = judged[eid]["judge"]
             if record:
                 prompt_versions[record.get("prompt_version", "?")] += 1
                 backends[record.get("backend", "?")] += 1
@@ -236,9 +251,10 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             "fingerprint": export_fingerprint(run, opts), "prompt_versions": dict(prompt_versions),
             "backends": dict(backends), "images": {"files": len(placed), **dict(images),
                                                    **({"derived_from": derived} if opts.som else {})},
+            "judges": dict(judges), "judged_by": judged_by,  # which judge passed each exported episode
             "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
             "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
-            "warnings": _warnings(opts),
+            "warnings": _warnings(opts), "human_review": review_counts(annotations),
         }
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
@@ -317,5 +333,7 @@ def export_fingerprint(run: RunDir, opts: ExportOptions) -> dict[str, Any]:
     except (KeyError, ValueError):
         pass  # export_run reports it
     return {"version": EXPORT_VERSION, "episodes": stat(run.episodes_path), "annotations": stat(run.path / ANNOTATIONS),
+            "reviews": stat(run.path / REVIEWS),
+            "judgements": stat(run.path / JUDGEMENTS),
             "options": json.loads(json.dumps({k: v for k, v in asdict(opts).items()
                                               if k not in ("progress", "workers")}, default=str))}

@@ -17,10 +17,13 @@ from ..io import write_bytes_atomic
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
+from .alignment import alignment_tables, worst_html
+from .review import review_tables
 
-SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "episodes")
+SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "episodes")
 TITLES = {"counts": "Counts", "rejects": "Rejects", "actions": "Action types", "steps": "Steps per episode",
           "tokens": "Token lengths", "packing": "Packing", "llm": "Reasoning reconstruction (LLM)",
+          "alignment": "Alignment of the reasoning (judge)", "review": "Human review",
           "episodes": "Sampled episodes"}
 CSS = """
 *{box-sizing:border-box}
@@ -39,6 +42,8 @@ table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
 th,td{border-bottom:1px solid #e4e7eb;padding:4px 10px;text-align:left;vertical-align:top}
 th{background:#f0f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .tables{display:flex;flex-wrap:wrap;gap:0 32px}
+.worst{display:flex;gap:16px;align-items:flex-start;margin:12px 0;padding:8px;background:#fff;border-radius:6px}
+.worst img{flex:none;border:1px solid #d9dee3}.muted{color:#6b7785}
 .note{color:#616e7c;font-style:italic}
 img.plot{max-width:100%;height:auto;display:block}
 .episode{border-top:1px solid #d9e2ec;padding-top:6px}.goal{font-size:15px;margin:2px 0 10px}
@@ -168,6 +173,30 @@ def episodes_html(views: list[EpisodeView]) -> str:
     return "".join(out)
 
 
+def _alignment(run_path: Path) -> str:
+    """The judge's alignment figures and its worst items beside their screenshots, or how to get them."""
+    from ..rundir import RunDir
+
+    figures = RunDir(run_path).manifest().get("stages", {}).get("judge", {}).get("verdicts", {}).get("alignment", {})
+    tables = alignment_tables(figures)
+    if not tables:
+        return note("No judgements yet: `sftdata judge RUN` (offline: `--backend rules`).")
+    worst = worst_html(figures, Path(run_path))
+    return ('<div class="tables">' + "".join(table(t) for t in tables) + "</div>"
+            + (("<h3>Lowest-scored items</h3>" + worst) if worst else note("Every judged item scored 5.")))
+
+
+def _review(run_path: Path) -> str:
+    """Decisions and agreement of the human review (``sftdata review import``), or how to start one."""
+    from ..rundir import RunDir
+
+    entry = RunDir(run_path).manifest().get("stages", {}).get("review", {}).get("human", {})
+    tables = review_tables(entry)
+    if not tables:
+        return note("No human review yet: `sftdata review export`, review in Label Studio, `sftdata review import`.")
+    return '<div class="tables">' + "".join(table(t) for t in tables) + "</div>"
+
+
 def render_report(run_dir: str | Path, *, max_length: int | None = None, samples: int = 3, seed: int = 0) -> str:
     """The page as a string (see :func:`write_report`)."""
     s = summarize(run_dir, samples=samples, seed=seed)
@@ -187,6 +216,8 @@ def render_report(run_dir: str | Path, *, max_length: int | None = None, samples
         "packing": _packing(s),
         "llm": table(("Reconstruction", ["", "value"], llm)) if llm
         else note("No annotations yet: run `sftdata annotate`."),
+        "alignment": _alignment(s.path),
+        "review": _review(s.path),
         "episodes": (note(sampled_note) + episodes_html(views)) if views
         else note("No episodes sampled (samples=0).") if s.episodes else note(no_eps),
     }

@@ -1,0 +1,1 @@
+"""Human review through Label Studio: export tasks, import decisions, measure agreement (see ``sftdata review``)."""
