@@ -34,6 +34,39 @@ def _ids(value: str | None) -> list[str] | None:
     return [t.strip() for t in value.split(",") if t.strip()]
 
 
+def endpoint_options(*, prompt_help: str, image_help: str, max_tokens: int, attempts_help: str, window_min: int,
+                     window_default: int, window_help: str):
+    """The options every LLM stage shares (annotate, judge: :class:`~sftdata.react.endpoint.EndpointOptions`),
+    with the defaults and help of the stage."""
+    options = [
+        click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+                     help="Name of the environment variable that holds the API key (the key itself is never stored)."),
+        click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False), help=prompt_help),
+        click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output."),
+        click.option("--image-max-side", type=click.IntRange(min=64), help=image_help),
+        click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True),
+        click.option("--max-tokens", type=click.IntRange(min=16), default=max_tokens, show_default=True),
+        click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted)."),
+        click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+                     help="Seconds per request."),
+        click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
+                     help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After)."),
+        click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True,
+                     help="Requests in flight."),
+        click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True, help=attempts_help),
+        click.option("--window", type=click.IntRange(min=window_min), default=window_default, show_default=True,
+                     help=window_help),
+        click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest."),
+        click.option("--price-out", type=float, help="Price per million completion tokens."),
+    ]
+
+    def decorate(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+    return decorate
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sftdata")
 def main() -> None:

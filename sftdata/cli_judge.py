@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, main
+from .cli_base import _fatal_to_exit, _ids, endpoint_options, main
 from .exitcodes import EndpointUnavailable
 from .rundir import RunDir
 
@@ -17,26 +17,12 @@ from .rundir import RunDir
                    "model on any OpenAI-compatible endpoint; batch: Batch API files.")
 @click.option("--model", envvar="SFTDATA_JUDGE_MODEL", help="Judge model name [env SFTDATA_JUDGE_MODEL].")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Endpoint, e.g. http://localhost:8000/v1 [env OPENAI_BASE_URL].")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
-              help="Name of the environment variable that holds the API key (the key itself is never stored).")
-@click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False), help="Your own judge prompt.")
-@click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output.")
-@click.option("--image-max-side", type=click.IntRange(min=64), help="Downscale images to this longest side.")
-@click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True)
-@click.option("--max-tokens", type=click.IntRange(min=16), default=4096, show_default=True)
-@click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted).")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Seconds per request.")
-@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
-              help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After).")
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Requests in flight.")
-@click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Asks per window; a malformed or refused verdict is asked again with the problem named.")
-@click.option("--window", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Steps per request (two images each).")
+@endpoint_options(prompt_help="Your own judge prompt.", image_help="Downscale images to this longest side.",
+                  max_tokens=4096,
+                  attempts_help="Asks per window; a malformed or refused verdict is asked again with the problem named.",
+                  window_min=1, window_default=10, window_help="Steps per request (two images each).")
 @click.option("--min-score", type=click.IntRange(1, 5), default=3, show_default=True,
               help="An item scored below this fails its episode (judge_score).")
-@click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest.")
-@click.option("--price-out", type=float, help="Price per million completion tokens.")
 @click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
               help="batch: write OpenAI Batch API request lines here.")
 @click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),

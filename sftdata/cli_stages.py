@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, main
+from .cli_base import _fatal_to_exit, _ids, endpoint_options, main
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .rundir import RunDir
@@ -17,25 +17,11 @@ from .rundir import RunDir
               help="template: offline, deterministic; openai: any OpenAI-compatible endpoint; batch: Batch API files.")
 @click.option("--model", envvar="SFTDATA_MODEL", help="Model name for the openai/batch backends [env SFTDATA_MODEL].")
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="Endpoint, e.g. http://localhost:8000/v1 [env OPENAI_BASE_URL].")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
-              help="Name of the environment variable that holds the API key (the key itself is never stored).")
-@click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False),
-              help="Your own prompt template with {goal} and {screenshot_count}.")
-@click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output.")
-@click.option("--image-max-side", type=click.IntRange(min=64), help="Downscale annotator images to this longest side.")
-@click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True)
-@click.option("--max-tokens", type=click.IntRange(min=16), default=8192, show_default=True)
-@click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted).")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Seconds per request.")
-@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
-              help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After).")
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True, help="Requests in flight.")
-@click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Asks per window, the first included; later ones list the failures to fix.")
-@click.option("--window", type=click.IntRange(min=2), default=20, show_default=True,
-              help="Longer episodes are asked in windows of at most this many screenshots.")
-@click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest.")
-@click.option("--price-out", type=float, help="Price per million completion tokens.")
+@endpoint_options(prompt_help="Your own prompt template with {goal} and {screenshot_count}.",
+                  image_help="Downscale annotator images to this longest side.", max_tokens=8192,
+                  attempts_help="Asks per window, the first included; later ones list the failures to fix.",
+                  window_min=2, window_default=20,
+                  window_help="Longer episodes are asked in windows of at most this many screenshots.")
 @click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
               help="batch: write OpenAI Batch API request lines here.")
 @click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),

@@ -22,6 +22,7 @@ from ..exitcodes import EndpointUnavailable
 from ..io import Ledger, iter_jsonl
 from ..model import Episode
 from ..react.backends import OpenAIBackend, redact_url
+from ..react.endpoint import EndpointOptions
 from ..react.stage import ANNOTATIONS, LLM_STATS, check_options
 from ..rundir import RunDir
 from .figures import alignment_figures
@@ -36,28 +37,11 @@ BACKENDS = ("rules", "openai")
 
 
 @dataclass
-class JudgeOptions:
+class JudgeOptions(EndpointOptions):
     backend: str = "rules"
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    prompt_file: str | None = None
-    structured: bool = False
-    image_max_side: int | None = None
-    image_format: str = "jpeg"
     max_tokens: int = 4096
-    temperature: float | None = None
-    timeout: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 8
-    max_attempts: int = 3
-    window: int = 10
+    window: int = 10  # steps per request (two images each)
     min_score: int = 3
-    price_in: float | None = None
-    price_out: float | None = None
-    episode_ids: list[str] | None = None
-    limit: int | None = None
-    progress: bool | None = None
 
 
 @dataclass

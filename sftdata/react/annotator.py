@@ -25,34 +25,16 @@ from .cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
 from .parse import ReplyError, parse_reply, schema_failures
+from .endpoint import EndpointOptions
 from .prompt import fill_template, ineffective_note, load_template, repair_message, user_content, window_note
 
 BACKENDS = ("template", "openai")
 
 
 @dataclass
-class AnnotateOptions:
+class AnnotateOptions(EndpointOptions):
     backend: str = "template"
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    prompt_file: str | None = None
-    structured: bool = False
-    image_max_side: int | None = None
-    image_format: str = "jpeg"
-    max_tokens: int = 8192
-    temperature: float | None = None
-    timeout: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 8
-    max_attempts: int = 3
-    window: int = 20
-    price_in: float | None = None  # per million prompt tokens
-    price_out: float | None = None  # per million completion tokens
-    episode_ids: list[str] | None = None
-    limit: int | None = None
     strict: bool = False
-    progress: bool | None = None
     repair_judged: bool = False  # re-annotate only the episodes the judge failed, with its notes in the prompt
 
 
