@@ -67,6 +67,32 @@ def endpoint_options(*, prompt_help: str, image_help: str, max_tokens: int, atte
     return decorate
 
 
+def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, import_results: Path | None, *,
+                  live, write, read):
+    """Run an LLM stage (annotate, judge) on ``run_dir`` under its writer lock: ``live(run)``, or with the batch
+    backend ``write(run, path)`` (request lines; returns None) or ``read(run, path)`` (result lines)."""
+    from .rundir import RunDir
+
+    if backend == "batch" and bool(write_requests) == bool(import_results):
+        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
+    run = RunDir(run_dir)
+    with run.writing():
+        if backend != "batch":
+            return live(run)
+        if write_requests:
+            n = write(run, write_requests)
+            click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
+                       "--import-results with the output file")
+            return None
+        return read(run, import_results)
+
+
+def llm_stats_line(stats) -> str:
+    """Requests, retries, cache hits and tokens of an LLM stage, on one line."""
+    return (f"requests {stats['requests']}   retries {stats['retries']}   cache hits {stats['cache_hits']}   "
+            f"tokens in {stats['prompt_tokens']} out {stats['completion_tokens']}")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sftdata")
 def main() -> None:

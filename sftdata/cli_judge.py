@@ -5,9 +5,8 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, endpoint_options, main
+from .cli_base import _fatal_to_exit, _ids, endpoint_options, llm_stats_line, main, run_llm_stage
 from .exitcodes import EndpointUnavailable
-from .rundir import RunDir
 
 
 @main.command()
@@ -57,27 +56,17 @@ def judge(run_dir, backend, model, base_url, api_key_env, prompt_file, structure
                         max_retries=max_retries, concurrency=concurrency, max_attempts=max_attempts, window=window,
                         min_score=min_score, price_in=price_in, price_out=price_out, episode_ids=_ids(episodes),
                         limit=limit, progress=progress)
-    if backend == "batch" and bool(write_requests) == bool(import_results):
-        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
-    run = RunDir(run_dir)
-    with run.writing():
-        if backend == "batch":
-            from .judge.batch import import_judge_results, write_judge_requests
+    from .judge.batch import import_judge_results, write_judge_requests
 
-            if write_requests:
-                n = write_judge_requests(run, opts, write_requests)
-                click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
-                           "--import-results with the output file")
-                return
-            result = import_judge_results(run, opts, import_results)
-        else:
-            result = judge_run(run, opts)
+    result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: judge_run(run, opts),
+                           write=lambda run, path: write_judge_requests(run, opts, path),
+                           read=lambda run, path: import_judge_results(run, opts, path))
+    if result is None:
+        return
     click.echo(f"judged {result.new_judged} new episodes, {result.new_failed} failed "
                f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
     if backend == "openai":
-        s = result.stats
-        click.echo(f"requests {s['requests']}   retries {s['retries']}   cache hits {s['cache_hits']}   "
-                   f"tokens in {s['prompt_tokens']} out {s['completion_tokens']}")
+        click.echo(llm_stats_line(result.stats))
     for reason, count in result.by_reason.items():
         click.echo(f"  failed: {reason:<28} {count:>6}")
     if result.no_verdict:

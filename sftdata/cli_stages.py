@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, endpoint_options, main
+from .cli_base import _fatal_to_exit, _ids, endpoint_options, llm_stats_line, main, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .rundir import RunDir
@@ -60,27 +60,17 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
                            max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
                            episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress,
                            repair_judged=repair_judged)
-    if backend == "batch" and bool(write_requests) == bool(import_results):
-        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
-    run = RunDir(run_dir)
-    with run.writing():
-        if backend == "batch":
-            from .react.batch import import_results as do_import, write_requests as do_write
+    from .react.batch import import_results as read, write_requests as write
 
-            if write_requests:
-                n = do_write(run, opts, write_requests)
-                click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
-                           f"--import-results with the output file")
-                return
-            result = do_import(run, opts, import_results)
-        else:
-            result = annotate_run(run, opts)
+    result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: annotate_run(run, opts),
+                           write=lambda run, path: write(run, opts, path), read=lambda run, path: read(run, opts, path))
+    if result is None:
+        return
     click.echo(f"annotated {result.new_annotated} new episodes, rejected {result.new_rejected} "
                f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
     llm = result.stats
     if backend != "template":
-        click.echo(f"requests {llm['requests']}   retries {llm['retries']}   cache hits {llm['cache_hits']}   "
-                   f"tokens in {llm['prompt_tokens']} out {llm['completion_tokens']}")
+        click.echo(llm_stats_line(llm))
     for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
         click.echo(f"  rejected: {reason:<28} {count:>6}")
     if result.deferred:
