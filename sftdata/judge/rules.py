@@ -40,7 +40,7 @@ RULES_VERSION = "rules_v1"
 ALIGNMENT = frozenset({"bad_item", "item_count_mismatch", "missing_done", "multiple_done", "done_not_last",
                        "unexpected_done", "function_mismatch", "input_text_mismatch", "select_value_mismatch",
                        "app_mismatch", "swipe_direction_mismatch", "scroll_direction_mismatch", "url_mismatch",
-                       "empty_reasoning", "schema_invalid"})
+                       "empty_reasoning", "schema_invalid", "reasoning_contradicts_action"})
 HINDSIGHT = frozenset({"hindsight", "mentions_marks"})
 UNGROUNDED = frozenset({"target_not_grounded"})
 AMBIGUOUS = frozenset({"missing_target", "target_not_chinese"})

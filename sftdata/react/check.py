@@ -5,7 +5,9 @@ Reason codes: ``bad_item`` (not a {reasoning, function{name, parameters}} object
 without a final screen, :attr:`Episode.ends_with_done` False), ``function_mismatch``, ``input_text_mismatch``
 (``input`` or a web ``type``), ``select_value_mismatch``, ``app_mismatch``, ``swipe_direction_mismatch``,
 ``scroll_direction_mismatch``, ``url_mismatch``, ``missing_target``, ``target_not_chinese``,
-``target_not_grounded``, ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``hindsight`` (the
+``target_not_grounded``, ``reasoning_contradicts_action`` (the decision the reasoning or ``thought`` states is
+not the call: another verb, direction, typed text, app or on-screen target, or "the task is complete" before
+``done``; see :mod:`sftdata.react.agreement`), ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``hindsight`` (the
 reasoning or an optional field states what the agent cannot know before acting: the episode's total or remaining
 steps, what the screen shows after the action; see :mod:`sftdata.react.hindsight`), and for the optional fields
 (:data:`ITEM_FIELDS`, checked when present and not null; a non-string is ``bad_item``): ``field_not_chinese``,
@@ -32,6 +34,7 @@ from typing import Any, Sequence
 
 from ..formats.base import ITEM_FIELDS
 from ..model import Episode, Step
+from .agreement import contradictions
 from .calls import TARGET_FUNCTIONS, expected_parameters, function_name, grounding_label, mentions, normalize
 from .hindsight import find_hindsight
 
@@ -194,6 +197,11 @@ def check_item(item: dict[str, Any], step: Step, index: int, *, cjk_threshold: f
                 out.append(Failure(index, "target_not_grounded",
                                    f"target_element {target!r} does not mention the element's text {label!r}"))
     reasoning = item["reasoning"].strip()
+    for name in ("reasoning", "thought"):
+        text = item.get(name)
+        for detail in contradictions(text, item["function"], step) if isinstance(text, str) else []:
+            out.append(Failure(index, "reasoning_contradicts_action", f"{name}: {detail}"))
+            break
     if not reasoning:
         out.append(Failure(index, "empty_reasoning", "reasoning is empty"))
     else:

@@ -1,0 +1,190 @@
+"""Does the reasoning decide the action its function call performs? (reason ``reasoning_contradicts_action``)
+
+The function is compared with the ground truth elsewhere (:mod:`sftdata.react.check`); this module compares the
+*text* with the call: the decision the reasoning states (:func:`sftdata.react.decision.stated_decision`) must
+have a compatible verb, the swipe direction of the call (the finger's; a web scroll's is the view's), the typed
+text and the app it names, and a target that is not another element of the current screen. A text that says the
+task is already complete must come with ``done``; a ``done`` must not decide a further action. Silence is never
+a contradiction: a text with no decision passes.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> wifi = Element(0, (0, 300, 1080, 400), text="WLAN", flags=("visible", "clickable"))
+>>> bt = Element(1, (0, 400, 1080, 500), text="蓝牙", flags=("visible", "clickable"))
+>>> step = Step(0, shot, Action("click", point=(540, 350), element=wifi), elements=[wifi, bt])
+>>> call = {"name": "click", "parameters": {"target_element": "“WLAN”选项"}}
+>>> contradictions("向下滚动页面，查看下方更多的选项。", call, step)
+['the reasoning decides to swipe (“向下滚动页面”), the call is click']
+>>> contradictions("要打开无线网络设置，所以点击“蓝牙”。", call, step)
+['the reasoning names “蓝牙”, another element of this screen; the call targets “WLAN”']
+>>> contradictions("上一步已经向下滚动，现在点击“WLAN”进入无线设置。", call, step)
+[]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Step
+from .calls import element_label, normalize, target_element
+from .decision import Decision, claims_complete, finger_direction, stated_decision
+from .screen_text import element_texts, visible_elements
+
+# function name -> verb classes a reasoning may state for it
+COMPATIBLE = {
+    "click": {"click", "open", "back", "home", "open_app"},
+    "long_press": {"long_press"},
+    "input": {"input"},
+    "type": {"input", "click"},
+    "select": {"click", "input"},
+    "swipe": {"swipe"},
+    "scroll": {"swipe"},
+    "open_app": {"open_app", "open", "click"},
+    "press_back": {"back", "back_key", "click"},
+    "go_back": {"back", "back_key", "click"},
+    "press_home": {"home"},
+    "wait": {"wait"},
+    "go_to_url": {"open", "input"},
+    "new_tab": {"open", "click"},
+    "done": {"done"},
+}
+_VERB_WORDS = {"click": "click", "open": "open", "back": "go back", "home": "go home", "open_app": "open an app",
+               "long_press": "long-press", "input": "type", "back_key": "press the back key", "swipe": "swipe", "wait": "wait", "done": "finish"}
+
+
+def _same_text(a: str, b: str) -> bool:
+    a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
+    return bool(a) and bool(b) and (a == b or a in b or b in a)
+
+
+def _verb_problem(decision: Decision, name: str) -> str | None:
+    allowed = COMPATIBLE.get(name)
+    if allowed is None or decision.verb in allowed:
+        return None
+    return (f"the reasoning decides to {_VERB_WORDS.get(decision.verb, decision.verb)} (“{_short(decision.phrase)}”), "
+            f"the call is {name}")
+
+
+def _short(text: str, limit: int = 30) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
+    if decision.verb != "swipe" or name not in ("swipe", "scroll") or decision.direction is None:
+        return None
+    want = str(params.get("direction", "")).lower()
+    said = decision.direction if name == "swipe" else {"up": "down", "down": "up", "left": "right",
+                                                         "right": "left"}[decision.direction]
+    if not want or said == want:
+        return None
+    whose = "finger" if name == "swipe" else "view"
+    return f"the reasoning moves the {whose} {said} (“{_short(decision.phrase)}”), the call's direction is {want.upper()}"
+
+
+def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
+    if decision.verb != "input" or name not in ("input", "type") or not decision.quotes:
+        return None
+    typed = str(params.get("text") or "")
+    said = decision.quotes[-1] if name == "type" and len(decision.quotes) > 1 else decision.quotes[0]
+    if len(decision.quotes) > 1 and any(_same_text(q, typed) for q in decision.quotes):
+        return None
+    if _same_text(said, typed):
+        return None
+    return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+
+
+def _app_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
+    if name != "open_app" or decision.verb not in ("open_app", "open") or not decision.quotes:
+        return None
+    app = str(params.get("app_name") or "")
+    if any(_same_text(q, app) for q in decision.quotes):
+        return None
+    return f"the reasoning opens “{_short(decision.quotes[0])}”, the call opens “{_short(app)}”"
+
+
+def _target_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
+    """A label the decision names that belongs to another visible element and not to the target."""
+    if name not in ("click", "long_press", "type", "select") or decision.verb not in ("click", "long_press", "open",
+                                                                                       "input"):
+        return None
+    target_param = str(params.get("target_element") or "")
+    point = step.action.point
+    own: list[str] = []
+    element = target_element(step)
+    for e in ([element] if element is not None else []) + [e for e in step.elements if point and e.contains(point)]:
+        own += element_texts(e)
+    if step.action.element is not None:
+        own += element_texts(step.action.element)
+    own += [normalize(q) for q in _quoted(target_param)] + ([normalize(target_param)] if target_param else [])
+    others: dict[str, str] = {}
+    for e in visible_elements(step):
+        if point is not None and e.contains(point):
+            continue
+        for text in element_texts(e):
+            if len(text) >= 2 and not any(_same_text(text, o) for o in own if o):
+                others.setdefault(text, element_label(e) or text)
+    values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
+    said = [normalize(q) for q in decision.quotes if not any(_same_text(q, v) for v in values if v)]
+    if decision.verb == "input" and name != "type":
+        said = []  # an input's quotes are the field and the text: the field is checked by grounding
+    for quote in said:
+        if not quote or any(_same_text(quote, o) for o in own if o):
+            continue
+        if quote in others or (not others and step.elements == [] and _quoted(target_param)):
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
+        if not step.elements and _quoted(target_param):
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”; the call targets {label}"
+    return None
+
+
+def _quoted(text: str) -> list[str]:
+    from .decision import quotes_in
+    return quotes_in(text)
+
+
+def _target_name(element, target_param: str) -> str:
+    if element is not None and element_label(element):
+        return f"“{_short(element_label(element))}”"
+    quoted = _quoted(target_param)
+    return f"“{_short(quoted[0])}”" if quoted else f"“{_short(target_param)}”"
+
+
+def _done_problem(text: str, decision: Decision | None, name: str) -> str | None:
+    if name == "done":
+        if decision is not None and decision.verb not in ("done", "open") and decision.verb in (
+                "click", "long_press", "input", "swipe", "open_app", "back", "back_key", "home"):
+            return f"the call is done, but the reasoning decides to {_VERB_WORDS[decision.verb]} (“{_short(decision.phrase)}”)"
+        return None
+    claim = claims_complete(text)
+    if claim is not None:
+        return f"the reasoning says the task is complete (“{_short(claim)}”), the call is {name}"
+    return None
+
+
+def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]:
+    """Every way ``text`` disagrees with ``function`` (``{"name", "parameters"}``) on ``step``, each a sentence;
+    empty when they agree or the text states no decision."""
+    if not isinstance(text, str) or not isinstance(function, dict):
+        return []
+    name = str(function.get("name") or "")
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    decision = stated_decision(text)
+    out = []
+    done = _done_problem(text, decision, name)
+    if done:
+        return [done]
+    if decision is None:
+        return []
+    verb = _verb_problem(decision, name)
+    if verb:
+        return [verb]
+    for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params),
+                    _app_problem(decision, name, params), _target_problem(decision, name, params, step)):
+        if problem:
+            out.append(problem)
+    return out
+
+
+__all__ = ["COMPATIBLE", "contradictions", "finger_direction", "stated_decision"]

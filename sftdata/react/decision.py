@@ -1,0 +1,255 @@
+"""Read the decision a reasoning states: the action it takes *now*, in Chinese or English.
+
+A reasoning mixes the decision with history (``上一步已经向下滑动``, ``I tapped Search earlier``), screen
+description (``页面可以向下滚动``), conditions and alternatives (``如果没有就向下滑动``), negations (``不需要滑动``)
+and plans for later steps (``然后再输入关键词``). The text is cut into clauses; each clause with an action verb
+is a candidate unless it is history, a condition, a negation or a later plan; the decision is the candidate
+with a decision marker (``所以``, ``需要``, ``接下来``, ``I'll``, ``so I``), else the last candidate. Quoted text
+(UI labels, the goal) never supplies a verb.
+
+>>> d = stated_decision("上一步已经向下滑动了。现在可以看到“蓝牙”，所以点击“蓝牙”进入设置，然后再打开开关。")
+>>> d.verb, d.quotes
+('click', ('蓝牙',))
+>>> stated_decision("如果列表里没有，就向下滑动。") is None
+True
+>>> stated_decision("I scrolled down earlier; now I'll swipe up to reveal more rows.").direction
+'up'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# quotations: UI text, the goal, typed text (never read for verbs)
+QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|『([^』]*)』|\"([^\"]*)\"|‘([^’]*)’|《([^》]*)》"
+                   r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
+_CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+
+# verb class -> pattern; order matters (first match in a clause wins at equal position)
+_VERBS_ZH = (
+    ("long_press", r"长按"),
+    ("input", r"(?:输入|键入|填写|填入|录入|打字)(?![框法栏区域])"),
+    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
+              r"|下拉(?![框菜单列表选项])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
+    ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
+    ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
+    ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
+    ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
+    ("open_app", r"(?:启动|打开|运行)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
+    ("open", r"(?:打开|开启|进入|访问|前往)"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取)"),
+    ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
+)
+_VERBS_EN = (
+    ("long_press", r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
+    ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
+              r"|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
+    ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up))\b"),
+    ("home", r"\b(?:go(?:ing)? home|press(?:ing)? home|home (?:button|key|screen))\b"),
+    ("back_key", r"\b(?:press(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
+                 r"|back key)\b"),
+    ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
+    ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
+    ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
+    ("open", r"\b(?:open|opening|visit|visiting|navigate to|go to|head to)\b"),
+    ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
+              r"|pick|picking|check|toggle)\b"),
+    ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
+             r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
+)
+_VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
+
+_HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
+                      r"|\b(?:previous(?:ly)?|earlier|already|last step|before this|a moment ago|just now)\b"
+                      r"|\b(?:have|has|had)\s+(?:just\s+)?\w+(?:ed|en|wn|ne)\b"
+                      r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
+                      r"|returned|waited)\b", re.I)
+_ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
+                      r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
+                      re.I)
+_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
+_CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
+                        r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
+_NEGATION = re.compile(r"(?:不|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
+                       r"|\b(?:don't|do not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
+                       re.I)
+_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次)|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
+                    r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
+_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
+                           r"|\b(?:then|so that|in order to|to be able to)\s+$", re.I)
+_STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
+                     r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
+                     r"|the next action)\b", re.I)
+_PURPOSE = re.compile(r"^\s*(?:为了|要想|想要|为|目的是|目标是|任务是|任务要求|\b(?:to|in order to|the goal is to|the task is to)\b)",
+                      re.I)
+_MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|打算|决定|准备|直接|现在|此时|这时|接下来|下一步|先|首先|我将|将|就|该|得|可以|请"
+                     r"|\b(?:so|therefore|thus|now|next|I'll|I will|I need to|I should|I must|I'm going to|I am going to"
+                     r"|let me|let's|I have to|the next action|my next action|I)\b", re.I)
+
+_DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+_FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
+_VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
+_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
+                        r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
+_VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
+_REVEAL_BELOW = re.compile(r"查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
+                           r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The action a reasoning takes now: ``verb`` a verb class (click, long_press, input, swipe, open_app, open,
+    back (an in-app back control), back_key (the system back key), home, wait, done), the finger ``direction`` of a swipe (up/down/left/right, None when unsaid),
+    ``quotes`` quoted after the verb (typed text, target labels, app names) and the clause ``phrase``."""
+
+    verb: str
+    direction: str | None
+    quotes: tuple[str, ...]
+    phrase: str
+    after_verb: str  # the clause from the verb on (unquoted words of the target)
+
+
+def mask_quotes(text: str) -> str:
+    """``text`` with the inside of every quotation replaced by ``□`` (same length: offsets hold)."""
+    return QUOTE.sub(lambda m: m.group()[0] + "□" * (len(m.group()) - 2) + m.group()[-1], text)
+
+
+def quotes_in(text: str) -> list[str]:
+    """The quoted strings of ``text``, in order.
+
+    >>> quotes_in('点击“设置”，输入「abc」')
+    ['设置', 'abc']
+    """
+    return [next(g for g in m.groups() if g is not None) for m in QUOTE.finditer(text)]
+
+
+def _first_verb(masked: str) -> tuple[int, str, int] | None:
+    """(start, verb class, end) of the first action verb in a masked clause."""
+    hits = [(m.start(), kind, m.end()) for kind, pattern in _VERB_RE for m in pattern.finditer(masked)]
+    return min(hits, key=lambda h: (h[0], -(h[2] - h[0]))) if hits else None
+
+
+def finger_direction(clause: str) -> str | None:
+    """The finger direction a clause states: finger words (滑, swipe, 下拉) as said, view words (滚动, 翻, scroll)
+    reversed; a swipe 'to see more below' without a direction word is up.
+
+    >>> finger_direction("向下滚动页面"), finger_direction("手指向下滑动"), finger_direction("scroll down the list")
+    ('up', 'down', 'up')
+    """
+    masked = mask_quotes(clause)
+    m = _FINGER_ZH.search(masked)
+    if m:
+        if m.group().startswith("下拉"):
+            return "down"
+        if m.group().startswith("上拉"):
+            return "up"
+        return _DIRECTIONS[m.group(1) or m.group(2)]
+    m = _VIEW_ZH.search(masked)
+    if m:
+        return _OPPOSITE[_DIRECTIONS[m.group(1) or m.group(2)]]
+    m = _FINGER_EN.search(masked)
+    if m:
+        return (m.group(1) or m.group(2)).lower()
+    m = _VIEW_EN.search(masked)
+    if m:
+        return _OPPOSITE[m.group(1).lower()]
+    if _REVEAL_BELOW.search(masked):
+        return "up"
+    return None
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    verb: str
+    clause: str
+    masked: str
+    start: int
+    end: int
+    marked: bool
+    strong: bool
+    purpose: bool
+
+
+def _candidates(text: str) -> list[_Candidate]:
+    masked_text = mask_quotes(text)
+    out: list[_Candidate] = []
+    seen_decision = False
+    for sentence in _SENTENCE_END.split(masked_text):
+        offset = masked_text.find(sentence) if sentence else -1
+        sentence_has = False
+        conditional = False
+        for m in re.finditer(r"[^，,；;：:]+", sentence):
+            masked = m.group()
+            start = offset + m.start() if offset >= 0 else 0
+            clause = text[start:start + len(masked)]
+            if _CONDITION.search(masked):
+                conditional = True
+                continue
+            if conditional and re.match(r"\s*(?:就|则|便|那就|那么|then)", masked, re.I):
+                continue  # the consequence of a condition
+            conditional = False
+            verb = _first_verb(masked)
+            if verb is None:
+                continue
+            at, kind, end = verb
+            before, after = masked[:at], masked[end:]
+            if _HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before):
+                continue
+            if _NEGATION.search(before) or _ABILITY.search(before):
+                continue
+            if (seen_decision or sentence_has) and _LATER.match(masked):
+                continue
+            if _LATER_INLINE.search(before):
+                continue
+            out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
+                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before))))
+            sentence_has = True
+            seen_decision = True
+    return out
+
+
+def stated_decision(text: str) -> Decision | None:
+    """The decision of ``text`` (see the module docstring), None when it states none."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    candidates = _candidates(text)
+    if not candidates:
+        return None
+    strong = [c for c in candidates if c.strong and not c.purpose]
+    marked = [c for c in candidates if c.marked and not c.purpose]
+    chosen = (strong or marked or candidates[-1:])[0]
+    tail = chosen.clause[chosen.start:]
+    direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
+    return Decision(chosen.verb, direction, tuple(quotes_in(tail)), chosen.clause.strip(), tail)
+
+
+_COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
+                       r"|(?:已经|已)(?:顺利|成功)?完成(?:了)?(?:整个|全部)?(?:任务|目标)"
+                       r"|\b(?:the |this |our )?(?:task|goal)\s+(?:is|has been|was)\s+(?:now\s+)?"
+                       r"(?:complete|completed|done|finished|accomplished|achieved)\b"
+                       r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
+                       re.I)
+_NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"
+                      r"|\b(?:not|yet|until|before|to|once|when|after|will be|would be|can be|should be)\s+(?:\w+\s+){0,2}$",
+                      re.I)
+
+
+def claims_complete(text: str) -> str | None:
+    """The phrase of ``text`` that says the task is already complete, None when none does (purposes, plans,
+    negations and conditions do not count).
+
+    >>> claims_complete("所有商品都已加入，任务已经完成。"), claims_complete("点击提交以完成任务。")
+    ('任务已经完成', None)
+    """
+    masked = mask_quotes(text)
+    for m in _COMPLETE.finditer(masked):
+        before = masked[max(0, m.start() - 8):m.start()]
+        clause_start = max(masked.rfind(c, 0, m.start()) for c in "，,；;。！？!?\n") + 1
+        if _NOT_YET.search(before) or _CONDITION.search(masked[clause_start:m.start()]):
+            continue
+        if re.match(r"(?:后|之后|以后|时)", masked[m.end():m.end() + 3]):
+            continue
+        return text[m.start():m.end()]
+    return None

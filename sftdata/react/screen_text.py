@@ -1,0 +1,67 @@
+"""What a screen really shows: the elements whose bounds lie on the frame, and their texts.
+
+An accessibility tree (and a web DOM) holds nodes that are off screen, zero-sized or flagged invisible; an
+agent looking at the screenshot sees none of them. Every check that asks "is this text on the current screen?"
+(future screen text, grounding in the rules judge, the agreement check's other targets) and the template's
+observations read the screen through these two functions. OCR text lines (``"ocr"`` in the flags) count as
+visible: they were read from the pixels.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> shown = Element(0, (0, 300, 1080, 400), text="蓝牙", flags=("visible",))
+>>> below = Element(1, (0, 2500, 1080, 2600), text="Hidden row", flags=("visible",))
+>>> screen_texts(Step(0, shot, Action("back"), elements=[shown, below]))
+['蓝牙']
+"""
+from __future__ import annotations
+
+from ..model import Element, Step
+from .calls import element_label, normalize
+
+MIN_VISIBLE_SHARE = 0.5  # at least half of an element's box must lie on the frame
+
+
+def on_screen(element: Element, width: int, height: int) -> bool:
+    """True when ``element`` is visible and at least half of its non-empty box lies inside the frame.
+
+    >>> on_screen(Element(0, (0, 0, 10, 10), flags=("visible",)), 100, 100)
+    True
+    >>> on_screen(Element(0, (90, 0, 130, 10), flags=("visible",)), 100, 100)
+    False
+    """
+    if not (element.has("visible") or element.has("ocr")) or element.area <= 0:
+        return False
+    left, top, right, bottom = element.bounds
+    inside = max(0, min(right, width) - max(left, 0)) * max(0, min(bottom, height) - max(top, 0))
+    return inside >= MIN_VISIBLE_SHARE * element.area
+
+
+def visible_elements(step: Step) -> list[Element]:
+    """The step's elements an agent can see on the screenshot (see :func:`on_screen`)."""
+    shot = step.screenshot
+    return [e for e in step.elements if on_screen(e, shot.width, shot.height)]
+
+
+def element_texts(element: Element) -> list[str]:
+    """Every text an element shows or announces, normalised: its label, text, description and hint."""
+    out = []
+    for value in (element_label(element), element.text, element.desc, element.hint):
+        value = normalize(value or "")
+        if value and value not in out:
+            out.append(value)
+    return out
+
+
+def screen_texts(step: Step) -> list[str]:
+    """The normalised texts of :func:`visible_elements`, each once, top to bottom."""
+    out: list[str] = []
+    for element in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
+        for text in element_texts(element):
+            if text not in out:
+                out.append(text)
+    return out
+
+
+def knows_screen(step: Step) -> bool:
+    """Whether the step says anything about its screen's texts (an empty tree is unknown, not empty)."""
+    return bool(step.elements)
