@@ -41,7 +41,7 @@ ALIGNMENT = frozenset({"bad_item", "item_count_mismatch", "missing_done", "multi
                        "unexpected_done", "function_mismatch", "input_text_mismatch", "select_value_mismatch",
                        "app_mismatch", "swipe_direction_mismatch", "scroll_direction_mismatch", "url_mismatch",
                        "empty_reasoning", "schema_invalid", "reasoning_contradicts_action"})
-HINDSIGHT = frozenset({"hindsight", "mentions_marks"})
+HINDSIGHT = frozenset({"hindsight", "mentions_marks", "future_screen_text"})
 UNGROUNDED = frozenset({"target_not_grounded"})
 AMBIGUOUS = frozenset({"missing_target", "target_not_chinese"})
 PENALTY = {"aligned": 3, "hindsight": 2, "grounded": 2, "target_unambiguous": 1}

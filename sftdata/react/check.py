@@ -7,7 +7,8 @@ without a final screen, :attr:`Episode.ends_with_done` False), ``function_mismat
 ``scroll_direction_mismatch``, ``url_mismatch``, ``missing_target``, ``target_not_chinese``,
 ``target_not_grounded``, ``reasoning_contradicts_action`` (the decision the reasoning or ``thought`` states is
 not the call: another verb, direction, typed text, app or on-screen target, or "the task is complete" before
-``done``; see :mod:`sftdata.react.agreement`), ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``hindsight`` (the
+``done``; see :mod:`sftdata.react.agreement`), ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``future_screen_text`` (a word of the
+reasoning or a field that only a later screen shows, see :mod:`sftdata.react.future_text`), ``hindsight`` (the
 reasoning or an optional field states what the agent cannot know before acting: the episode's total or remaining
 steps, what the screen shows after the action; see :mod:`sftdata.react.hindsight`), and for the optional fields
 (:data:`ITEM_FIELDS`, checked when present and not null; a non-string is ``bad_item``): ``field_not_chinese``,
@@ -36,6 +37,7 @@ from ..formats.base import ITEM_FIELDS
 from ..model import Episode, Step
 from .agreement import contradictions
 from .calls import TARGET_FUNCTIONS, expected_parameters, function_name, grounding_label, mentions, normalize
+from .future_text import future_detail, future_screen_text
 from .hindsight import find_hindsight
 
 CJK_THRESHOLD = 0.5
@@ -197,7 +199,7 @@ def check_item(item: dict[str, Any], step: Step, index: int, *, cjk_threshold: f
                 out.append(Failure(index, "target_not_grounded",
                                    f"target_element {target!r} does not mention the element's text {label!r}"))
     reasoning = item["reasoning"].strip()
-    for name in ("reasoning", "thought"):
+    for name in ("reasoning", "thought") if not out else ():  # a wrong parameter is reported already
         text = item.get(name)
         for detail in contradictions(text, item["function"], step) if isinstance(text, str) else []:
             out.append(Failure(index, "reasoning_contradicts_action", f"{name}: {detail}"))
@@ -257,7 +259,28 @@ def check_items(items: Sequence[Any], episode: Episode, *, steps: Sequence[Step]
         failures.append(Failure(done_at[0], "done_not_last", "done inside a window that is not the last"))
     for i, (item, step) in enumerate(zip(items, steps)):
         failures += check_item(item, step, i, cjk_threshold=cjk_threshold, web=episode.web)
+        failures += future_failures(item, episode, _position(episode, step), i)
     return failures
+
+
+def _position(episode: Episode, step: Step) -> int:
+    """The index of ``step`` in ``episode`` (its own ``index`` when that is where it stands)."""
+    if 0 <= step.index < len(episode.steps) and episode.steps[step.index] is step:
+        return step.index
+    return next((k for k, s in enumerate(episode.steps) if s is step), step.index)
+
+
+def future_failures(item: Any, episode: Episode, position: int, index: int) -> list[Failure]:
+    """``future_screen_text`` for the reasoning and optional fields of one item: text only a later screen shows."""
+    if not isinstance(item, dict):
+        return []
+    out = []
+    for name in ("reasoning",) + ITEM_FIELDS:
+        value = item.get(name)
+        found = future_screen_text(value, episode, position) if isinstance(value, str) else []
+        if found:
+            out.append(Failure(index, "future_screen_text", f"{name}: {future_detail(found, position)}"))
+    return out
 
 
 def failure_summary(failures: Sequence[Failure]) -> str:

@@ -186,7 +186,7 @@ def main(steps_path: str, runs: list[str]) -> None:
                     continue
                 step = ep.steps[i]
                 platform = "web" if ep.web else "mobile"
-                step_id = f"{ep.source}:{ep.id}:{i}"
+                step_id = f"{run.rstrip('/').rsplit('/', 1)[-1]}:{ep.id}:{i}"
                 if step_id not in written:
                     steps_out.write(json.dumps({"step_id": step_id, "step": compact_step(step)}, ensure_ascii=False) + "\n")
                     written.add(step_id)

@@ -29,5 +29,5 @@ def export_of(tasks: list[dict], annotations: dict[int, list[dict]]) -> list[dic
     return out
 
 
-CLEAN_EDIT = "当前屏幕上可以看到目标入口，需要点击它继续完成任务。"
+CLEAN_EDIT = "当前屏幕上可以看到目标入口，这一步照着任务继续往下做。"
 HINDSIGHT_EDIT = "这是第 2 步，共 7 步，点击之后页面显示出详情。"

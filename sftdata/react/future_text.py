@@ -1,0 +1,118 @@
+"""Hindsight found in the data: text a reasoning names that only a later screen shows (``future_screen_text``).
+
+Wording rules (:mod:`sftdata.react.hindsight`) catch "点击后进入了…"; they miss "设置页就出来了" or "the Wi-Fi
+list now shows Home-5G" said in words they were not written for. This check reads the screens instead: a word of
+the reasoning that is on a later screen (:func:`sftdata.react.screen_text.screen_texts`: on-screen accessibility
+nodes, DOM text or OCR lines) but on no screen up to the current one, not in the goal and not typed or opened by
+the agent so far, can only come from the future. Candidates are the quoted spans of the text and the later
+screens' labels that occur in it verbatim (at least :data:`MIN_CJK` CJK or :data:`MIN_LATIN` Latin characters,
+so that "确定" or "OK" in a plan is not evidence). A screen without any text is unknown, not empty: it neither
+adds known words nor supplies future ones.
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> def screen(i, *labels, action=Action("click", point=(5, 5))):
+...     els = [Element(j, (0, 100 * j, 1080, 100 * j + 90), text=t, flags=("visible",)) for j, t in enumerate(labels)]
+...     return Step(i, shot, action, elements=els)
+>>> ep = Episode("e", "sample", "打开蓝牙", [screen(0, "设置", "显示"), screen(1, "蓝牙", "已配对的设备"),
+...                                        screen(2, "蓝牙", "已配对的设备", action=Action("done"))])
+>>> future_screen_text("点击“设置”，应该能找到蓝牙开关。", ep, 0)
+[]
+>>> future_screen_text("点击“设置”，已配对的设备列表就出来了。", ep, 0)
+[FutureText(word='已配对的设备', screen=1)]
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Episode
+from .calls import normalize
+from .decision import quotes_in
+from .screen_text import element_texts, screen_texts
+
+MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK characters...
+MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
+MIN_QUOTED = 2  # a quoted span of this length or more is a name
+_CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
+_WORD = re.compile(r"[a-z0-9]")
+
+
+@dataclass(frozen=True)
+class FutureText:
+    """``word`` of the text, first shown on screen ``screen`` (a step index, 0-based)."""
+
+    word: str
+    screen: int
+
+
+def _weight(text: str) -> tuple[int, int]:
+    return len(_CJK.findall(text)), len(_WORD.findall(text))
+
+
+def _long_enough(text: str) -> bool:
+    cjk, latin = _weight(text)
+    return cjk >= MIN_CJK or latin >= MIN_LATIN or (cjk >= 2 and latin >= 2)
+
+
+def _known_texts(episode: Episode, index: int) -> list[str]:
+    """What the agent can know at step ``index``: every screen so far, the goal, what it typed and opened."""
+    known = [normalize(episode.goal or "")]
+    for step in episode.steps[:index + 1]:
+        known += screen_texts(step)
+        action = step.action
+        touched = [action.element] if action.element is not None else []
+        touched += [e for e in step.elements if action.point is not None and e.contains(action.point)]
+        known += [t for e in touched for t in element_texts(e)]
+        known += [normalize(v) for v in (action.text, action.app, action.url) if v]
+    return [k for k in known if k]
+
+
+def _is_known(word: str, known: list[str]) -> bool:
+    return any(word in k for k in known)
+
+
+def _later_screens(episode: Episode, index: int):
+    for step in episode.steps[index + 1:]:
+        texts = screen_texts(step)
+        if texts:
+            yield step.index, texts
+
+
+def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureText]:
+    """The words of ``text`` that only a screen after step ``index`` shows (first such screen each), in order."""
+    if not isinstance(text, str) or not text.strip() or index + 1 >= len(episode.steps):
+        return []
+    if not any(True for _ in _later_screens(episode, index)):
+        return []
+    known = _known_texts(episode, index)
+    if not any(screen_texts(s) for s in episode.steps[:index + 1]):
+        return []  # nothing is known about the screens so far: absence proves nothing
+    body = normalize(text)
+    found: list[FutureText] = []
+    seen: set[str] = set()
+    quoted = [normalize(q) for q in quotes_in(text)]
+    for later_index, texts in _later_screens(episode, index):
+        for label in texts:
+            if label in seen or _is_known(label, known):
+                continue
+            named = any(q and (q == label or (len(q) >= MIN_QUOTED and q in label and _long_enough(q)
+                                               and not _is_known(q, known))) for q in quoted)
+            if not named and not (_long_enough(label) and label in body):
+                continue
+            word = next((q for q in quoted if q and q in label and not _is_known(q, known)), label)
+            if word in seen:
+                continue
+            seen.update((label, word))
+            found.append(FutureText(word, later_index))
+    return found
+
+
+def future_detail(found: list[FutureText], index: int) -> str:
+    """A sentence for the check's failure: the words and the screens they come from (1-based).
+
+    >>> future_detail([FutureText("已配对的设备", 1)], 0)
+    '“已配对的设备” appears on screen 2, not on screens 1–1'
+    """
+    parts = [f"“{f.word}” appears on screen {f.screen + 1}" for f in found[:3]]
+    return "; ".join(parts) + f", not on screens 1–{index + 1}"
