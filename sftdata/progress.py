@@ -1,9 +1,10 @@
 """Task memory: one line of progress that an agent could keep itself, from the goal and its earlier steps only.
 
-For looping goals ("each", "every", "all", "N times", "flip through", 每个, 所有, 全部, 逐一, 依次, N 次, N 张/条/个)
-it counts the items done, the repetitions of the goal's unit action, and, when the goal gives N, how many
-remain. Otherwise it says what has been done (the last few actions) and what the goal still asks for. It never
-uses the recorded length of the episode: a live agent does not know how many steps are left.
+It always keeps the whole history in compact form (a run of the same action once, with its count:
+``向左滑动×3``) and the goal. For looping goals ("each", "every", "all", "N times", "flip through", 每个, 所有,
+全部, 逐一, 依次, N 次, N 张/条/个; an ordinal such as 第二件 is not a loop) it adds the count of items done and,
+when the goal gives N, how many remain; a count of zero is said only when the goal gives N. It never uses the
+recorded length of the episode: a live agent does not know how many steps are left.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -12,11 +13,11 @@ uses the recorded length of the episode: a live agent does not know how many ste
 ...              [Step(0, shot, Action("click", point=(200, 600))), Step(1, shot, swipe), Step(2, shot, swipe),
 ...               Step(3, shot, swipe), Step(4, shot, Action("done"))])
 >>> task_memory(ep, 3, None, "zh")
-'已向左滑动 2/3 次，还剩 1 次'
+'已做：点击控件、向左滑动×2；已向左滑动 2/3 次，还剩 1 次；目标：“打开一张照片，然后向左滑动 3 次查看后面的照片”'
 >>> task_memory(ep, 3, None, "en")
-'swiped left 2 of 3 times, 1 remain'
+'Done so far: tapped a control, swiped left×2; swiped left 2 of 3 times, 1 remain; goal: “打开一张照片，然后向左滑动 3 次查看后面的照片”'
 >>> task_memory(ep, 0, None, "zh")
-'尚未开始操作；已向左滑动 0/3 次，还剩 3 次'
+'尚未开始操作；已向左滑动 0/3 次，还剩 3 次；目标：“打开一张照片，然后向左滑动 3 次查看后面的照片”'
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ _ZH_DIGITS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六":
 _EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                "ten": 10, "twice": 2, "once": 1}
 _UNITS = "次张条个件篇项位首封遍"
-_COUNT_ZH = re.compile(rf"(\d+|[一两二三四五六七八九十]+)\s*([{_UNITS}])")
+_COUNT_ZH = re.compile(rf"(?<!第)(?<!第 )(\d+|[一两二三四五六七八九十]+)\s*([{_UNITS}])")  # 第二件 is an ordinal
 _COUNT_EN = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(times?|[a-z]+s)\b|\b(twice)\b",
                        re.I)
 _LOOP_ZH = ("每个", "每一", "每张", "每条", "所有", "全部", "逐一", "依次", "挨个", "一一", "翻看")
@@ -208,12 +209,21 @@ def _phrase(step: Step, language: str) -> str:
                                      a=action.app or "", u=action.url or "")
 
 
-def _recent(steps: Sequence[Step], items: Sequence[Any] | None, language: str, limit: int) -> str:
-    start = max(0, len(steps) - limit)
+def _recent(steps: Sequence[Step], items: Sequence[Any] | None, language: str, limit: int | None = None) -> str:
+    """The earlier steps' phrases, all of them (``limit``: only the last ones, after an ellipsis), a run of the same
+    phrase once with its count (``向左滑动×3``)."""
+    start = 0 if limit is None else max(0, len(steps) - limit)
     phrases = [step_phrase(s, items[start + j] if items and start + j < len(items) else None, language)
                for j, s in enumerate(steps[start:])]
+    runs: list[list[Any]] = []
+    for phrase in phrases:
+        if runs and runs[-1][0] == phrase:
+            runs[-1][1] += 1
+        else:
+            runs.append([phrase, 1])
+    shown = [p if n == 1 else f"{p}×{n}" for p, n in runs]
     lead = ("……" if language == "zh" else "...") if start else ""
-    return lead + ("、" if language == "zh" else ", ").join(phrases)
+    return lead + ("、" if language == "zh" else ", ").join(shown)
 
 
 def _loop_text(loop: Loop, done: int, language: str, web: bool = False) -> str:
@@ -250,7 +260,7 @@ def _quoted(text: str) -> str:
 
 
 def task_memory(episode: Episode, index: int, items: Sequence[Any] | None = None, language: str = "zh",
-                limit: int = 3) -> str:
+                limit: int | None = None) -> str:
     """One line of task progress before step ``index`` acts, from the goal and ``episode.steps[:index]`` (their
     ground truth, and ``items``' summaries and targets when given). Never the episode's length.
 
@@ -265,15 +275,12 @@ def task_memory(episode: Episode, index: int, items: Sequence[Any] | None = None
     """
     plain = " ".join((episode.goal or "").split()).rstrip("。.!！")
     goal, earlier, loop = _quoted(plain), episode.steps[:index], looping(plain)
+    counted = None
     if loop is not None:
-        counted = _loop_text(loop, count_done(loop, earlier, items), language, episode.web)
-        if not earlier:
-            return ("尚未开始操作；" if language == "zh" else "Nothing done yet; ") + counted
-        return counted
+        done = count_done(loop, earlier, items)
+        counted = _loop_text(loop, done, language, episode.web) if done or loop.total else None
     if language == "zh":
-        if not earlier:
-            return f"尚未开始操作；目标：{goal}"
-        return f"已做：{_recent(earlier, items, 'zh', limit)}；目标：{goal}"
-    if not earlier:
-        return f"Nothing done yet; goal: {goal}"
-    return f"Done so far: {_recent(earlier, items, 'en', limit)}; goal: {goal}"
+        head = f"已做：{_recent(earlier, items, 'zh', limit)}" if earlier else "尚未开始操作"
+        return "；".join(p for p in (head, counted, f"目标：{goal}") if p)
+    head = f"Done so far: {_recent(earlier, items, 'en', limit)}" if earlier else "Nothing done yet"
+    return "; ".join(p for p in (head, counted, f"goal: {goal}") if p)

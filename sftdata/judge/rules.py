@@ -1,11 +1,16 @@
 """The offline ``rules`` judge: the alignment check (:func:`sftdata.react.check.check_items`) and the hindsight
 finder turned into verdicts. Deterministic, free, and the baseline the LLM judge and people are compared with.
 
-- ``aligned`` fails on a function or parameter that is not the ground truth's, a missing/misplaced ``done``, a
-  wrong item count, a malformed item or an empty reasoning;
-- ``hindsight`` on ``hindsight`` and ``mentions_marks`` (the annotation marks are hindsight too);
-- ``grounded`` on ``target_not_grounded`` (the named target is not the element's own label);
-- ``target_unambiguous`` on ``missing_target`` and ``target_not_chinese``;
+- ``aligned`` fails on a function or parameter that is not the ground truth's, a reasoning whose stated decision
+  contradicts its call (``reasoning_contradicts_action``), a missing/misplaced ``done``, a wrong item count, a
+  malformed item or an empty reasoning;
+- ``hindsight`` on ``hindsight``, ``future_screen_text`` (a word only a later screen shows) and ``mentions_marks``;
+- ``grounded`` on ``target_not_grounded`` (the named target is not the element's own label), ``names_absent_text``
+  (quoted text on no screen so far, not in the goal nor typed) and ``memory_contradicts_history`` (the memory's
+  counts or done actions are not the history's, :mod:`sftdata.react.memory_check`);
+- ``target_unambiguous`` on ``missing_target``, ``target_not_chinese`` and ``ambiguous_target`` (the tapped
+  element's label is shared by other visible elements and no ordinal or position singles it out, or a wrong one
+  does; :mod:`sftdata.judge.screen_rules`);
 - ``score`` is 5 less a penalty per failing field (3 aligned, 2 hindsight, 2 grounded, 1 target, 1 for any other
   reason such as ``reasoning_not_chinese``), at least 1; ``why`` names the reasons.
 
@@ -29,21 +34,24 @@ tell). Web episodes are checked with the browser's functions (:mod:`sftdata.reac
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from ..model import Episode
 from ..react.check import Failure, check_items
+from ..react.memory_check import memory_problems
 from ..react.hindsight import find_hindsight
+from .screen_rules import absent_names, ambiguous_target
 from .verdict import EpisodeVerdict, ItemVerdict
 
-RULES_VERSION = "rules_v1"
+RULES_VERSION = "rules_v2"
 
 ALIGNMENT = frozenset({"bad_item", "item_count_mismatch", "missing_done", "multiple_done", "done_not_last",
                        "unexpected_done", "function_mismatch", "input_text_mismatch", "select_value_mismatch",
                        "app_mismatch", "swipe_direction_mismatch", "scroll_direction_mismatch", "url_mismatch",
                        "empty_reasoning", "schema_invalid", "reasoning_contradicts_action"})
 HINDSIGHT = frozenset({"hindsight", "mentions_marks", "future_screen_text"})
-UNGROUNDED = frozenset({"target_not_grounded"})
-AMBIGUOUS = frozenset({"missing_target", "target_not_chinese"})
+UNGROUNDED = frozenset({"target_not_grounded", "names_absent_text", "memory_contradicts_history"})
+AMBIGUOUS = frozenset({"missing_target", "target_not_chinese", "ambiguous_target"})
 PENALTY = {"aligned": 3, "hindsight": 2, "grounded": 2, "target_unambiguous": 1}
 
 
@@ -81,11 +89,33 @@ def item_verdict(index: int, failures: list[Failure], item: dict) -> ItemVerdict
                        score=max(1, 5 - penalty), why=_why(failures, item))
 
 
+def screen_failures(item: Any, episode: Episode, index: int) -> list[Failure]:
+    """What the judge adds to the check: an ambiguous target, quoted names from nowhere the agent could see, and
+    a memory that contradicts the history."""
+    if index >= len(episode.steps):
+        return []
+    out = []
+    why = ambiguous_target(item, episode.steps[index])
+    if why:
+        out.append(Failure(index, "ambiguous_target", why))
+    absent = absent_names(item, episode, index)
+    if absent:
+        out.append(Failure(index, "names_absent_text", "names text on no screen so far: "
+                           + "、".join(f"“{a}”" for a in absent[:3])))
+    memory = item.get("memory") if isinstance(item, dict) else None
+    problems = memory_problems(memory, episode, index) if isinstance(memory, str) else []
+    if problems:
+        out.append(Failure(index, "memory_contradicts_history", "; ".join(problems[:3])))
+    return out
+
+
 def rules_verdict(episode: Episode, items: list) -> tuple[list[ItemVerdict], EpisodeVerdict]:
     """Verdicts for every item of an annotation (a whole-list failure, such as a wrong count, fails each)."""
     by_index: dict[int | None, list[Failure]] = defaultdict(list)
     for f in check_items(items, episode):
         by_index[f.index].append(f)
+    for i, item in enumerate(items):
+        by_index[i] += screen_failures(item, episode, i)
     common = by_index.get(None, [])
     verdicts = [item_verdict(i, common + by_index.get(i, []), item) for i, item in enumerate(items)]
     ends_done = bool(episode.steps) and episode.steps[-1].action.type == "done"

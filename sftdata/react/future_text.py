@@ -55,8 +55,9 @@ def _long_enough(text: str) -> bool:
     return cjk >= MIN_CJK or latin >= MIN_LATIN or (cjk >= 2 and latin >= 2)
 
 
-def _known_texts(episode: Episode, index: int) -> list[str]:
-    """What the agent can know at step ``index``: every screen so far, the goal, what it typed and opened."""
+def known_texts(episode: Episode, index: int) -> list[str]:
+    """What the agent can know at step ``index``: every screen so far (and a web page's address), the goal, what
+    it typed and opened."""
     known = [normalize(episode.goal or "")]
     for step in episode.steps[:index + 1]:
         known += screen_texts(step)
@@ -64,7 +65,7 @@ def _known_texts(episode: Episode, index: int) -> list[str]:
         touched = [action.element] if action.element is not None else []
         touched += [e for e in step.elements if action.point is not None and e.contains(action.point)]
         known += [t for e in touched for t in element_texts(e)]
-        known += [normalize(v) for v in (action.text, action.app, action.url) if v]
+        known += [normalize(v) for v in (action.text, action.app, action.url, step.url) if v]
     return [k for k in known if k]
 
 
@@ -85,7 +86,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
         return []
     if not any(True for _ in _later_screens(episode, index)):
         return []
-    known = _known_texts(episode, index)
+    known = known_texts(episode, index)
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
     body = normalize(text)

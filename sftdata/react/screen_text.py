@@ -65,3 +65,33 @@ def screen_texts(step: Step) -> list[str]:
 def knows_screen(step: Step) -> bool:
     """Whether the step says anything about its screen's texts (an empty tree is unknown, not empty)."""
     return bool(step.elements)
+
+
+def _overlap(a: Element, b: Element) -> bool:
+    """One contains the other's centre: nested nodes of one control (a button and its text)."""
+    ax, ay = (a.bounds[0] + a.bounds[2]) / 2, (a.bounds[1] + a.bounds[3]) / 2
+    bx, by = (b.bounds[0] + b.bounds[2]) / 2, (b.bounds[1] + b.bounds[3]) / 2
+    return b.contains((ax, ay)) or a.contains((bx, by))
+
+
+def same_label(step: Step, target: Element) -> tuple[list[Element], int]:
+    """The visible controls that carry ``target``'s label (the target included, nested nodes of one control
+    once) in reading order, and the 1-based rank of the target among them.
+
+    >>> from sftdata.model import Action, Screenshot
+    >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+    >>> add = [Element(i, (600, 400 + 300 * i, 1000, 480 + 300 * i), text="Add", flags=("visible",)) for i in range(3)]
+    >>> twins, rank = same_label(Step(0, shot, Action("click", point=(800, 740)), elements=add), add[1])
+    >>> len(twins), rank
+    (3, 2)
+    """
+    label = normalize(element_label(target))
+    same = [e for e in visible_elements(step) if label and normalize(element_label(e)) == label]
+    if target not in same:
+        same.append(target)
+    out: list[Element] = []
+    for e in sorted(same, key=lambda e: e.area):
+        if not any(_overlap(e, o) for o in out):
+            out.append(e)
+    out.sort(key=lambda e: (e.bounds[1], e.bounds[0]))
+    return out, next(i for i, e in enumerate(out) if _overlap(e, target)) + 1

@@ -258,8 +258,8 @@ def _act(step: Step, prev: Step | None, episode: Episode, i: int, key: str) -> s
     if action.type == "done":
         return _pick(("当前页面已经满足任务要求，任务目标已经完成。", "需要的操作都已完成，任务目标已经完成，结束任务。",
                       "页面显示的正是任务要求的内容，任务目标已经完成。"), key)
-    from .template import _act as phone_act  # a phone action on a web page (wait, input...)
-    return phone_act(step, prev, i, key)
+    from .template import _decide as phone_act  # a phone action on a web page (wait, input...)
+    return phone_act(step, prev, episode, i, key)
 
 
 def web_item(episode: Episode, index: int, step: Step | None = None) -> dict[str, Any]:
