@@ -68,6 +68,8 @@ _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之�
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
+_DONE_AFTER = re.compile(r"(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+                         r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
@@ -195,7 +197,8 @@ def _candidates(text: str) -> list[_Candidate]:
                 continue
             at, kind, end = verb
             before, after = masked[:at], masked[end:]
-            if _HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before):
+            if (_HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+                    or _DONE_AFTER.search(after)):
                 continue
             if _NEGATION.search(before) or _ABILITY.search(before):
                 continue

@@ -102,7 +102,7 @@ def _history(prev: Step | None, index: int, key: str) -> str | None:
         why = {"click": "可能没有点中", "long_press": "可能没有按中", "swipe": "页面可能已经到头"}.get(
             prev.action.type, "操作没有生效")
         return _pick((f"上一步{did}后界面没有变化，{why}", f"刚才{did}没有反应，界面还是原样，{why}"), key)
-    return _pick((f"刚才已经{did}", f"上一步已经{did}", None, f"前面已经{did}", None), key)
+    return _pick((f"刚才已经{did}", f"{did}这一步已经做完", None, f"前面已经{did}", f"上一步是{did}"), key)
 
 
 def _why_target(step: Step, goal: str, key: str) -> str:
@@ -173,7 +173,7 @@ def _goal_clause(goal: str | None, index: int, key: str) -> str | None:
         return None
     if index == 0:
         return _pick((f"任务是{quote(goal)}", f"要完成的是{quote(goal)}", f"目标：{quote(goal)}"), key)
-    return _pick((f"任务是{quote(goal)}", None, None, f"目标仍是{quote(goal)}"), key)
+    return _pick((f"任务是{quote(goal)}", None, None, None, f"目标仍是{quote(goal)}"), key)
 
 
 def template_item(episode: Episode, index: int, step: Step | None = None) -> dict[str, Any]:

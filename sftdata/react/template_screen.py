@@ -32,6 +32,7 @@ _SWIPES = {  # finger direction -> (gesture, why)
     "right": ("向右滑动", "切换回左侧的上一项内容"),
 }
 _ORDINALS = "一二三四五六七八九十"
+_GENERIC = {"返回", "back", "navigate up", "向上导航", "更多选项", "more options", "更多", "more"}
 
 
 def quote(text: str) -> str:
@@ -165,7 +166,8 @@ def _unlabelled_point(step: Step) -> str:
 
 def _salient(step: Step, limit: int = 4) -> list[str]:
     """Up to ``limit`` short visible labels of the current screen: at most two from the header (top fifth), then
-    the body, each top to bottom; the status bar and near-duplicates are left out."""
+    the body, each top to bottom; the status bar, near-duplicates and the generic navigation controls every
+    screen has (back, navigate up, more options) are left out."""
     height = step.screenshot.height
 
     def shown():
@@ -173,7 +175,8 @@ def _salient(step: Step, limit: int = 4) -> list[str]:
             label = _SPACE.sub(" ", e.text or e.desc).strip()
             top, bottom = e.bounds[1], e.bounds[3]
             if (e.has("visible") and 2 <= len(label) <= 16 and top < bottom and (top + bottom) / 2 >= 0.05 * height
-                    and any(ch.isalpha() for ch in label) and not mark_words(label)):
+                    and any(ch.isalpha() for ch in label) and not mark_words(label)
+                    and label.lower() not in _GENERIC):
                 yield label, top, bottom
     return pick_labels(shown(), height, limit)
 
@@ -205,15 +208,18 @@ def observation(step: Step) -> str:
     >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
     >>> el = Element(0, (0, 300, 1080, 400), text="蓝牙", flags=("visible",))
     >>> observation(Step(0, shot, Action("back"), elements=[el]))
-    '当前屏幕上可以看到“蓝牙”'
+    '屏幕上列着“蓝牙”'
     >>> observation(Step(0, shot, Action("click", point=(540, 1200)), meta={"target_colour": "绿色"}))
     '要操作的位置在屏幕中央，那里是一块绿色区域'
     """
     labels = _salient(step)
     field = next((e for e in visible_elements(step) if e.has("editable") and e.has("focused")), None)
     if labels:
-        shown = "、".join(quote(label) for label in labels)
-        text = f"当前屏幕上可以看到{shown}" + ("等内容" if len(labels) > 2 else "")
+        shown = "、".join(quote(label) for label in labels) + ("等内容" if len(labels) > 2 else "")
+        key = f"{step.screenshot.sha256}\x1f{step.index}"
+        text = _pick((f"当前屏幕上可以看到{shown}", f"{shown}都显示在当前界面上", f"这个界面上有{shown}",
+                      f"屏幕上列着{shown}", f"{quote(labels[0])}所在的这个界面还显示着"
+                      + ("、".join(quote(label) for label in labels[1:]) or "别的内容")), key)
         return text + ("，有一个输入框处于激活状态" if field is not None else "")
     action = step.action
     if action.type in ("click", "long_press") and action.point is not None:
