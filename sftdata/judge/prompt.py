@@ -1,9 +1,10 @@
-"""The judge prompt: the versioned instructions (``prompts/judge_zh_v1.txt``) and the chat messages for one
-window of an episode: the goal, the earlier steps, and per step the item, the annotator image and the next
-screenshot.
+"""The judge prompt: the versioned instructions (``prompts/judge_zh_v2.txt``, the default: the decision must be
+the call, memory checked against the history, ordinals for shared labels, no text of later screens, phones and
+web pages; ``judge_zh_v1`` stays loadable) and the chat messages for one window of an episode: the goal, the
+earlier steps, and per step the item, the annotator image and the next screenshot.
 
 >>> load_judge_prompt().version
-'judge_zh_v1'
+'judge_zh_v2'
 """
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from ..overlay.draw import action_label
 from ..react.images import encode
 from ..react.prompt import history_summary
 
-JUDGE_PROMPTS = ("judge_zh_v1",)
-DEFAULT_JUDGE_PROMPT = "judge_zh_v1"
+JUDGE_PROMPTS = ("judge_zh_v1", "judge_zh_v2")
+DEFAULT_JUDGE_PROMPT = "judge_zh_v2"
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|
                       re.I)
 _DONE_AFTER = re.compile(r"(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
+_NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)")  # 点击后页面显示出了…: an outcome told
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
@@ -198,7 +199,7 @@ def _candidates(text: str) -> list[_Candidate]:
             at, kind, end = verb
             before, after = masked[:at], masked[end:]
             if (_HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
-                    or _DONE_AFTER.search(after)):
+                    or _DONE_AFTER.search(after) or _NARRATED.search(after)):
                 continue
             if _NEGATION.search(before) or _ABILITY.search(before):
                 continue

@@ -2,8 +2,10 @@
 
 A template has two placeholders, ``{goal}`` and ``{screenshot_count}``. Templates written for ``str.format``
 (JSON braces doubled, as in seed 002) work as well as plain ones. The built-in templates are :data:`PROMPTS`;
-v2 (the default) asks for reasoning that knows only the present and for the optional item fields (``thought``,
-``action_summary``, ``observation``, ``memory``); v1 stays loadable by name. Web episodes get
+v3 (the default) asks for reasoning that knows only the present, for the optional item fields (``thought``,
+``action_summary``, ``observation``, ``memory``), for a decision that says exactly what the call does, an ordinal
+for a target whose label is shared, no text of later screens and a memory true to the whole history; v1 and v2
+stay loadable by name. Web episodes get
 ``react_zh_web_v2`` (:data:`WEB_PROMPT`: web pages, the browser's functions, no ``done`` after the last action of
 a recording without a final screen) unless the user gave a prompt file, which then serves every episode.
 
@@ -24,8 +26,8 @@ from ..model import Step
 from ..overlay.draw import action_label
 from .calls import function_name
 
-PROMPTS = ("react_zh_v1", "react_zh_v2", "react_zh_web_v2")
-DEFAULT_PROMPT = "react_zh_v2"
+PROMPTS = ("react_zh_v1", "react_zh_v2", "react_zh_v3", "react_zh_web_v2")
+DEFAULT_PROMPT = "react_zh_v3"
 WEB_PROMPT = "react_zh_web_v2"
 
 
@@ -68,7 +70,7 @@ def load_templates(prompt_file: str | Path | None = None) -> dict[str, PromptTem
     """The template for each platform: the built-in ones by default; a user's file (or a built-in name) for both.
 
     >>> {k: v.version for k, v in load_templates().items()}
-    {'mobile': 'react_zh_v2', 'web': 'react_zh_web_v2'}
+    {'mobile': 'react_zh_v3', 'web': 'react_zh_web_v2'}
     >>> load_templates("react_zh_v1")["web"].version
     'react_zh_v1'
     """

@@ -191,6 +191,8 @@ def template_item(episode: Episode, index: int, step: Step | None = None) -> dic
     order = _pick(((0, 1), (1, 0)), key + "o") if len(parts) == 2 else (0,) * len(parts)
     opening = "，".join(parts[i] for i in order) + "。" if parts else ""
     screen = seen + "。" if step.elements and _salient(step) and _pick((True, True, False), key + "s") else ""
+    if not opening and not screen:  # a reasoning is more than its decision: say what the screen shows
+        screen = seen + "。"
     reasoning = _pick((opening + screen + act, screen + opening + act), key + "r") if index else opening + screen + act
     params = expected_parameters(step.action)
     if step.action.type in ("click", "long_press"):

@@ -208,7 +208,7 @@ def observation(step: Step) -> str:
     >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
     >>> el = Element(0, (0, 300, 1080, 400), text="蓝牙", flags=("visible",))
     >>> observation(Step(0, shot, Action("back"), elements=[el]))
-    '屏幕上列着“蓝牙”'
+    '“蓝牙”都显示在当前界面上'
     >>> observation(Step(0, shot, Action("click", point=(540, 1200)), meta={"target_colour": "绿色"}))
     '要操作的位置在屏幕中央，那里是一块绿色区域'
     """

@@ -40,7 +40,7 @@ def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_pat
             assert sha in by_sha and (annotated_run.path / by_sha[sha].screenshot.path).read_bytes() == data
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["samples"] == result.samples and manifest["format"] == "react-zh"
-    assert manifest["prompt_versions"] == {"react_zh_v2": 12} and manifest["backends"] == {"template": 12}
+    assert manifest["prompt_versions"] == {"react_zh_v3": 12} and manifest["backends"] == {"template": 12}
     assert manifest["tokens"]["total"]["count"] == steps
     assert 0 < manifest["packing"]["train"]["efficiency"] <= manifest["packing"]["train"]["lower_bound_efficiency"] <= 1
     assert len(list((out / "images").iterdir())) == len({r for row in rows for r in row["images"]})

@@ -33,16 +33,20 @@ def test_prefers_the_items_memory_in_chinese():
     items = template_items(ep)
     items[2]["memory"] = "已向左滑动 1/2 次，还剩 1 次"
     assert memory_text(StepContext(ep, 2, items), "zh") == "记忆：已向左滑动 1/2 次，还剩 1 次。"
-    assert memory_text(StepContext(ep, 2, items), "en") == "Memory: swiped left 1 of 2 times, 1 remain."
+    assert memory_text(StepContext(ep, 2, items), "en") == (
+        "Memory: Done so far: tapped a control, swiped left; swiped left 1 of 2 times, 1 remain; "
+        "goal: “Open a photo, then swipe left 2 times”.")
 
 
 def test_counts_a_looping_goal_without_items():
     ep = _gallery()
     assert [memory_text(StepContext(ep, i), "zh") for i in (1, 3)] == [
-        "记忆：已向左滑动 0/2 次，还剩 2 次。", "记忆：已向左滑动 2/2 次，这一部分已经全部完成。"]
+        "记忆：已做：点击控件；已向左滑动 0/2 次，还剩 2 次；目标：“Open a photo, then swipe left 2 times”。",
+        "记忆：已做：点击控件、向左滑动×2；已向左滑动 2/2 次，这一部分已经全部完成；目标：“Open a photo, then swipe left 2 times”。"]
 
 
 def test_blank_memory_field_falls_back():
     ep = _gallery()
     items = [{"reasoning": "r", "function": {"name": "x"}, "memory": "  "} for _ in ep.steps]
-    assert memory_text(StepContext(ep, 2, items), "zh") == "记忆：已向左滑动 1/2 次，还剩 1 次。"
+    assert memory_text(StepContext(ep, 2, items), "zh") == \
+        "记忆：已做：点击控件、向左滑动；已向左滑动 1/2 次，还剩 1 次；目标：“Open a photo, then swipe left 2 times”。"

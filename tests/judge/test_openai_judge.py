@@ -109,7 +109,7 @@ def test_every_kind_of_verdict(run, monkeypatch):
     assert goal["episode"] == {"task_completed": True, "goal_matches": False, "suggested_goal": "打开设置并查看电池信息"}
     mis = got[by_id[next(k for k, v in role.items() if v == "misaligned")]]
     assert mis["items"][1]["aligned"] is False and mis["items"][1]["index"] == 1 and not mis["passed"]
-    assert mis["backend"] == "openai" and mis["model"] == "judge-vl" and mis["prompt_version"] == "judge_zh_v1"
+    assert mis["backend"] == "openai" and mis["model"] == "judge-vl" and mis["prompt_version"] == "judge_zh_v2"
     assert mis["usage"]["prompt_tokens"] > 0
 
     rejects = {r["episode_id"]: r for r in run.rejects() if r["stage"] == "judge"}

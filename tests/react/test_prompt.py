@@ -23,9 +23,18 @@ def _texts(messages: list[dict]) -> str:
     return "\n".join(part["text"] for part in user if part["type"] == "text")
 
 
-def test_v2_is_the_default_and_v1_stays_loadable():
-    v2, v1 = load_template(None), load_template("react_zh_v1")
-    assert (DEFAULT_PROMPT, v2.version, v1.version) == ("react_zh_v2", "react_zh_v2", "react_zh_v1")
+def test_v3_is_the_default_and_v3_asks_for_agreement_memory_and_ordinals():
+    v3, v2 = load_template(None), load_template("react_zh_v2")
+    assert (DEFAULT_PROMPT, v3.version, v2.version) == ("react_zh_v3", "react_zh_v3", "react_zh_v2")
+    for said in ("The decision and the call say the same thing", "finger moving UP", "第二个“加入购物车”按钮",
+                 "An ordinal is", "checked against the recorded", "never quote or cite one", "only the next screenshots"):
+        assert said in v3.text
+    assert "{goal}" in v3.text and "{screenshot_count}" in v3.text
+
+
+def test_v2_and_v1_stay_loadable():
+    v2, v1 = load_template("react_zh_v2"), load_template("react_zh_v1")
+    assert (v2.version, v1.version) == ("react_zh_v2", "react_zh_v1")
     assert v1.text != v2.text and "{goal}" in v2.text and "{screenshot_count}" in v2.text
     for field in ("thought", "action_summary", "observation", "memory"):
         assert f'"{field}"' in v2.text and f"- {field}:" in v2.text

@@ -167,7 +167,8 @@ def test_fields_say_what_the_step_knows():
                  flags=("clickable", "visible"))
     step = Step(0, shot, Action("click", point=(900, 150), element=el), elements=[el])
     assert action_summary(step) == "点击“设置”图标按钮"
-    assert observation(step) == "当前屏幕上可以看到“设置”"
+    assert observation(step) in ("当前屏幕上可以看到“设置”", "“设置”都显示在当前界面上", "这个界面上有“设置”",
+                                 "屏幕上列着“设置”", "“设置”所在的这个界面还显示着别的内容")
     assert action_summary(Step(0, shot, Action("swipe", point=(540, 1600), end=(540, 800)))) == "向上滑动"
     assert action_summary(Step(0, shot, Action("open_app", app="相册"))) == "打开“相册”应用"
 
@@ -239,7 +240,7 @@ def test_target_description_kinds_and_long_labels():
 def test_helpers():
     assert quote("a “b”") == "「a “b”」"
     assert place(1000, 2300, 1080, 2400) == "屏幕右下角"
-    assert TEMPLATE_VERSION == "template/v2"
+    assert TEMPLATE_VERSION == "template/v3"
 
 
 def test_summaries_stay_short():

@@ -54,8 +54,8 @@ def test_each_platform_gets_its_prompt_and_a_prompt_file_wins(run, tmp_path):
     annotator = Annotator(run, AnnotateOptions(backend="openai", model="m"), backend=object())
     try:
         assert [annotator.prompt_for(e).version for e in (phone, human, m2w)] == \
-            ["react_zh_v2", "react_zh_web_v2", "react_zh_web_v2"]
-        assert annotator.prompt_versions == {"react_zh_v2", "react_zh_web_v2"}
+            ["react_zh_v3", "react_zh_web_v2", "react_zh_web_v2"]
+        assert annotator.prompt_versions == {"react_zh_v3", "react_zh_web_v2"}
         messages = annotator.messages(m2w, 0, len(m2w.steps))
         assert "web browsing agent" in messages[0]["content"] and m2w.goal in messages[0]["content"]
         assert NO_FINAL_SCREEN_NOTE in _user(messages)
@@ -85,7 +85,7 @@ def test_the_prompt_version_is_in_the_cache_key(run):
     annotator = Annotator(run, AnnotateOptions(backend="openai", model="m"), backend=Body())
     try:
         messages = [{"role": "user", "content": "x"}]
-        keys = {annotator.request(messages, [], 1, version)[1] for version in ("react_zh_v2", "react_zh_web_v2")}
+        keys = {annotator.request(messages, [], 1, version)[1] for version in ("react_zh_v3", "react_zh_web_v2")}
         assert len(keys) == 2
     finally:
         annotator.pool.shutdown()

@@ -98,7 +98,7 @@ def test_memory_lists_web_actions_without_step_counts():
                                                    "flights from Seattle to New York”")
     assert "scrolled down" in task_memory(episode, 6, None, "en")
     items = template_items(episode)
-    assert items[8]["memory"].startswith("已做：……") and "打开网址“https://www.skytrips.example/deals”" in items[8]["memory"]
+    assert items[8]["memory"].startswith("已做：点击“Leaving from”输入框、") and "打开网址“https://www.skytrips.example/deals”" in items[8]["memory"]
 
 
 def test_an_element_without_any_label_is_described_by_kind_and_place():

@@ -67,7 +67,7 @@ def test_every_section_and_nothing_external(built):
     for name in ("rejects", "actions", "steps", "tokens", "packing"):
         assert 'class="plot"' in _section(page, name), name
     llm = _section(page, "llm")
-    assert "template" in llm and "react_zh_v2" in llm
+    assert "template" in llm and "react_zh_v3" in llm
 
 
 def test_text_is_escaped(built):
