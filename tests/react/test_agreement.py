@@ -1,0 +1,99 @@
+"""The reasoning-action agreement check: unit cases, the labelled sets, and every real item passing."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+from sftdata.react.agreement import contradictions
+from sftdata.react.check import check_items
+from sftdata.react.decision import claims_complete, finger_direction, stated_decision
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from agreement import evaluate, load_steps  # noqa: E402
+
+SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)
+WIFI = Element(0, (0, 300, 1080, 400), text="WLAN", flags=("visible", "clickable"))
+BT = Element(1, (0, 400, 1080, 500), text="蓝牙", flags=("visible", "clickable"))
+TAP = Step(0, SHOT, Action("click", point=(540, 350), element=WIFI), elements=[WIFI, BT])
+CLICK = {"name": "click", "parameters": {"target_element": "“WLAN”选项"}}
+UP = {"name": "swipe", "parameters": {"direction": "UP"}}
+SWIPE_UP = Step(0, SHOT, Action("swipe", point=(540, 1800), end=(540, 800), direction="up"))
+
+
+@pytest.mark.parametrize("text", [
+    "向下滚动页面，查看下方更多的选项。",  # the issue's example: a scroll decided, a click called
+    "Nothing useful here, so let me swipe up.",
+    "所以点击“蓝牙”。",  # another element of the same screen
+    "I'll tap “蓝牙” to continue.",
+    "界面已经符合要求，任务已经完成。",  # complete, yet not done
+    "在输入框中输入“你好”。",
+    "长按“WLAN”调出菜单。",
+])
+def test_contradictions_on_a_click(text):
+    assert contradictions(text, CLICK, TAP)
+
+
+@pytest.mark.parametrize("text", [
+    "上一步已经向下滚动，现在点击“WLAN”进入无线设置。",  # history with another verb
+    "如果找不到就向下滑动，不过“WLAN”已经在屏幕上了，直接点击它。",  # a condition, then the decision
+    "屏幕上有“蓝牙”和“WLAN”，任务要的是“WLAN”，所以点击“WLAN”，然后再输入密码。",  # description and a later plan
+    "页面还可以继续向下滚动，但没有必要，点击“WLAN”即可。",  # ability, not a decision
+    "I scrolled down earlier; now I'll tap “WLAN”.",
+    "点击“WLAN”后应该会进入无线网络列表。",  # an expectation about this very tap
+    "The screen lists WLAN and Bluetooth.",  # no decision at all: silence passes
+    "点击“WLAN”以完成任务。",  # completing is the purpose, not a claim
+])
+def test_aligned_texts_pass(text):
+    assert contradictions(text, CLICK, TAP) == []
+
+
+def test_directions_are_the_fingers():
+    assert finger_direction("手指向上滑动") == "up" and finger_direction("向下滚动页面") == "up"
+    assert finger_direction("swipe down to refresh") == "down" and finger_direction("scroll up") == "down"
+    assert contradictions("向下滚动页面，查看下方更多的选项。", UP, SWIPE_UP) == []
+    assert contradictions("手指向下滑动，回到顶部。", UP, SWIPE_UP)
+    assert contradictions("I will scroll up to the top.", UP, SWIPE_UP)
+
+
+def test_typed_text_and_app():
+    step = Step(0, SHOT, Action("input", text="机械键盘"))
+    call = {"name": "input", "parameters": {"text": "机械键盘"}}
+    assert contradictions("输入框已经激活，直接输入“机械键盘”。", call, step) == []
+    assert contradictions("输入框已经激活，直接输入“蓝牙耳机”。", call, step)
+    app = {"name": "open_app", "parameters": {"app_name": "淘宝"}}
+    assert contradictions("首先打开“京东”应用。", app, Step(0, SHOT, Action("open_app", app="淘宝")))
+    assert contradictions("首先打开“淘宝”应用。", app, Step(0, SHOT, Action("open_app", app="淘宝"))) == []
+
+
+def test_done_agrees_only_with_a_finished_task():
+    done = {"name": "done", "parameters": {}}
+    step = Step(0, SHOT, Action("done"))
+    assert contradictions("之前已经点击了保存，任务已经完成。", done, step) == []
+    assert contradictions("还需要点击“保存”按钮。", done, step)
+    assert claims_complete("任务尚未完成，继续。") is None
+
+
+def test_the_decision_reader_skips_history_conditions_and_plans():
+    d = stated_decision("刚才已经输入了关键词。如果没有结果就返回，现在点击“搜索”，之后再看结果。")
+    assert d is not None and d.verb == "click" and d.quotes == ("搜索",)
+
+
+def test_check_reports_it_once_with_the_field():
+    ep = Episode("e", "sample", "打开WLAN", [TAP, Step(1, SHOT, Action("done"))])
+    items = [{"reasoning": "向下滚动页面，查看下方更多的选项。", "function": CLICK},
+             {"reasoning": "任务已经完成。", "function": {"name": "done", "parameters": {}}}]
+    failures = check_items(items, ep)
+    assert [(f.index, f.reason) for f in failures] == [(0, "reasoning_contradicts_action")]
+    assert failures[0].detail.startswith("reasoning: the reasoning decides to swipe")
+
+
+def test_the_development_set_scores_at_least_095():
+    records = [json.loads(line) for line in (ROOT / "tests/react/agreement_dev.jsonl").open(encoding="utf-8")]
+    assert len(records) >= 400 and sum(r["label"] == "contradicts" for r in records) >= 150
+    e = evaluate(records, load_steps())
+    assert e["tp"] / (e["tp"] + e["fp"]) >= 0.95 and e["tp"] / (e["tp"] + e["fn"]) >= 0.95
