@@ -70,5 +70,5 @@ def test_memory_against_the_history():
     assert memory_problems("已做：点击控件、向左滑动", ep, 3) == ["lists 2 action(s), the history has 3"]
     assert memory_problems("已做：点击控件、输入“a”、向左滑动", ep, 3) == ["action 2 is “输入“a””, the history's is swipe"]
     assert memory_problems("尚未开始操作", ep, 2) == ["says nothing was done, the history has 2 action(s)"]
-    assert memory_problems("已滑动 0 次", ep, 1) == ["counts zero swipes on a step that does not swipe"]
+    assert memory_problems("已滑动 0 次", ep, 0) == ["counts zero swipes on a step that does not swipe"]
     assert memory_problems("用户想看几张照片，我在相册里。", ep, 3) == []  # nothing readable: nothing judged
