@@ -12,7 +12,7 @@ MIND2WEB := raw/sample/mind2web.parquet
 WEB_ANNOTATED := raw/sample/web-annotated
 DEMO   := processed/demo
 
-.PHONY: demo test swift labelstudio bench bench-ingest bench-overlay fonts clean help
+.PHONY: demo test swift labelstudio bench bench-ingest bench-overlay bench-checks fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
@@ -26,7 +26,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
 	@touch $@
 
 # Chinese labels and sample screens need a real CJK font (never tofu boxes).
@@ -60,7 +60,7 @@ demo: $(VENV)/.installed fonts $(SAMPLE) $(MIND2WEB) $(WEB_ANNOTATED)
 TORCH ?= torch==2.14.1 torchvision==0.29.1
 $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 	$(BIN)/python -m pip install -q $(TORCH)
-	$(BIN)/python -m pip install -q -e '.[dev,swift]'
+	$(BIN)/python -m pip install -q -e '.[dev,ocr,swift]'
 	@touch $@
 
 swift: $(VENV)/.installed-swift
@@ -80,7 +80,13 @@ bench-ingest: .venv-bench/.installed fonts
 bench-overlay: $(VENV)/.installed fonts
 	$(BIN)/python benchmarks/overlay.py
 
-bench: bench-ingest bench-overlay
+bench-checks: $(VENV)/.installed fonts
+	$(BIN)/python benchmarks/agreement.py
+	$(BIN)/python benchmarks/future_text.py
+	$(BIN)/python benchmarks/template_quality.py
+	$(BIN)/python benchmarks/ocr.py
+
+bench: bench-ingest bench-overlay bench-checks
 
 # Label Studio for `sftdata review` and tests/review/test_label_studio.py, in its own virtualenv (its pins clash
 # with ours); about 1.5 minutes. The test skips without it unless SFTDATA_REQUIRE_LABEL_STUDIO=1.

@@ -91,12 +91,15 @@ def _report(run_dir, result) -> None:
                    "[default: 2% of the screen diagonal].")
 @click.option("--require-clean", is_flag=True,
               help="Reject marked trajectories that have no clean/ frames instead of removing the marks.")
+@click.option("--ocr", is_flag=True,
+              help="Give phone frames text elements read by OCR (needs the ocr extra): grounding, the "
+                   "future-text check and the element-based formats then work on them.")
 @click.option("--episodes", "episodes", metavar="IDS|FILE", help="Keep only these trajectory ids (folder paths).")
 @click.option("--limit", type=click.IntRange(min=1), help="Stop after N trajectories.")
 @click.option("--strict", is_flag=True, help="Stop at the first bad trajectory with a non-zero exit.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
-def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, strict, progress):
+def ingest_annotated(root, run_dir, tolerance, require_clean, ocr, episodes, limit, strict, progress):
     """Ingest folders of human-annotated screenshots (one trajectory per folder with a task.json).
 
     \b
@@ -110,6 +113,7 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, s
     Examples:
       sftdata ingest annotated data/annotated --out processed/mine --tolerance 30
       sftdata ingest annotated raw/web-annotated --out processed/web-annotated
+      sftdata ingest annotated ../shared/fixtures/annotated --out processed/ocr --ocr
     """
     from .ingest import IngestOptions, ingest_annotated as run_ingest
     from .loaders.annotated import AnnotatedOptions
@@ -117,7 +121,8 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, episodes, limit, s
     run = RunDir(run_dir)
     with run.writing():
         result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
-                            AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean), progress=progress)
+                            AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean, ocr=ocr),
+                            progress=progress)
     _report(run_dir, result)
     click.echo(format_summary(run))
     _fail_when_empty(run_dir, result)

@@ -38,6 +38,7 @@ class SourceConfig:
     limit: int | None = None
     tolerance: float | None = None
     require_clean: bool = False
+    ocr: bool = False  # annotated: OCR text elements for phone frames without a tree (the ocr extra)
     viewport: str = "1280x720"  # mind2web: the window cut from each whole-page screenshot
     screenshots: Path | None = None  # mind2web text-only JSON: the raw dump's task folders
 
@@ -242,6 +243,7 @@ paths = ["raw/sample/sample.tfrecord.gz"]
 # root = "raw/annotated"
 # tolerance = 30                   # px between task.json coordinates and the drawn marks (default 2% of the diagonal)
 # require_clean = false            # true: reject marked trajectories without clean/ frames
+# ocr = false                      # true: OCR text elements for frames without a tree (pip install 'sftdata[ocr]')
 
 # [[sources]]                      # Multimodal-Mind2Web Parquet shards (in order), or text-only Mind2Web JSON
 # type = "mind2web"

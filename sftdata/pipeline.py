@@ -67,7 +67,7 @@ def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool 
             out = _timed(result, "ingest", lambda: ingest_mind2web(src.paths, run, opts, m2w, progress))
         else:
             from .loaders.annotated import AnnotatedOptions
-            aopts = AnnotatedOptions(tolerance_px=src.tolerance, require_clean=src.require_clean)
+            aopts = AnnotatedOptions(tolerance_px=src.tolerance, require_clean=src.require_clean, ocr=src.ocr)
             out = _timed(result, "ingest", lambda: ingest_annotated(src.root, run, opts, aopts, progress))
         if out.skipped:
             result.skipped.append(f"ingest {src.type}")

@@ -61,6 +61,7 @@ TASK_FILE = "task.json"
 class AnnotatedOptions:
     tolerance_px: float | None = None  # None: 2% of the frame's diagonal
     require_clean: bool = False
+    ocr: bool = False  # phone frames without elements get OCR text lines (the ``ocr`` extra)
 
 
 def natural_key(name: str) -> list[Any]:
@@ -238,6 +239,23 @@ def _check_done(actions: list[RawAction]) -> None:
         raise RecordError("done_not_last", f"DONE at step(s) {done_at}; it must appear once, as the last action")
 
 
+def _ocr_step(data: bytes, sha: str, store: ImageStore | None, marks, action, size):
+    """OCR text lines of the training frame as the step's elements (never the annotator's label band), and the
+    action's element: the smallest line under a tap."""
+    from ..ocr import ocr_elements
+
+    exclude = []
+    if marks is not None and marks.label_band is not None:  # the band was inpainted: nothing there is the app's
+        exclude.append((0, 0, size[0], marks.label_band[1] + 1))
+    cache = store.run_dir / "ocr" if store is not None else None
+    elements = ocr_elements(data, sha, cache_dir=cache, exclude=exclude)
+    if action.type in ("click", "long_press") and action.point is not None and action.element is None:
+        under = sorted((e for e in elements if e.contains(action.point)), key=lambda e: e.area)
+        if under:
+            action = replace(action, element=under[0])
+    return elements, action
+
+
 def _png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
@@ -335,6 +353,9 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
             if colour:
                 meta["target_colour"] = colour
         sha, path = store.put(train_bytes, ext) if store is not None else (sha256_hex(train_bytes), "")
+        if opts.ocr and not web and not elements:
+            elements, action = _ocr_step(train_bytes, sha, store, own if has_marks else None, action, size)
+            meta["elements_from"] = "ocr"
         instruction = instructions[i] if instructions is not None else None
         steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *size),
                           action=action, instruction=instruction if isinstance(instruction, str) else None,

@@ -22,6 +22,7 @@ a contradiction: a text with no decision passes.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..model import Step
@@ -56,8 +57,13 @@ def _same_text(a: str, b: str) -> bool:
     return bool(a) and bool(b) and (a == b or a in b or b in a)
 
 
+_BACK_CONTROL = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
+
+
 def _verb_problem(decision: Decision, name: str) -> str | None:
     allowed = COMPATIBLE.get(name)
+    if name in ("press_back", "go_back") and decision.verb == "click" and not _BACK_CONTROL.search(decision.phrase):
+        allowed = allowed - {"click"}  # tapping a back control is going back; tapping anything else is not
     if allowed is None or decision.verb in allowed:
         return None
     return (f"the reasoning decides to {_VERB_WORDS.get(decision.verb, decision.verb)} (“{_short(decision.phrase)}”), "
@@ -81,6 +87,19 @@ def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) ->
     return f"the reasoning moves the {whose} {said} (“{_short(decision.phrase)}”), the call's direction is {want.upper()}"
 
 
+def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
+    """A select whose decision quotes an option other than the call's value (the field's own label aside)."""
+    if name != "select" or not decision.quotes:
+        return None
+    value = str(params.get("value") or "")
+    own = [normalize(t) for e in ([target_element(step)] if target_element(step) else []) for t in element_texts(e)]
+    own += [normalize(q) for q in _quoted(str(params.get("target_element") or ""))]
+    options = [q for q in decision.quotes if not any(normalize(q) == o for o in own)]
+    if not options or any(_same_text(q, value) for q in options):
+        return None
+    return f"the reasoning selects “{_short(options[-1])}”, the call selects “{_short(value)}”"
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
     if decision.verb != "input" or name not in ("input", "type") or not decision.quotes:
         return None
@@ -93,13 +112,22 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str 
     return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
 
 
+_APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"
+                        r"|\b(?:open|launch|start)\s+(?:the\s+)?(?P<en>[A-Za-z0-9][\w .&'-]{0,24}?)\s+app\b", re.I)
+
+
 def _app_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
-    if name != "open_app" or decision.verb not in ("open_app", "open") or not decision.quotes:
+    if name != "open_app" or decision.verb not in ("open_app", "open"):
         return None
+    named = list(decision.quotes)
+    if not named:
+        m = _APP_NAMED.search(decision.after_verb if decision.after_verb else decision.phrase) or \
+            _APP_NAMED.search(decision.phrase)
+        named = [(m.group("zh") or m.group("en")).strip()] if m else []
     app = str(params.get("app_name") or "")
-    if any(_same_text(q, app) for q in decision.quotes):
+    if not named or any(_same_text(q, app) for q in named):
         return None
-    return f"the reasoning opens “{_short(decision.quotes[0])}”, the call opens “{_short(app)}”"
+    return f"the reasoning opens “{_short(named[0])}”, the call opens “{_short(app)}”"
 
 
 def _target_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
@@ -127,7 +155,12 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
     said = [normalize(q) for q in decision.quotes if not any(_same_text(q, v) for v in values if v)]
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
+    labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
+                        for t in element_texts(e)}
     for quote in said:
+        if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
         if not quote or any(_same_text(quote, o) for o in own if o):
             continue
         if quote in others or (not others and step.elements == [] and _quoted(target_param)):
@@ -181,6 +214,7 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
     if verb:
         return [verb]
     for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params),
+                    _value_problem(decision, name, params, step),
                     _app_problem(decision, name, params), _target_problem(decision, name, params, step)):
         if problem:
             out.append(problem)

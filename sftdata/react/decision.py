@@ -29,7 +29,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
-    ("input", r"(?:输入|键入|填写|填入|录入|打字)(?![框法栏区域])"),
+    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
@@ -38,7 +38,7 @@ _VERBS_ZH = (
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
     ("open_app", r"(?:启动|打开|运行)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取)"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取|选(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -46,7 +46,8 @@ _VERBS_EN = (
     ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up))\b"),
-    ("home", r"\b(?:go(?:ing)? home|press(?:ing)? home|home (?:button|key|screen))\b"),
+    ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|press(?:ing)? (?:the )?home(?: button| key)?"
+             r"|return(?:ing)? to the home screen)\b"),
     ("back_key", r"\b(?:press(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|back key)\b"),
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
@@ -74,7 +75,7 @@ _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:�
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
-_NEGATION = re.compile(r"(?:不|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
+_NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
                        r"|\b(?:don't|do not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
 _LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次)|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
@@ -90,6 +91,7 @@ _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|
                      r"|\b(?:so|therefore|thus|now|next|I'll|I will|I need to|I should|I must|I'm going to|I am going to"
                      r"|let me|let's|I have to|the next action|my next action|I)\b", re.I)
 
+_PRONOUN = re.compile(r"\s*(?:一下)?(?:它|这个|这一项|这一条|这条|这款|该项|那个|\b(?:it|this|that|this one|that one)\b)", re.I)
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 _FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
@@ -173,6 +175,7 @@ class _Candidate:
     marked: bool
     strong: bool
     purpose: bool
+    lead: str  # the sentence before this clause (what a pronoun after the verb points back to)
 
 
 def _candidates(text: str) -> list[_Candidate]:
@@ -207,8 +210,9 @@ def _candidates(text: str) -> list[_Candidate]:
                 continue
             if _LATER_INLINE.search(before):
                 continue
+            lead = text[offset:start] if offset >= 0 else ""
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
-                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before))))
+                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead))
             sentence_has = True
             seen_decision = True
     return out
@@ -226,7 +230,10 @@ def stated_decision(text: str) -> Decision | None:
     chosen = (strong or marked or candidates[-1:])[0]
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
-    return Decision(chosen.verb, direction, tuple(quotes_in(tail)), chosen.clause.strip(), tail)
+    quotes = quotes_in(tail)
+    if not quotes and _PRONOUN.match(chosen.masked[chosen.end:]):  # 点击它 / tap it: the thing named just before
+        quotes = quotes_in(chosen.lead)[-1:]
+    return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail)
 
 
 _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"

@@ -5,8 +5,9 @@ list now shows Home-5G" said in words they were not written for. This check read
 the reasoning that is on a later screen (:func:`sftdata.react.screen_text.screen_texts`: on-screen accessibility
 nodes, DOM text or OCR lines) but on no screen up to the current one, not in the goal and not typed or opened by
 the agent so far, can only come from the future. Candidates are the quoted spans of the text and the later
-screens' labels that occur in it verbatim (at least :data:`MIN_CJK` CJK or :data:`MIN_LATIN` Latin characters,
-so that "确定" or "OK" in a plan is not evidence). A screen without any text is unknown, not empty: it neither
+screens' labels, or their parts between separators (``好评率 98% · 5.3万人已购`` -> ``好评率 98%``), that occur
+in it, spaces ignored (at least :data:`MIN_CJK` CJK or :data:`MIN_LATIN` Latin characters, so that "确定" or
+"OK" in a plan is not evidence; a price such as ``¥459`` counts). A screen without any text is unknown, not empty: it neither
 adds known words nor supplies future ones.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
@@ -35,6 +36,9 @@ MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK c
 MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
 MIN_QUOTED = 2  # a quoted span of this length or more is a name
 _CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
+_SPACES = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
+_PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]")
 
 
@@ -70,7 +74,24 @@ def known_texts(episode: Episode, index: int) -> list[str]:
 
 
 def _is_known(word: str, known: list[str]) -> bool:
-    return any(word in k for k in known)
+    flat = _flat(word)
+    return any(flat in _flat(k) for k in known)
+
+
+def _flat(text: str) -> str:
+    """Without spaces: "好评率 98%" and "好评率98%" are one name."""
+    return _SPACES.sub("", text)
+
+
+def _names(label: str) -> list[str]:
+    """The whole label and its parts between separators (``好评率 98% · 5.3万人已购`` -> ``好评率 98%``,
+    ``5.3万人已购``, ``好评率``...), the long enough ones; a price (``¥459``, ``$230.00``) counts as a name."""
+    parts = [label] + [p.strip() for p in _SEPARATORS.split(label)] + [p.strip() for p in label.split()]
+    out = []
+    for part in parts:
+        if part and part not in out and (_long_enough(part) or _PRICE.fullmatch(part)):
+            out.append(part)
+    return out
 
 
 def _later_screens(episode: Episode, index: int):
@@ -89,7 +110,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     known = known_texts(episode, index)
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
-    body = normalize(text)
+    body = _flat(normalize(text))
     found: list[FutureText] = []
     seen: set[str] = set()
     quoted = [normalize(q) for q in quotes_in(text)]
@@ -97,12 +118,12 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
         for label in texts:
             if label in seen or _is_known(label, known):
                 continue
-            named = any(q and (q == label or (len(q) >= MIN_QUOTED and q in label and _long_enough(q)
-                                               and not _is_known(q, known))) for q in quoted)
-            if not named and not (_long_enough(label) and label in body):
-                continue
-            word = next((q for q in quoted if q and q in label and not _is_known(q, known)), label)
-            if word in seen:
+            word = next((q for q in quoted if q and (q == label or (len(q) >= MIN_QUOTED and q in label
+                                                                      and _long_enough(q)))
+                         and not _is_known(q, known)), None)
+            if word is None:
+                word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)), None)
+            if word is None or word in seen:
                 continue
             seen.update((label, word))
             found.append(FutureText(word, later_index))

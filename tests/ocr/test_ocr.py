@@ -1,0 +1,70 @@
+"""OCR text elements: real fixture frames, the cache, the annotator's label band, ingest and element formats."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sftdata.cli import main
+from sftdata.io import sha256_hex
+from sftdata.model import Episode
+from sftdata.ocr import elements as ocr_module
+from sftdata.ocr import ocr_elements
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT.parent / "shared" / "fixtures"
+FRAME = FIXTURES / "androidcontrol" / "screenshots" / "0" / "screenshot_2.png"  # Zoho Meeting's home screen
+
+
+@pytest.fixture
+def fixtures():
+    if not FIXTURES.is_dir():
+        pytest.skip("the shared fixtures are not beside the project (../shared/fixtures)")
+    return FIXTURES
+
+
+def test_a_real_frame_gives_its_texts_inside_the_frame(fixtures):
+    data = FRAME.read_bytes()
+    elements = ocr_elements(data, sha256_hex(data))
+    texts = {e.text for e in elements}
+    assert {"PAST", "UPCOMING"} <= texts  # the two tabs, verified by eye on the frame
+    assert all(0 <= e.bounds[0] < e.bounds[2] <= 1080 and 0 <= e.bounds[1] < e.bounds[3] <= 2400 for e in elements)
+    assert all(e.flags == ("visible", "ocr") and e.class_name == "ocr.TextLine" for e in elements)
+
+
+def test_the_cache_spares_the_engine(fixtures, tmp_path, monkeypatch):
+    data = FRAME.read_bytes()
+    digest = sha256_hex(data)
+    first = ocr_elements(data, digest, cache_dir=tmp_path)
+    assert (tmp_path / digest[:2] / f"{digest}.json").is_file()
+    monkeypatch.setattr(ocr_module, "read_lines", lambda _: pytest.fail("the engine ran again"))
+    assert ocr_elements(data, digest, cache_dir=tmp_path) == first
+
+
+def test_ingest_with_ocr_never_reads_the_label_band(fixtures, tmp_path):
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(fixtures / "annotated"), "--out", str(run), "--ocr",
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    episodes = [Episode.from_dict(json.loads(line)) for line in (run / "episodes.jsonl").open(encoding="utf-8")]
+    steps = [s for ep in episodes for s in ep.steps]
+    labelled = [s for s in steps if s.elements]
+    assert len(labelled) >= len(steps) - 2 and all(s.meta.get("elements_from") == "ocr" for s in labelled)
+    texts = " ".join(e.text for s in steps for e in s.elements).upper()
+    for label in ("CLICK", "SWIPE", "DONE", "OPEN APP", "[102,211]"):
+        assert label not in texts
+    tap = next(s for ep in episodes if ep.id == "zoho_meet" for s in ep.steps if s.action.type == "click")
+    assert tap.action.element is not None and tap.action.element.text == "PAST"  # the tapped tab, by its text
+
+
+def test_element_formats_export_ocr_screens(fixtures, tmp_path):
+    runner = CliRunner()
+    run = tmp_path / "run"
+    for args in (["ingest", "annotated", str(fixtures / "annotated"), "--out", str(run), "--ocr", "--no-progress"],
+                 ["annotate", str(run), "--no-progress"]):
+        assert runner.invoke(main, args).exit_code == 0
+    result = runner.invoke(main, ["export", str(run), "--format", "androidlab", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "exported 7 train" in result.output  # was 0: every step dropped with no_accessibility_tree
