@@ -25,8 +25,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# rapidocr-onnxruntime depends on opencv-python, whose cv2 needs libGL and shadows the headless build we use:
+# keep one OpenCV, the headless one
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
+	$(BIN)/python -m pip uninstall -q -y opencv-python
+	$(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless
 	@touch $@
 
 # Chinese labels and sample screens need a real CJK font (never tofu boxes).
@@ -61,6 +65,8 @@ TORCH ?= torch==2.14.1 torchvision==0.29.1
 $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 	$(BIN)/python -m pip install -q $(TORCH)
 	$(BIN)/python -m pip install -q -e '.[dev,ocr,swift]'
+	$(BIN)/python -m pip uninstall -q -y opencv-python
+	$(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless
 	@touch $@
 
 swift: $(VENV)/.installed-swift
