@@ -17,7 +17,7 @@ from sftdata.model import Step
 from sftdata.react.agreement import contradictions
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
-SETS = ("agreement_dev.jsonl", "agreement_heldout.jsonl")
+SETS = ("agreement_dev.jsonl", "agreement_heldout.jsonl", "agreement_heldout2.jsonl")
 
 
 def load_steps(path: Path = HERE / "agreement_steps.jsonl") -> dict[str, Step]:

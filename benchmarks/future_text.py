@@ -16,7 +16,7 @@ from sftdata.react.future_text import future_screen_text
 from sftdata.react.hindsight import find_hindsight
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
-SETS = ("future_text_dev.jsonl", "future_text_heldout.jsonl")
+SETS = ("future_text_dev.jsonl", "future_text_heldout.jsonl", "future_text_heldout2.jsonl")
 CHECKS = {
     "wording": lambda r, ep: bool(find_hindsight(r["text"])),
     "future_screen_text": lambda r, ep: bool(future_screen_text(r["text"], ep, r["index"])),
