@@ -73,7 +73,8 @@ def main() -> None:
         e = evaluate(records, steps)
         bad = e["tp"] + e["fn"]
         print(f"{name}: {len(records)} pairs ({bad} contradictions, {e['tn'] + e['fp']} aligned): "
-              f"precision {ratio(e['tp'], e['tp'] + e['fp'])}, recall {ratio(e['tp'], bad)}")
+              f"precision {ratio(e['tp'], e['tp'] + e['fp'])}, recall {ratio(e['tp'], bad)}, "
+              f"agreement with the labels (the rules judge's aligned) {ratio(e['tp'] + e['tn'], len(records))}")
         print("  recall by kind: " + ", ".join(f"{k} {e['caught'][k]}/{n}" for k, n in sorted(e["by_kind"].items())))
         for lang, c in sorted(e["by_lang"].items()):
             print(f"  {lang}: precision {ratio(c['tp'], c['tp'] + c['fp'])}, recall {ratio(c['tp'], c['tp'] + c['fn'])}")

@@ -1,4 +1,4 @@
-"""Hindsight on labelled sets: the wording rules (``hindsight``), the screen-grounded check
+"""Hindsight on labelled sets (the union is what the rules judge's ``hindsight`` field reads): the wording rules (``hindsight``), the screen-grounded check
 (``future_screen_text``) and their union, on ``tests/react/future_text_dev.jsonl`` (what the check was developed
 on) and ``future_text_heldout.jsonl`` (written after it was finished). Each record is a text on a real step
 (``episode_id`` into ``future_episodes.jsonl``, ``index``).
@@ -62,7 +62,8 @@ def main() -> None:
         for check, (tp, fp, fn, errors) in scores(records, episodes).items():
             p = f"{tp / (tp + fp):.3f}" if tp + fp else "n/a"
             r = f"{tp / (tp + fn):.3f}" if tp + fn else "n/a"
-            print(f"  {check:<20} precision {p}  recall {r}")
+            agree = f"{(len(records) - len(errors)) / len(records):.3f}"
+            print(f"  {check:<20} precision {p}  recall {r}  agreement {agree}")
             if args.errors and check == "union":
                 for what, rec in errors:
                     print(f"    {what}: {rec['text']}")

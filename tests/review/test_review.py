@@ -216,3 +216,17 @@ def test_a_reviewed_episode_follows_its_reviewers_not_a_failing_judge(run, tmp_p
     assert manifest["dropped_episodes"] == {second: "judge_rejected"}  # the unreviewed one: the judge decides
     splits = json.loads((tmp_path / "sft" / "splits.json").read_text())
     assert first in splits["train"]  # the reviewed one: its reviewers accepted every step
+
+
+def test_an_edit_whose_reasoning_contradicts_its_action_fails_the_recheck(run, tmp_path):
+    export_review(run, tmp_path / "rev")
+    tasks = json.loads((tmp_path / "rev" / "tasks.json").read_text())
+    eid = tasks[0]["data"]["episode_id"]
+    name = _items(run)[eid][1]["function"]["name"]
+    wrong = "点击屏幕上的“设置”。" if name in ("swipe", "done") else "向下滚动页面，查看下方更多的选项。"
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export_of(tasks, {0: [{"completed_by": 7, "updated_at": "2026-02-01T10:00:00Z",
+                                                      "result": decision(1, "edit", wrong)}]}), ensure_ascii=False))
+    result = import_review(run, path)
+    assert [f["step"] for f in result.edit_failures] == [1]
+    assert "reasoning_contradicts_action" in {f["reason"] for f in result.edit_failures[0]["failures"]}
