@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from sftdata.model import Step
 from sftdata.react.agreement import contradictions
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
+sys.path.insert(0, str(HERE))
+from labelled_sets import labelled_sets  # noqa: E402
 SETS = ("agreement_dev.jsonl", "agreement_heldout.jsonl", "agreement_heldout2.jsonl")
 
 
@@ -64,12 +67,10 @@ def main() -> None:
     parser.add_argument("--errors", action="store_true", help="print every miss and false alarm")
     args = parser.parse_args()
     steps = load_steps()
-    for name in SETS:
-        path = HERE / name
-        if not path.exists():
+    for name, records in labelled_sets(HERE, SETS):
+        if records is None:
             print(f"{name}: absent")
             continue
-        records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
         e = evaluate(records, steps)
         bad = e["tp"] + e["fn"]
         print(f"{name}: {len(records)} pairs ({bad} contradictions, {e['tn'] + e['fp']} aligned): "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from sftdata.model import Episode
@@ -16,6 +17,8 @@ from sftdata.react.future_text import future_screen_text
 from sftdata.react.hindsight import find_hindsight
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
+sys.path.insert(0, str(HERE))
+from labelled_sets import labelled_sets  # noqa: E402
 SETS = ("future_text_dev.jsonl", "future_text_heldout.jsonl", "future_text_heldout2.jsonl")
 CHECKS = {
     "wording": lambda r, ep: bool(find_hindsight(r["text"])),
@@ -51,12 +54,10 @@ def main() -> None:
     parser.add_argument("--errors", action="store_true", help="print the union's misses and false alarms")
     args = parser.parse_args()
     episodes = load_episodes()
-    for name in SETS:
-        path = HERE / name
-        if not path.exists():
+    for name, records in labelled_sets(HERE, SETS):
+        if records is None:
             print(f"{name}: absent")
             continue
-        records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
         bad = sum(r["label"] == "hindsight" for r in records)
         print(f"{name}: {len(records)} texts ({bad} hindsight, {len(records) - bad} clean)")
         for check, (tp, fp, fn, errors) in scores(records, episodes).items():

@@ -20,6 +20,7 @@ import json
 import re
 import sys
 
+from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode, Step
 from sftdata.react.calls import element_label
 from sftdata.react.screen_text import visible_elements
@@ -163,15 +164,10 @@ def contradictions(ep: Episode, i: int, item: dict) -> list[tuple[str, str, str,
 
 def main(steps_path: str, runs: list[str]) -> None:
     n = 0
-    written: set[str] = set()
-    try:
-        written = {json.loads(line)["step_id"] for line in open(steps_path, encoding="utf-8")}
-    except FileNotFoundError:
-        pass
+    written = written_ids(steps_path, "step_id")
     steps_out = open(steps_path, "a", encoding="utf-8")
     for spec in runs:
-        run, _, share = spec.partition(":")
-        keep = float(share or 1)
+        run, keep = run_spec(spec)
         eps = {}
         for line in open(f"{run}/episodes.jsonl", encoding="utf-8"):
             d = json.loads(line)

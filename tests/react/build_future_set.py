@@ -16,6 +16,7 @@ import hashlib
 import json
 import sys
 
+from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode
 from sftdata.react.calls import element_label, normalize
 from sftdata.react.screen_text import screen_texts, visible_elements
@@ -67,16 +68,11 @@ CLEAN_EN = ["The screen shows “{C}”, which is the entry I need.", "I can see
 
 
 def main(episodes_path: str, runs: list[str]) -> None:
-    written: set[str] = set()
-    try:
-        written = {json.loads(line)["id"] for line in open(episodes_path, encoding="utf-8")}
-    except FileNotFoundError:
-        pass
+    written = written_ids(episodes_path, "id")
     out_eps = open(episodes_path, "a", encoding="utf-8")
     n = 0
     for spec in runs:
-        run, _, share = spec.partition(":")
-        keep = float(share or 1)
+        run, keep = run_spec(spec)
         tag = run.rstrip("/").rsplit("/", 1)[-1]
         eps = {d["id"]: Episode.from_dict(d) for d in map(json.loads, open(f"{run}/episodes.jsonl", encoding="utf-8"))}
         for line in open(f"{run}/annotations.jsonl", encoding="utf-8"):
