@@ -38,6 +38,7 @@ MIN_QUOTED = 2  # a quoted span of this length or more is a name
 _CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
 _SPACES = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
+_MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1000XM4
 _PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]")
 
@@ -85,8 +86,10 @@ def _flat(text: str) -> str:
 
 def _names(label: str) -> list[str]:
     """The whole label and its parts between separators (``好评率 98% · 5.3万人已购`` -> ``好评率 98%``,
-    ``5.3万人已购``, ``好评率``...), the long enough ones; a price (``¥459``, ``$230.00``) counts as a name."""
-    parts = [label] + [p.strip() for p in _SEPARATORS.split(label)] + [p.strip() for p in label.split()]
+    ``5.3万人已购``, ``好评率``...), the long enough ones; a price (``¥459``, ``$230.00``) counts as a name, a
+    single English word of a longer label (``products`` of ``Search products``) does not."""
+    words = [p.strip() for p in label.split() if _CJK.search(p) or _MODEL.search(p)]  # not "products" alone
+    parts = [label] + [p.strip() for p in _SEPARATORS.split(label)] + words
     out = []
     for part in parts:
         if part and part not in out and (_long_enough(part) or _PRICE.fullmatch(part)):

@@ -51,7 +51,7 @@ def test_a_field_that_is_not_a_string_is_a_bad_item(name):
 def test_every_field_must_be_chinese(name):
     failures = check_items(items(**{name: "Go back to the previous page"}), EPISODE)
     assert [f.reason for f in failures] == ["field_not_chinese"] and failures[0].detail.startswith(f"{name}:")
-    assert reasons(items(**{name: "点击“Settings”"})) == []  # quoted UI text may be in any language
+    assert reasons(items(**{name: "返回“Settings”"})) == []  # quoted UI text may be in any language
 
 
 def test_thought_is_one_sentence_on_one_line():
