@@ -74,9 +74,10 @@ def known_texts(episode: Episode, index: int) -> list[str]:
     return [k for k in known if k]
 
 
-def _is_known(word: str, known: list[str]) -> bool:
+def _is_known(word: str, known: str) -> bool:
+    """``known``: the flat known texts (see :func:`_flat`) joined by NUL, so one search answers."""
     flat = _flat(word)
-    return any(flat in _flat(k) for k in known)
+    return bool(flat) and flat in known
 
 
 def _flat(text: str) -> str:
@@ -110,7 +111,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
         return []
     if not any(True for _ in _later_screens(episode, index)):
         return []
-    known = known_texts(episode, index)
+    known = "\x00".join(_flat(k) for k in known_texts(episode, index))
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
     body = _flat(normalize(text))

@@ -52,8 +52,23 @@ def element_texts(element: Element) -> list[str]:
     return out
 
 
+_CACHE: dict[int, tuple[Step, int, list[str]]] = {}  # id(step) -> (step, element count, texts): checks ask often
+_CACHE_SIZE = 4096
+
+
 def screen_texts(step: Step) -> list[str]:
-    """The normalised texts of :func:`visible_elements`, each once, top to bottom."""
+    """The normalised texts of :func:`visible_elements`, each once, top to bottom (remembered per step object)."""
+    hit = _CACHE.get(id(step))
+    if hit is not None and hit[0] is step and hit[1] == len(step.elements):
+        return hit[2]
+    texts = _screen_texts(step)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[id(step)] = (step, len(step.elements), texts)
+    return texts
+
+
+def _screen_texts(step: Step) -> list[str]:
     out: list[str] = []
     for element in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
         for text in element_texts(element):
