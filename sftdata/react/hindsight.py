@@ -81,7 +81,8 @@ _COUNTS = re.compile("|".join((
 _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截图|屏|帧|画面)|下张截图"
                           r"|\b(?:next|following|subsequent)\s+(?:screenshot|screen|frame|image)s?\b"
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
-_ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
+_ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
+           r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
            r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
@@ -174,8 +175,9 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         cut = [i for i in (rest.find(c, 1) for c in "，,；;") if i >= 0]
         then = rest[:min(cut, default=len(rest))]
         left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
+        change, plan = re.search(_ZH_CHANGE, then), _ZH_PLAN.search(then)
         if (then.strip("，, 。.") and not _MODAL.search(sentence[left:m.end()] + then)
-                and (_ZH_DONE.search(then) or not _ZH_PLAN.search(then))):
+                and (_ZH_DONE.search(then) or not plan or (change and change.start() < plan.start()))):
             spans.append((m.start(), m.end() + len(then.rstrip("，,；;。 "))))
     for m in _EN_AFTER.finditer(sentence):  # After I scrolled up, X came into view
         left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
