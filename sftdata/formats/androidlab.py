@@ -149,6 +149,7 @@ class AndroidLab(AgentFormat):
     name = "androidlab"
     family = "glm-4.1v"  # seed 004 evaluates and trains GLM-4.1V on this layout
     language = "zh"
+    platforms = ("mobile",)
     coordinates = "element boxes [x1, y1, x2, y2] in original pixels (parse gives the box centre)"
 
     def system_prompt(self, ctx: StepContext) -> str:

@@ -91,6 +91,7 @@ class AgentFormat:
     tool_call: ClassVar[bool] = False  # answers are tool calls (``--agent-tools`` applies)
     family: ClassVar[str]  # the model family the format is written for: image tokens, train.sh's model
     families: ClassVar[tuple[str, ...] | None] = None  # families whose coordinates it can be right for (None: any)
+    platforms: ClassVar[tuple[str, ...]] = ("mobile", "web")  # the episodes it can say (others: platform_not_*)
 
     def system_prompt(self, ctx: StepContext) -> str:
         raise NotImplementedError
@@ -171,3 +172,23 @@ def phone_only(ctx: StepContext, name: str) -> None:
 def image_tags(ctx: StepContext) -> str:
     """``<image>`` tags for the sample's screenshots (earlier ones first), one per line."""
     return "\n".join("<image>" for _ in ctx.image_steps())
+
+
+def clicked_before(ctx: StepContext):
+    """The previous step's click point, if the previous step was a click (what has the keyboard focus)."""
+    prev = ctx.episode.steps[ctx.index - 1].action if ctx.index > 0 else None
+    return prev.point if prev is not None and prev.type == "click" else None
+
+
+def typing_focus(ctx: StepContext, client: str):
+    """Where the previous step clicked the field a web ``type`` step writes into. A client whose typing writes
+    where the focus is, and whose answer holds one action, cannot both click the field and type:
+    ``CannotExpress("field_not_focused")`` when the previous step did not click that field."""
+    a = ctx.action
+    point = clicked_before(ctx)
+    if point is not None:
+        same = a.element.contains(point) if a.element is not None else a.point == point
+        if same:
+            return point
+    raise CannotExpress("field_not_focused", f"step {ctx.index + 1}: typing needs a click on the field first, and "
+                        f"{client} says one action per answer")

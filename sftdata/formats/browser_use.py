@@ -115,17 +115,17 @@ SOM = """
 Each listed element is outlined on the screenshot by a box labelled with its index, box and label in the same
 colour."""
 
-_PAST = {"click": "clicked {t}", "type": "typed “{x}” into {t}", "select": "selected “{x}” in {t}",
+PAST = {"click": "clicked {t}", "type": "typed “{x}” into {t}", "select": "selected “{x}” in {t}",
          "scroll": "scrolled {d}", "go_to_url": "went to {u}", "back": "went back to the previous page",
          "new_tab": "opened a new tab", "input": "typed “{x}”", "wait": "waited", "done": "finished"}
-_DO = {"click": "Click {t}", "type": "Type “{x}” into {t}", "select": "Select “{x}” in {t}", "scroll": "Scroll {d}",
+DO = {"click": "Click {t}", "type": "Type “{x}” into {t}", "select": "Select “{x}” in {t}", "scroll": "Scroll {d}",
        "go_to_url": "Go to {u}", "back": "Go back to the previous page", "new_tab": "Open a new tab",
        "done": "Finish the task"}
-_ELEMENT_ACTIONS = {"click": "click_element", "type": "input_text", "select": "select_dropdown_option"}
+ELEMENT_ACTIONS = {"click": "click_element", "type": "input_text", "select": "select_dropdown_option"}
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
-def _english(text: str | None) -> str | None:
+def english(text: str | None) -> str | None:
     """``text`` on one line when it is not Chinese (the answer is English; a Chinese reconstruction field is
     left out, never mixed in), else None."""
     return short.one_line(text) if text and not _CJK.search(text) else None
@@ -168,7 +168,7 @@ def target(ctx: StepContext) -> el.Listed:
     return found
 
 
-def _check(ctx: StepContext) -> None:
+def check_web(ctx: StepContext) -> None:
     if not ctx.episode.web:
         raise CannotExpress("platform_not_web", f"step {ctx.index + 1}: episode {ctx.episode.id} is a "
                             f"{ctx.episode.platform} episode; browser-use speaks of web pages")
@@ -176,14 +176,14 @@ def _check(ctx: StepContext) -> None:
 
 def actions(ctx: StepContext) -> tuple[list[dict], el.Listed | None]:
     """The answer's action list and the listed element it addresses (if any)."""
-    _check(ctx)
+    check_web(ctx)
     a = ctx.action
-    if a.type in _ELEMENT_ACTIONS:
+    if a.type in ELEMENT_ACTIONS:
         item = target(ctx)
         args: dict[str, Any] = {"index": el.index_of(ctx.step, item)}
         if a.type != "click":
             args["text"] = a.text
-        return [{_ELEMENT_ACTIONS[a.type]: args}], item
+        return [{ELEMENT_ACTIONS[a.type]: args}], item
     if a.type == "scroll" and a.direction in ("up", "down"):
         return [{f"scroll_{a.direction}": {}}], None
     if a.type == "go_to_url":
@@ -201,7 +201,7 @@ def actions(ctx: StepContext) -> tuple[list[dict], el.Listed | None]:
 def _named(ctx: StepContext) -> str:
     """The action's element in words: the listed element's label, else the reconstruction's target."""
     try:
-        item = target(ctx) if ctx.action.type in _ELEMENT_ACTIONS else None
+        item = target(ctx) if ctx.action.type in ELEMENT_ACTIONS else None
     except CannotExpress:
         item = None
     if item is not None and label(item):
@@ -210,7 +210,7 @@ def _named(ctx: StepContext) -> str:
 
 
 def said(ctx: StepContext, table: dict[str, str]) -> str:
-    """The step's action in English words (past tense with ``_PAST``, imperative with ``_DO``)."""
+    """The step's action in English words (past tense with ``PAST``, imperative with ``DO``)."""
     a = ctx.action
     phrase = table.get(a.type)
     if phrase is None:
@@ -218,17 +218,17 @@ def said(ctx: StepContext, table: dict[str, str]) -> str:
     return phrase.format(t=_named(ctx), x=short.one_line(a.text or ""), d=a.direction or "", u=a.url or "")
 
 
-def _evaluation(ctx: StepContext) -> str:
+def evaluation(ctx: StepContext) -> str:
     if ctx.index == 0:
         return "Unknown - No action has been taken yet."
     prev = replace(ctx, index=ctx.index - 1)
-    did = said(prev, _PAST)
+    did = said(prev, PAST)
     if prev.step.meta.get("ineffective") is True:
         return f"Failed - The previous action {did}, but the page did not change."
     return f"Success - The previous action {did}."
 
 
-def _memory(ctx: StepContext) -> str:
+def memory(ctx: StepContext) -> str:
     """What was done so far (the last few actions) and, for a repeating goal, the count done and remaining."""
     earlier = [replace(ctx, index=i) for i in range(ctx.index)]
     goal = " ".join(ctx.episode.goal.split())
@@ -247,7 +247,7 @@ def _memory(ctx: StepContext) -> str:
             count = f" {done} of {loop.total} done, {loop.total - done} remain."
     if not earlier:
         return f"Nothing done yet.{count} Goal: “{goal}”."
-    recent = [said(e, _PAST) for e in earlier[-HISTORY_MEMORY:]]
+    recent = [said(e, PAST) for e in earlier[-HISTORY_MEMORY:]]
     lead = "..., " if len(earlier) > HISTORY_MEMORY else ""
     n = len(earlier)
     return (f"Done so far ({n} action{'s' if n != 1 else ''}): {lead}{', '.join(recent)}.{count} "
@@ -268,7 +268,7 @@ def _page(ctx: StepContext) -> str:
 
 def _summary(ctx: StepContext) -> str:
     """The item's observation, else the page described by its listed elements (in list order)."""
-    seen = _english(ctx.field("observation"))
+    seen = english(ctx.field("observation"))
     if seen:
         return seen
     items = el.listed(ctx.step)
@@ -278,7 +278,7 @@ def _summary(ctx: StepContext) -> str:
     ranked = sorted(items, key=lambda item: not (_words(label(item)) & words))
     counts: dict[str, int] = {}  # a repeated control ("Add to cart" on every row) is named once, with its count
     for item in ranked:
-        name = f"{_KINDS.get(_tag(item), _tag(item))} “{label(item)}”" + _holds(item)
+        name = f"{_KINDS.get(tag(item), tag(item))} “{label(item)}”" + holds(item)
         counts[name] = counts.get(name, 0) + 1
     named = [name + (f" (x{n})" if n > 1 else "") for name, n in list(counts.items())[:SUMMARY_ELEMENTS]]
     more_names = len(counts) - len(named)
@@ -302,7 +302,7 @@ _STOP = {"the", "and", "for", "from", "with", "into", "onto", "that", "this", "t
          "what", "which", "when", "where", "how", "can", "will", "has", "have", "one", "two", "also", "there"}
 
 
-def _holds(item: el.Listed) -> str:
+def holds(item: el.Listed) -> str:
     """What a text field already holds, as the page shows it (Mind2Web's ``input_value``, else ``value``)."""
     node = item.node
     if not node.has("editable"):
@@ -311,30 +311,30 @@ def _holds(item: el.Listed) -> str:
     return f" holding “{value}”" if value and value != label(item) else ""
 
 
-def _next_goal(ctx: StepContext) -> str:
-    do = said(ctx, _DO)
-    thought = _english(ctx.field("thought") or short.first_sentence(ctx.reasoning))
+def next_goal(ctx: StepContext) -> str:
+    do = said(ctx, DO)
+    thought = english(ctx.field("thought") or short.first_sentence(ctx.reasoning))
     return f"{do}: {thought}" if thought else f"{do}."
 
 
 def _state(ctx: StepContext) -> dict[str, str]:
     if not ctx.reasoning:
         raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
-    return {"page_summary": _summary(ctx), "evaluation_previous_goal": _evaluation(ctx), "memory": _memory(ctx),
-            "next_goal": _next_goal(ctx)}
+    return {"page_summary": _summary(ctx), "evaluation_previous_goal": evaluation(ctx), "memory": memory(ctx),
+            "next_goal": next_goal(ctx)}
 
 
-def _tag(item: el.Listed) -> str:
+def tag(item: el.Listed) -> str:
     return (item.node.tag or item.kind).lower()
 
 
 def listing(ctx: StepContext) -> str:
     """One ``[index]<tag>text</tag>`` line per listed element."""
-    return "\n".join(f"[{i}]<{_tag(item)}>{label(item)}</{_tag(item)}>"
+    return "\n".join(f"[{i}]<{tag(item)}>{label(item)}</{tag(item)}>"
                      for i, item in enumerate(el.listed(ctx.step)))
 
 
-def _tabs(ctx: StepContext) -> list[str]:
+def tabs(ctx: StepContext) -> list[str]:
     tabs = ctx.step.meta.get("tabs")
     if isinstance(tabs, list) and tabs:
         out = []
@@ -343,11 +343,11 @@ def _tabs(ctx: StepContext) -> list[str]:
                 tab = " - ".join(str(tab[k]) for k in ("title", "url") if tab.get(k))
             out.append(f"[{i}] {short.one_line(str(tab))}")
         return out
-    urls, current = open_tabs(ctx.episode.steps[:ctx.index + 1], _where(ctx))
+    urls, current = opentabs(ctx.episode.steps[:ctx.index + 1], _where(ctx))
     return [f"[{i}] {url}" + (" (current)" if i == current else "") for i, url in enumerate(urls)]
 
 
-def open_tabs(steps: list, fallback: str) -> tuple[list[str], int]:
+def opentabs(steps: list, fallback: str) -> tuple[list[str], int]:
     """The tabs open at the last of ``steps`` and the current one, from the recording alone: one tab to start;
     each earlier ``new_tab`` opens one that becomes current; a tab shows the last address seen while it was
     current (``fallback`` where none is known).
@@ -357,7 +357,7 @@ def open_tabs(steps: list, fallback: str) -> tuple[list[str], int]:
     >>> steps = [Step(0, shot, Action("click", point=(5, 5)), url="https://a.example/"),
     ...          Step(1, shot, Action("new_tab", url="https://b.example/cart"), url="https://a.example/item"),
     ...          Step(2, shot, Action("done"), url="https://b.example/cart")]
-    >>> open_tabs(steps, "a.example")
+    >>> opentabs(steps, "a.example")
     (['https://a.example/item', 'https://b.example/cart'], 1)
     """
     urls, current = [steps[0].url or fallback], 0
@@ -374,8 +374,8 @@ def _history_line(prev: StepContext) -> str:
     try:
         said_as = json.dumps(actions(prev)[0], ensure_ascii=False)
     except CannotExpress:
-        said_as = said(prev, _PAST)
-    goal = _next_goal(prev) + " -> " if prev.reasoning else ""
+        said_as = said(prev, PAST)
+    goal = next_goal(prev) + " -> " if prev.reasoning else ""
     return f"Step {prev.index + 1}: {goal}{said_as}"
 
 
@@ -383,6 +383,7 @@ class BrowserUse(AgentFormat):
     name = "browser-use"
     family = "qwen2.5-vl"  # any vision family: the answer has no coordinates
     language = "en"
+    platforms = ("web",)
     som = True  # seed 003: "Bounding boxes with labels correspond to element indexes" (export --som)
     coordinates = "none: element indexes into the listed interactive elements (parse gives the element centre)"
 
@@ -390,7 +391,7 @@ class BrowserUse(AgentFormat):
         return SYSTEM + (SOM if ctx.som else "")
 
     def user_message(self, ctx: StepContext) -> str:
-        _check(ctx)
+        check_web(ctx)
         lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
         lines += [_history_line(prev) for prev in ctx.earlier()] or ["None"]
         website = ctx.episode.meta.get("website")
@@ -400,7 +401,7 @@ class BrowserUse(AgentFormat):
             lines.append(f"Current URL: unknown (recorded on {website}, no address saved)")
         else:
             lines.append("Current URL: unknown (no address saved)")
-        lines += ["Available tabs:", *_tabs(ctx), "Interactive elements:", listing(ctx) or "None"]
+        lines += ["Available tabs:", *tabs(ctx), "Interactive elements:", listing(ctx) or "None"]
         lines.append("Current screenshot:" if len(ctx.image_steps()) == 1 else "Screenshots (the last is current):")
         lines.append(image_tags(ctx))
         return "\n".join(lines)
@@ -414,7 +415,7 @@ class BrowserUse(AgentFormat):
         name, args = calls[0]
         if name in ("click_element", "input_text", "select_dropdown_option"):
             item = el.listed(ctx.step)[args["index"]]
-            kind = {v: k for k, v in _ELEMENT_ACTIONS.items()}[name]
+            kind = {v: k for k, v in ELEMENT_ACTIONS.items()}[name]
             return Action(kind, point=item.center, element=item.node, text=args.get("text"))
         if name in ("scroll_down", "scroll_up"):
             return Action("scroll", direction=name.removeprefix("scroll_"))

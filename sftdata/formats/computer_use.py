@@ -8,18 +8,21 @@ actions (Qwen2.5-VL: ``key``, ``type``, ``mouse_move``, ``left_click``, ``left_c
 ``hscroll`` and ``answer``). Canonical actions become:
 
 * ``click`` -> ``left_click{coordinate}``;
-* ``type`` (text into an element) -> two calls, ``left_click{coordinate}`` on the field, then ``type{text}``:
-  the tool's ``type`` writes where the keyboard focus is, and nothing else gives the field the focus (Qwen's
-  hermes tool calls allow several ``<tool_call>`` blocks in one answer; ms-swift joins consecutive
-  ``tool_call`` messages the same way);
+* ``type`` (text into an element) -> ``type{text}`` when the previous step clicked that field: the tool's
+  ``type`` writes where the keyboard focus is, and the answer holds a single ``<tool_call>`` (seed 004 F.2/F.3),
+  so it cannot click the field first; otherwise ``CannotExpress("field_not_focused")``, as in UI-TARS. parse
+  places typing that follows a click at that click;
 * ``input`` (text into the focused field) -> ``type{text}``;
 * ``scroll`` up/down -> ``scroll{pixels}``, positive up and negative down as the tool says; the canonical
-  scroll has no amount, so the magnitude is a fixed :data:`SCROLL_PIXELS` and parse reads only the sign;
+  scroll has no amount, so the magnitude is a fixed :data:`SCROLL_PIXELS` and parse reads only the sign.
+  Qwen3-VL's tool (its cookbook) has ``hscroll``: a left/right scroll is ``hscroll{pixels}``, positive towards
+  the right (the view moves right: content from the right comes into view), parse reads the sign;
 * ``back`` -> ``key{keys: ["alt", "left"]}`` and ``new_tab`` -> ``key{keys: ["ctrl", "t"]}`` (the browsers'
   shortcuts); ``wait`` -> ``wait{time: 2}``; ``done`` -> ``terminate{status: "success"}``.
 
-The tool has no way to pick a dropdown option, load an address, scroll sideways with a documented sign or open
-a tab at an address: ``select``, ``go_to_url``, a left/right ``scroll`` and ``new_tab`` with a url raise
+The tool has no way to pick a dropdown option, load an address or open a tab at an address (nor, in
+Qwen2.5-VL's tool, to scroll sideways): ``select``, ``go_to_url``, ``new_tab`` with a url and a left/right
+``scroll`` without ``hscroll`` raise
 ``CannotExpress("action_not_in_format")`` (counted in the export manifest), as do the phone's ``long_press``,
 ``swipe``, ``open_app`` and ``home``.
 """
@@ -29,7 +32,7 @@ import json
 import re
 
 from ..model import Action
-from .base import CannotExpress, StepContext
+from .base import CannotExpress, StepContext, clicked_before, typing_focus
 
 SCROLL_PIXELS = 500
 NAME = "computer_use"
@@ -107,12 +110,14 @@ def calls(fmt, ctx: StepContext) -> list[dict]:
     if a.type == "click":
         return [{"action": "left_click", "coordinate": fmt.forward(_point(ctx), ctx)}]
     if a.type == "type":
-        return [{"action": "left_click", "coordinate": fmt.forward(_point(ctx), ctx)},
-                {"action": "type", "text": a.text}]
+        typing_focus(ctx, "Qwen's computer_use tool")
+        return [{"action": "type", "text": a.text}]
     if a.type == "input":
         return [{"action": "type", "text": a.text}]
     if a.type == "scroll" and a.direction in ("up", "down"):
         return [{"action": "scroll", "pixels": SCROLL_PIXELS if a.direction == "up" else -SCROLL_PIXELS}]
+    if a.type == "scroll" and a.direction in ("left", "right") and "hscroll" in fmt.computer_enum:
+        return [{"action": "hscroll", "pixels": SCROLL_PIXELS if a.direction == "right" else -SCROLL_PIXELS}]
     if a.type == "back":
         return [{"action": "key", "keys": ["alt", "left"]}]
     if a.type == "new_tab" and not a.url:
@@ -138,16 +143,20 @@ def parse(fmt, text: str, ctx: StepContext) -> Action:
     args = [json.loads(block)["arguments"] for block in _CALL.findall(text)]
     if not args:
         raise ValueError("no <tool_call> block in the answer")
+    if len(args) != 1:
+        raise ValueError(f"{len(args)} <tool_call> blocks in the answer; the format says one")
     first = args[0]
     kind = first["action"]
-    if kind == "left_click" and len(args) == 2 and args[1]["action"] == "type":
-        return Action("type", text=args[1]["text"], point=fmt.back(first["coordinate"], ctx))
     if kind == "left_click":
         return Action("click", point=fmt.back(first["coordinate"], ctx))
+    if kind == "type" and clicked_before(ctx) is not None:  # typed into the field just clicked
+        return Action("type", text=first["text"], point=clicked_before(ctx))
     if kind == "type":
         return Action("input", text=first["text"])
     if kind == "scroll":
         return Action("scroll", direction="up" if first["pixels"] > 0 else "down")
+    if kind == "hscroll":
+        return Action("scroll", direction="right" if first["pixels"] > 0 else "left")
     if kind == "key" and tuple(first["keys"]) in _KEYS:
         return Action(_KEYS[tuple(first["keys"])])
     if kind in ("wait", "terminate"):
@@ -158,8 +167,10 @@ def parse(fmt, text: str, ctx: StepContext) -> Action:
 def quantize(fmt, ctx: StepContext) -> Action:
     calls(fmt, ctx)  # raises for what the tool cannot say
     a = ctx.action
-    if a.type in ("click", "type"):
-        return Action(a.type, point=fmt.back(fmt.forward(a.point, ctx), ctx), text=a.text)
+    if a.type in ("type", "input") and clicked_before(ctx) is not None:
+        return Action("type", text=a.text, point=clicked_before(ctx))
+    if a.type == "click":
+        return Action("click", point=fmt.back(fmt.forward(a.point, ctx), ctx))
     if a.type == "input":
         return Action("input", text=a.text)
     if a.type == "scroll":

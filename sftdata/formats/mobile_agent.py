@@ -125,7 +125,7 @@ def _sentence(text: str) -> str:
     return text if text.endswith(("。", "！", "？", ".", "!", "?")) else text + "。"
 
 
-def _next_goal(ctx: StepContext) -> str:
+def next_goal(ctx: StepContext) -> str:
     summary, thought = _summary(ctx), ctx.field("thought")
     if not thought:
         return _sentence(summary)
@@ -144,11 +144,11 @@ def _evaluation(ctx: StepContext) -> str:
     return f"Success - 上一步已{did}" + (f"；{_sentence(' '.join(seen.split()))}" if seen else "。")
 
 
-def _state(ctx: StepContext) -> dict:
+def state(ctx: StepContext) -> dict:
     if not ctx.reasoning:
         raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
     memory = memory_text(ctx, "zh").removeprefix("记忆：")
-    return {"evaluation_previous_goal": _evaluation(ctx), "memory": memory, "next_goal": _next_goal(ctx)}
+    return {"evaluation_previous_goal": _evaluation(ctx), "memory": memory, "next_goal": next_goal(ctx)}
 
 
 def _said(prev: StepContext) -> str:
@@ -168,6 +168,7 @@ class MobileAgent(AgentFormat):
     name = "mobile-agent"
     family = "qwen2.5-vl"  # the Mobile-Agent / GUI-Owl models are Qwen2.5-VL based
     language = "zh"  # of the generated current_state fields (the frame is seed 000's English)
+    platforms = ("mobile",)
     som = True  # seed 000: "Bounding boxes with labels correspond to element indexes" (export --som)
     coordinates = "none: element indexes into the listed interactive elements (parse gives the element centre)"
 
@@ -178,7 +179,7 @@ class MobileAgent(AgentFormat):
         phone_only(ctx, self.name)
         lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
         for prev in ctx.earlier():
-            goal = _next_goal(prev) + " -> " if prev.reasoning else ""
+            goal = next_goal(prev) + " -> " if prev.reasoning else ""
             lines.append(f"Step {prev.index + 1}: {goal}{_said(prev)}")
         if not ctx.earlier():
             lines.append("None")
@@ -187,8 +188,7 @@ class MobileAgent(AgentFormat):
 
     def render(self, ctx: StepContext) -> str:
         phone_only(ctx, self.name)
-        state = _state(ctx)
-        return json.dumps({"current_state": state, "action": [_call(ctx)[0]]}, ensure_ascii=False)
+        return json.dumps({"current_state": state(ctx), "action": [_call(ctx)[0]]}, ensure_ascii=False)
 
     def parse(self, text: str, ctx: StepContext) -> Action:
         (name, args), = json.loads(text)["action"][0].items()

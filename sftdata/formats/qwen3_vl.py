@@ -3,8 +3,9 @@
 Like :mod:`.qwen25_vl` (same answer layout: ``Thought`` / ``Action`` / ``<tool_call>``), but the tool says the
 screen is 999x999 and every point is written on that grid: ``g = round(x / (W - 1) * 999)``, back
 ``x = round(g / 999 * (W - 1))`` (grid 0 and 999 are the first and last pixel, :mod:`.coords`). F.3's action
-enum has neither ``key`` nor ``open``: an ``open_app`` step raises ``CannotExpress("action_not_in_format")``.
-A web episode uses Qwen3-VL's ``computer_use`` tool on the same grid (:mod:`.computer_use`).
+enum has no ``open``, but the ``mobile_use`` tool of Qwen3-VL's own cookbook (the one the model was tuned with)
+has it, so an ``open_app`` step is ``open{text: app}`` (listed in the tool) rather than dropped.
+A web episode uses Qwen3-VL's ``computer_use`` tool on the same grid (:mod:`.computer_use`), with ``hscroll``.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -34,8 +35,8 @@ class Qwen3VL(MobileUse):
     family = "qwen3-vl"
     families = ("qwen3-vl",)
     coordinates = "999x999 grid: g = round(x / (W - 1) * 999), back x = round(g / 999 * (W - 1))"
-    enum = ("click", "long_press", "swipe", "type", "answer", "system_button", "wait", "terminate")
-    text_actions = ("type", "answer")
+    enum = ("click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate")
+    text_actions = ("type", "answer", "open")
     human_name = False
     computer_enum = computer_use.QWEN3_ENUM
 

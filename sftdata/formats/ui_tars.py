@@ -42,7 +42,7 @@ import re
 from ..model import OPPOSITE, Action
 from . import computer_use, coords, short
 from .androidlab import read_call
-from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
+from .base import AgentFormat, CannotExpress, StepContext, clicked_before, image_tags, register, typing_focus
 from .memory import describe, memory_text
 
 DONE_TEXT = "任务已完成"
@@ -154,7 +154,7 @@ class UITars(AgentFormat):
         if a.type == "click" and a.point is not None:
             return f"click(point={self._point(a.point, ctx)})"
         if a.type == "type":
-            _focus(ctx)
+            typing_focus(ctx, "UI-TARS")
             return f"type(content={_q(a.text)})"
         if a.type == "input":
             return f"type(content={_q(a.text)})"
@@ -213,8 +213,8 @@ class UITars(AgentFormat):
             return Action("scroll", direction=args["direction"].lower())
         if name == "scroll":
             return Action("swipe", direction=OPPOSITE[args["direction"].lower()])
-        if name == "type" and ctx.episode.web and _clicked(ctx) is not None:  # typed into the field just clicked
-            return Action("type", text=args["content"], point=_back(_to(_clicked(ctx), ctx), ctx))
+        if name == "type" and ctx.episode.web and clicked_before(ctx) is not None:  # typed into the field just clicked
+            return Action("type", text=args["content"], point=_back(_to(clicked_before(ctx), ctx), ctx))
         if name == "type":
             return Action("input", text=args["content"])
         if name == "hotkey":
@@ -237,33 +237,14 @@ class UITars(AgentFormat):
             return Action(a.type, point=_back(_to(a.point, ctx), ctx))
         if a.type == "swipe":
             return Action("swipe", direction=a.direction)
-        if a.type in ("type", "input") and ctx.episode.web and _clicked(ctx) is not None:
-            field = _focus(ctx) if a.type == "type" else _clicked(ctx)
+        if a.type in ("type", "input") and ctx.episode.web and clicked_before(ctx) is not None:
+            field = typing_focus(ctx, "UI-TARS") if a.type == "type" else clicked_before(ctx)
             return Action("type", text=a.text, point=_back(_to(field, ctx), ctx))
         if a.type in ("scroll", "back", "new_tab", "wait"):
             return Action(a.type, direction=a.direction)
         if a.type == "done":
             return Action("done", text=a.text if a.text and a.text != DONE_TEXT else None)
         return Action(a.type, text=a.text if a.type == "input" else None, app=a.app)
-
-
-def _clicked(ctx: StepContext) -> tuple[int, int] | None:
-    """The previous step's click point, if the previous step was a click."""
-    prev = ctx.episode.steps[ctx.index - 1].action if ctx.index > 0 else None
-    return prev.point if prev is not None and prev.type == "click" else None
-
-
-def _focus(ctx: StepContext) -> tuple[int, int]:
-    """Where the previous step clicked the field a web ``type`` step writes into; ``field_not_focused`` when it
-    did not (UI-TARS's ``type`` writes where the focus is)."""
-    a = ctx.action
-    prev = ctx.episode.steps[ctx.index - 1].action if ctx.index > 0 else None
-    if prev is not None and prev.type == "click" and prev.point is not None:
-        same = a.element.contains(prev.point) if a.element is not None else a.point == prev.point
-        if same:
-            return prev.point
-    raise CannotExpress("field_not_focused", f"step {ctx.index + 1}: typing needs a click on the field first, and "
-                        "UI-TARS says one action per answer")
 
 
 FORMAT = register(UITars())

@@ -12,7 +12,8 @@ element indexes and boxes the user message lists).
 * ``qwen2.5-vl`` / ``qwen3-vl`` - seed 004 F.2 / F.3 "Response format": exactly ``Thought:`` (one concise
   sentence), ``Action:`` (a short imperative, one sentence), one ``<tool_call>`` block with
   ``{"name": "mobile_use", "arguments": {...}}``, nothing else; arguments per the tool schema (F.3 has no
-  ``key``/``open``), coordinates inside the declared ``{width}x{height}`` (999x999 for F.3).
+  ``key``; its ``open`` comes from Qwen3-VL's own cookbook tool and must be declared in the prompt's tool),
+  coordinates inside the declared ``{width}x{height}`` (999x999 for F.3).
 * ``ui-tars`` - seed 004 F.4: ``Thought: ...`` then a last line ``Action: <call>`` with a call of the Action
   Space, written as there (single-quoted strings, ``'<point>x y</point>'``).
 * ``mobile-agent`` - seed 000 "Response Rules": one JSON object ``{"current_state": {"evaluation_previous_goal",
@@ -118,7 +119,7 @@ _RESOLUTION = re.compile(r"The screen's resolution is (\d+)x(\d+)")
 _F2_ACTIONS = {"key": {"text"}, "click": {"coordinate"}, "long_press": {"coordinate", "time"},
                "swipe": {"coordinate", "coordinate2"}, "type": {"text"}, "answer": {"text"},
                "system_button": {"button"}, "open": {"text"}, "wait": {"time"}, "terminate": {"status"}}
-_F3_ACTIONS = {k: v for k, v in _F2_ACTIONS.items() if k not in ("key", "open")}
+_F3_ACTIONS = {k: v for k, v in _F2_ACTIONS.items() if k != "key"}  # + open, as Qwen3-VL's cookbook tool
 
 
 def _parse_mobile_use(answer: str, system: str, actions: dict[str, set[str]]) -> tuple[str, dict]:
@@ -139,6 +140,8 @@ def _parse_mobile_use(answer: str, system: str, actions: dict[str, set[str]]) ->
     name = args.get("action")
     if name not in actions or set(args) != {"action"} | actions[name]:
         raise _fail(f"action {name!r} with arguments {sorted(args)} is not in the tool", answer)
+    if f'"{name}"' not in system:
+        raise _fail(f"action {name!r} is not declared in the prompt's tool", system)
     for key in ("coordinate", "coordinate2"):
         if key in args:
             args[key] = _point(args[key], size)

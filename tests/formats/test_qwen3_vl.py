@@ -1,15 +1,15 @@
-"""qwen3-vl (seed 004 F.3): golden answers, the 999x999 grid, no open action, memory and history."""
+"""qwen3-vl (seed 004 F.3): golden answers, the 999x999 grid, open as in Qwen3-VL's cookbook, memory and history."""
 from __future__ import annotations
 
 import pytest
 
-from sftdata.formats import CannotExpress, StepContext, get_format
+from sftdata.formats import StepContext, get_format
 from sftdata.formats.short import clause
 from sftdata.model import Action, Episode, Screenshot, Step
 
 NAME = "qwen3-vl"
 FMT = get_format(NAME)
-ALLOWED = {"not_annotated": {"*"}, "action_not_in_format": {"open_app"}, "no_coordinates": {"click", "long_press"},
+ALLOWED = {"not_annotated": {"*"}, "no_coordinates": {"click", "long_press"},
            "swipe_without_points": {"swipe"}, "swipe_too_short": {"swipe"}}
 
 
@@ -23,6 +23,7 @@ GOLDEN = {
     1: _answer("输入框已激活，输入消息内容。", "输入“晚上七点到家”", '{"action": "type", "text": "晚上七点到家"}'),
     2: _answer("向上滑动查看更早的消息。", "向上滑动",
                '{"action": "swipe", "coordinate": [500, 666], "coordinate2": [500, 333]}'),
+    3: _answer("打开设置应用。", "打开应用“设置”", '{"action": "open", "text": "设置"}'),
     4: _answer("返回上一页。", "返回上一页", '{"action": "system_button", "button": "Back"}'),
     5: _answer("回到桌面。", "回到桌面", '{"action": "system_button", "button": "Home"}'),
     6: _answer("页面还在加载，等待一下。", "等待加载", '{"action": "wait", "time": 2}'),
@@ -30,22 +31,16 @@ GOLDEN = {
 }
 
 
-def test_golden_answers_and_open_app_drop(tiny):
+def test_golden_answers(tiny):
     episode, items = tiny
+    assert set(GOLDEN) == set(range(len(episode.steps)))
     for i in range(len(episode.steps)):
-        ctx = StepContext(episode, i, items)
-        if i in GOLDEN:
-            assert FMT.render(ctx) == GOLDEN[i]
-        else:
-            for call in (FMT.render, FMT.quantize):
-                with pytest.raises(CannotExpress) as e:
-                    call(ctx)
-                assert e.value.reason == "action_not_in_format"
+        assert FMT.render(StepContext(episode, i, items)) == GOLDEN[i]
 
 
 def test_every_supported_action_type_round_trips(tiny, round_trip, sample_episodes):
-    assert set(round_trip(NAME, [tiny], ALLOWED)) == {"click", "input", "swipe", "back", "home", "wait", "done",
-                                                      "drop:action_not_in_format"}
+    assert set(round_trip(NAME, [tiny], ALLOWED)) == {"click", "input", "swipe", "open_app", "back", "home", "wait",
+                                                      "done"}
     assert "long_press" in round_trip(NAME, sample_episodes, ALLOWED)
 
 
@@ -67,12 +62,12 @@ def test_grid_ends_are_the_first_and_last_pixel(size):
     assert FMT.parse(FMT.render(near), near).point == (0, 0)
 
 
-def test_schema_says_999_and_has_no_open(tiny):
+def test_schema_says_999_and_has_open_as_the_cookbook_but_no_key(tiny):
     episode, items = tiny
     ctx = StepContext(episode, 0, items)
     function = FMT.tools(ctx)[0]["function"]
     assert "The screen's resolution is 999x999." in function["description"]
-    assert "open" not in function["parameters"]["properties"]["action"]["enum"]
+    assert "open" in function["parameters"]["properties"]["action"]["enum"]
     assert "key" not in function["parameters"]["properties"]["action"]["enum"]
 
 
@@ -84,7 +79,7 @@ def test_memory_in_the_thought(tiny, memory):
 
 def test_history_names_the_previous_actions(tiny, history):
     episode, items = tiny
-    message = history(NAME, episode, items, 4)  # step 4 (open_app) is named in words: F.3 has no open
+    message = history(NAME, episode, items, 4)
     assert ('Step 3: Thought: 向上滑动查看更早的消息。 Action: 向上滑动 '
             '{"action": "swipe", "coordinate": [500, 666], "coordinate2": [500, 333]}') in message
-    assert "Step 4: Thought: 打开设置应用。 Action: 打开应用“设置”\n" in message
+    assert 'Step 4: Thought: 打开设置应用。 Action: 打开应用“设置” {"action": "open", "text": "设置"}\n' in message

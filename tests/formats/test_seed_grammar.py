@@ -185,7 +185,7 @@ def test_exported_answers_follow_the_seed(runs, name, memory, tmp_path):
     assert not failures, f"{name}: {len(failures)} of {checked} answers break the seed:\n" + "\n".join(failures[:8])
 
 
-QWEN_SYSTEM = "The screen's resolution is 1092x2408."
+QWEN_SYSTEM = 'The screen\'s resolution is 1092x2408. "enum": ["click"]'
 CALL = '<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [10, 20]}}\n</tool_call>'
 
 

@@ -27,7 +27,7 @@ def _call(args: dict) -> str:
 
 def _qwen(click, field) -> list[str]:
     return [
-        _call({"action": "left_click", "coordinate": field}) + "\n" + _call({"action": "type", "text": "Seattle"}),
+        "!field_not_focused",  # one <tool_call> per answer: the field was not clicked before, type cannot focus it
         DROP,  # select: the tool has no dropdown choice
         _call({"action": "left_click", "coordinate": click}),
         _call({"action": "scroll", "pixels": -500}),  # the view moves down: the wheel scrolls down
@@ -148,15 +148,33 @@ def test_phone_formats_refuse_web_episodes(name):
         assert err.value.reason == "platform_not_mobile"
 
 
-def test_agent_tools_sample_carries_both_calls_of_a_typing_step():
+def test_agent_tools_sample_carries_one_call():
     episode, items = web_episode()
-    ctx = StepContext(episode, 0, items, agent_tools=True)
+    ctx = StepContext(episode, 2, items, agent_tools=True)
     sample = build_sample(get_format("qwen2.5-vl"), ctx, "images/", agent_tools=True)
     roles = [m["role"] for m in sample.record["messages"]]
-    assert roles == ["system", "user", "assistant", "tool_call", "tool_call"]
-    calls = [json.loads(m["content"])["arguments"]["action"] for m in sample.record["messages"][3:]]
-    assert calls == ["left_click", "type"]
+    assert roles == ["system", "user", "assistant", "tool_call"]
+    assert json.loads(sample.record["messages"][3]["content"])["arguments"]["action"] == "left_click"
     assert json.loads(sample.record["tools"])[0]["function"]["name"] == "computer_use"
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-vl", "qwen3-vl"])
+def test_typing_into_the_field_just_clicked_is_one_type_call(name):
+    from dataclasses import replace
+
+    from sftdata.model import Action
+
+    fmt = get_format(name)
+    episode, items = web_episode()
+    field = episode.steps[0].action
+    steps = [replace(episode.steps[0], action=Action("click", point=field.point, element=field.element)),
+             replace(episode.steps[0], index=1)] + [replace(s, index=s.index + 1) for s in episode.steps[1:]]
+    clicked = replace(episode, steps=steps)
+    items = [{"reasoning": "Click the field.", "function": {"name": "click", "parameters": {}}}] + items
+    ctx = StepContext(clicked, 1, items)
+    answer = fmt.render(ctx)
+    assert answer.count("<tool_call>") == 1 and '"action": "type", "text": "Seattle"' in answer
+    assert fmt.parse(answer, ctx) == fmt.quantize(ctx) == Action("type", text="Seattle", point=field.point)
 
 
 @pytest.fixture(scope="module")
@@ -178,10 +196,11 @@ def test_a_mixed_run_exports_in_every_format(mixed, tmp_path, name):
             for line in (tmp_path / name / shard).read_text(encoding="utf-8").splitlines()]
     assert len(rows) == manifest["samples"]["train"] > 0
     web_ids = {"web-0", "m2w-0"}
-    if name == "browser-use":
+    platforms = get_format(name).platforms
+    if platforms == ("web",):
         assert manifest["dropped"]["platform_not_web"] > 0
         assert set(json.loads((tmp_path / name / "splits.json").read_text())["train"]) == web_ids
-    elif name in ("mobile-agent", "androidlab"):
+    elif platforms == ("mobile",):
         assert manifest["dropped"]["platform_not_mobile"] == 13
         assert not web_ids & set(json.loads((tmp_path / name / "splits.json").read_text())["train"])
     elif name != "react-zh":
