@@ -6,7 +6,7 @@ import importlib
 from .base import FORMATS, AgentFormat, CannotExpress, StepContext, get_format, register, resolve_family
 
 _MODULES = ("react_zh", "mobile_agent", "gui_agent_zh", "androidlab", "qwen25_vl", "qwen3_vl", "ui_tars", "browser_use",
-            "browser_use_current", "app_use")
+            "browser_use_versions", "app_use")
 
 
 def load_all() -> dict[str, AgentFormat]:

@@ -12,6 +12,12 @@ with their clipped boxes; a step without an accessibility tree raises ``CannotEx
 whatever its action.
 F.1 is an Android contract: a web episode raises ``CannotExpress("platform_not_mobile")``.
 
+``androidlab-fenced`` is the same answer with the code line inside a Markdown code fence in ``<answer>``
+(```` ``` ```` lines around it): Android-Lab's evaluation passes the model's answer to its executor through
+``get_code_snippet``, which runs the last line of the first fenced block, or the whole text when there is none
+(then ``exec`` fails on ``<think>``); MobileRL's takes ``<answer>``'s content the same way. The fenced answer
+runs on both paths; the seed's runs only where the tags are stripped first.
+
 Earlier steps are written in F.1 code too. One the answer grammar cannot address is still said in F.1 terms
 where it can be: a tap no listed element addresses names the box of the node the finger hit (clipped), a
 step without a tree is said in words with F.1's operation name ("(Tap on the element at the top right of
@@ -213,3 +219,38 @@ class AndroidLab(AgentFormat):
 
 
 FORMAT = register(AndroidLab())
+
+
+FENCE = "```"
+SYSTEM_FENCED = SYSTEM.replace("<answer>\n[one line of operation code]\n</answer>",
+                               f"<answer>\n{FENCE}\n[one line of operation code]\n{FENCE}\n</answer>")
+
+
+class AndroidLabFenced(AndroidLab):
+    """F.1's answer with the code line fenced, as Android-Lab's and MobileRL's executors read it.
+
+    >>> FORMAT_FENCED.render_code("do(action=\\"Back\\")", "返回。")
+    '<think>\\n返回。\\n</think>\\n<answer>\\n```\\ndo(action="Back")\\n```\\n</answer>'
+    """
+
+    name = "androidlab-fenced"
+
+    def system_prompt(self, ctx: StepContext) -> str:
+        return SYSTEM_FENCED
+
+    def render_code(self, code: str, thought: str) -> str:
+        return f"<think>\n{thought}\n</think>\n<answer>\n{FENCE}\n{code}\n{FENCE}\n</answer>"
+
+    def render(self, ctx: StepContext) -> str:
+        phone_only(ctx, self.name)
+        return self.render_code(_code(ctx), _thought(ctx))
+
+    def parse(self, text: str, ctx: StepContext) -> Action:
+        match = _ANSWER.search(text)
+        lines = [line for line in (match.group(1) if match else text).strip().splitlines() if line.strip()]
+        if len(lines) != 3 or lines[0].strip() != FENCE or lines[2].strip() != FENCE:
+            raise ValueError("the answer's code must be one line between ``` fences")
+        return super().parse(f"<answer>{lines[1]}</answer>", ctx)
+
+
+FORMAT_FENCED = register(AndroidLabFenced())

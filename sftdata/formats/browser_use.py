@@ -52,7 +52,6 @@ True
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -60,10 +59,10 @@ from ..model import Action
 from ..progress import count_done, looping
 from . import elements as el
 from . import short
+from .browser_page import english, label, open_tabs, summary, tabs, tag  # noqa: F401 (re-exported)
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 
 DONE_TEXT = "Task completed."
-SUMMARY_ELEMENTS = 6  # how many listed elements a page summary names
 HISTORY_MEMORY = 4  # how many recent actions the memory names
 
 SYSTEM = """You are a browser agent: you carry out a user's task on web pages by issuing structured commands, one
@@ -110,6 +109,9 @@ is expected to change.
   done only after the last one.
 - Never invent actions; call done only when everything asked has been done."""
 
+SEED_TAB = '- open_new_tab: {} opens a new tab (follow it with go_to_url to load a page there).'
+CLIENT_TAB = '- open_tab: {"url": "..."} opens an address in a new tab.'
+
 SOM = """
 # Screenshot
 Each listed element is outlined on the screenshot by a box labelled with its index, box and label in the same
@@ -122,26 +124,6 @@ DO = {"click": "Click {t}", "type": "Type “{x}” into {t}", "select": "Select
        "go_to_url": "Go to {u}", "back": "Go back to the previous page", "new_tab": "Open a new tab",
        "done": "Finish the task"}
 ELEMENT_ACTIONS = {"click": "click_element", "type": "input_text", "select": "select_dropdown_option"}
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-
-
-def english(text: str | None) -> str | None:
-    """``text`` on one line when it is not Chinese (the answer is English; a Chinese reconstruction field is
-    left out, never mixed in), else None."""
-    return short.one_line(text) if text and not _CJK.search(text) else None
-
-
-def label(item: el.Listed) -> str:
-    """What the list shows of an element: a dropdown's name and chosen value (its text is every option), else
-    the listed label."""
-    node = item.node
-    if (node.tag or "").lower() == "select":
-        name, value = short.one_line(node.desc or node.hint), short.one_line(node.attr("value"))
-        if name or value:
-            return f"{name}: {value}" if name and value else name or value
-    return short.one_line(item.label)
-
-
 def _same(a, b) -> bool:
     return a.index == b.index and a.bounds == b.bounds
 
@@ -174,8 +156,10 @@ def check_web(ctx: StepContext) -> None:
                             f"{ctx.episode.platform} episode; browser-use speaks of web pages")
 
 
-def actions(ctx: StepContext) -> tuple[list[dict], el.Listed | None]:
-    """The answer's action list and the listed element it addresses (if any)."""
+def actions(ctx: StepContext, open_tab: bool = False) -> tuple[list[dict], el.Listed | None]:
+    """The answer's action list and the listed element it addresses (if any). ``open_tab``: a new tab is
+    browser-use 0.1.x's ``open_tab{url}`` (what its controller registers) instead of seed 003's
+    ``open_new_tab{}`` + ``go_to_url{url}``."""
     check_web(ctx)
     a = ctx.action
     if a.type in ELEMENT_ACTIONS:
@@ -190,7 +174,9 @@ def actions(ctx: StepContext) -> tuple[list[dict], el.Listed | None]:
         return [{"go_to_url": {"url": a.url}}], None
     if a.type == "back":
         return [{"go_back": {}}], None
-    if a.type == "new_tab":
+    if a.type == "new_tab" and open_tab and a.url:
+        return [{"open_tab": {"url": a.url}}], None
+    if a.type == "new_tab" and not open_tab:
         return [{"open_new_tab": {}}] + ([{"go_to_url": {"url": a.url}}] if a.url else []), None
     if a.type == "done":
         return [{"done": {"text": a.text or DONE_TEXT}}], None
@@ -254,63 +240,6 @@ def memory(ctx: StepContext) -> str:
             f"Goal: “{goal}”.")
 
 
-_KINDS = {"a": "link", "input": "field", "select": "dropdown", "textarea": "text area", "img": "image"}
-
-
-def _where(ctx: StepContext) -> str:
-    return ctx.step.url or ctx.episode.meta.get("website") or "this site"
-
-
-def _page(ctx: StepContext) -> str:
-    website = ctx.episode.meta.get("website")
-    return f"The page at {ctx.step.url}" if ctx.step.url else f"This page of {website}" if website else "This page"
-
-
-def _summary(ctx: StepContext) -> str:
-    """The item's observation, else the page described by its listed elements (in list order)."""
-    seen = english(ctx.field("observation"))
-    if seen:
-        return seen
-    items = el.listed(ctx.step)
-    if not items:
-        return f"{_page(ctx)} lists no interactive element."
-    words = _words(ctx.episode.goal)  # the elements the task speaks of first, then the page's order
-    ranked = sorted(items, key=lambda item: not (_words(label(item)) & words))
-    counts: dict[str, int] = {}  # a repeated control ("Add to cart" on every row) is named once, with its count
-    for item in ranked:
-        name = f"{_KINDS.get(tag(item), tag(item))} “{label(item)}”" + holds(item)
-        counts[name] = counts.get(name, 0) + 1
-    named = [name + (f" (x{n})" if n > 1 else "") for name, n in list(counts.items())[:SUMMARY_ELEMENTS]]
-    more_names = len(counts) - len(named)
-    more = f" and {more_names} more" if more_names > 0 else ""
-    n = len(items)
-    return (f"{_page(ctx)} lists {n} interactive element{'s' if n != 1 else ''}: "
-            f"{', '.join(named)}{more}.")
-
-
-def _words(text: str) -> set[str]:
-    """Lower-case words of three letters or more (what a goal and an element's label can share).
-
-    >>> sorted(_words("Find flights from Seattle to the city"))
-    ['city', 'find', 'flights', 'seattle']
-    """
-    return {w for w in re.findall(r"[^\W_]{3,}", text.lower())} - _STOP
-
-
-_STOP = {"the", "and", "for", "from", "with", "into", "onto", "that", "this", "then", "than", "all", "any", "are",
-         "was", "its", "his", "her", "our", "your", "their", "you", "not", "but", "out", "off", "per", "via", "who",
-         "what", "which", "when", "where", "how", "can", "will", "has", "have", "one", "two", "also", "there"}
-
-
-def holds(item: el.Listed) -> str:
-    """What a text field already holds, as the page shows it (Mind2Web's ``input_value``, else ``value``)."""
-    node = item.node
-    if not node.has("editable"):
-        return ""
-    value = short.one_line(node.attr("input_value") or node.attr("value"))
-    return f" holding “{value}”" if value and value != label(item) else ""
-
-
 def next_goal(ctx: StepContext) -> str:
     do = said(ctx, DO)
     thought = english(ctx.field("thought") or short.first_sentence(ctx.reasoning))
@@ -320,12 +249,8 @@ def next_goal(ctx: StepContext) -> str:
 def _state(ctx: StepContext) -> dict[str, str]:
     if not ctx.reasoning:
         raise CannotExpress("not_annotated", f"step {ctx.index + 1} has no reconstructed reasoning")
-    return {"page_summary": _summary(ctx), "evaluation_previous_goal": evaluation(ctx), "memory": memory(ctx),
+    return {"page_summary": summary(ctx), "evaluation_previous_goal": evaluation(ctx), "memory": memory(ctx),
             "next_goal": next_goal(ctx)}
-
-
-def tag(item: el.Listed) -> str:
-    return (item.node.tag or item.kind).lower()
 
 
 def listing(ctx: StepContext) -> str:
@@ -334,45 +259,9 @@ def listing(ctx: StepContext) -> str:
                      for i, item in enumerate(el.listed(ctx.step)))
 
 
-def tabs(ctx: StepContext) -> list[str]:
-    tabs = ctx.step.meta.get("tabs")
-    if isinstance(tabs, list) and tabs:
-        out = []
-        for i, tab in enumerate(tabs):
-            if isinstance(tab, dict):
-                tab = " - ".join(str(tab[k]) for k in ("title", "url") if tab.get(k))
-            out.append(f"[{i}] {short.one_line(str(tab))}")
-        return out
-    urls, current = opentabs(ctx.episode.steps[:ctx.index + 1], _where(ctx))
-    return [f"[{i}] {url}" + (" (current)" if i == current else "") for i, url in enumerate(urls)]
-
-
-def opentabs(steps: list, fallback: str) -> tuple[list[str], int]:
-    """The tabs open at the last of ``steps`` and the current one, from the recording alone: one tab to start;
-    each earlier ``new_tab`` opens one that becomes current; a tab shows the last address seen while it was
-    current (``fallback`` where none is known).
-
-    >>> from sftdata.model import Action, Screenshot, Step
-    >>> shot = Screenshot("0" * 64, "x.png", 1280, 800)
-    >>> steps = [Step(0, shot, Action("click", point=(5, 5)), url="https://a.example/"),
-    ...          Step(1, shot, Action("new_tab", url="https://b.example/cart"), url="https://a.example/item"),
-    ...          Step(2, shot, Action("done"), url="https://b.example/cart")]
-    >>> opentabs(steps, "a.example")
-    (['https://a.example/item', 'https://b.example/cart'], 1)
-    """
-    urls, current = [steps[0].url or fallback], 0
-    for j, step in enumerate(steps):
-        if step.url:
-            urls[current] = step.url
-        if j < len(steps) - 1 and step.action.type == "new_tab":
-            urls.append(step.action.url or "about:blank")
-            current = len(urls) - 1
-    return urls, current
-
-
-def _history_line(prev: StepContext) -> str:
+def _history_line(prev: StepContext, open_tab: bool) -> str:
     try:
-        said_as = json.dumps(actions(prev)[0], ensure_ascii=False)
+        said_as = json.dumps(actions(prev, open_tab)[0], ensure_ascii=False)
     except CannotExpress:
         said_as = said(prev, PAST)
     goal = next_goal(prev) + " -> " if prev.reasoning else ""
@@ -386,14 +275,16 @@ class BrowserUse(AgentFormat):
     platforms = ("web",)
     som = True  # seed 003: "Bounding boxes with labels correspond to element indexes" (export --som)
     coordinates = "none: element indexes into the listed interactive elements (parse gives the element centre)"
+    open_tab = False  # True: a new tab at an address is open_tab{url} (browser-use-0.1)
 
     def system_prompt(self, ctx: StepContext) -> str:
-        return SYSTEM + (SOM if ctx.som else "")
+        system = SYSTEM.replace(SEED_TAB, CLIENT_TAB) if self.open_tab else SYSTEM
+        return system + (SOM if ctx.som else "")
 
     def user_message(self, ctx: StepContext) -> str:
         check_web(ctx)
         lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
-        lines += [_history_line(prev) for prev in ctx.earlier()] or ["None"]
+        lines += [_history_line(prev, self.open_tab) for prev in ctx.earlier()] or ["None"]
         website = ctx.episode.meta.get("website")
         if ctx.step.url:
             lines.append(f"Current URL: {ctx.step.url}")
@@ -408,7 +299,7 @@ class BrowserUse(AgentFormat):
 
     def render(self, ctx: StepContext) -> str:
         state = _state(ctx)
-        return json.dumps({"current_state": state, "action": actions(ctx)[0]}, ensure_ascii=False)
+        return json.dumps({"current_state": state, "action": actions(ctx, self.open_tab)[0]}, ensure_ascii=False)
 
     def parse(self, text: str, ctx: StepContext) -> Action:
         calls = [next(iter(call.items())) for call in json.loads(text)["action"]]
@@ -423,6 +314,8 @@ class BrowserUse(AgentFormat):
             return Action("go_to_url", url=args["url"])
         if name == "go_back":
             return Action("back")
+        if name == "open_tab":
+            return Action("new_tab", url=args["url"])
         if name == "open_new_tab":
             url = calls[1][1]["url"] if len(calls) > 1 and calls[1][0] == "go_to_url" else None
             return Action("new_tab", url=url)
@@ -432,7 +325,7 @@ class BrowserUse(AgentFormat):
 
     def quantize(self, ctx: StepContext) -> Action:
         a = ctx.action
-        item = actions(ctx)[1]
+        item = actions(ctx, self.open_tab)[1]
         if item is not None:
             return Action(a.type, point=item.center, element=item.node, text=a.text if a.type != "click" else None)
         if a.type == "done":

@@ -1,4 +1,11 @@
-"""``browser-use-0.13``: the agent output of current browser-use (0.7 to 0.13), for web episodes.
+"""Seed 003 (``browser-use``) as the released browser-use versions accept it: ``browser-use-0.1`` and
+``browser-use-0.13``.
+
+``browser-use-0.1`` is seed 003 with one change: a new tab at an address is ``open_tab{url}``, the action
+browser-use 0.1.x's controller registers (the seed's ``open_new_tab`` is not among them, so 0.1.x reads it as
+an empty action); a new tab with no address raises ``CannotExpress("action_not_in_format")``.
+
+``browser-use-0.13`` is the agent output of current browser-use (0.7 to 0.13), for web episodes.
 
 Seed 003 (``browser-use``) is browser-use's 0.1.x prompt: a nested ``current_state`` and actions such as
 ``click_element``. Current browser-use validates the model's answer with a pydantic model that forbids extra
@@ -198,4 +205,12 @@ class BrowserUseCurrent(AgentFormat):
         return seed.FORMAT.quantize(ctx)
 
 
+class BrowserUse01(seed.BrowserUse):
+    """Seed 003 as browser-use 0.1.x runs it (see the module docstring)."""
+
+    name = "browser-use-0.1"
+    open_tab = True
+
+
+FORMAT_01 = register(BrowserUse01())
 FORMAT = register(BrowserUseCurrent())
