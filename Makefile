@@ -5,6 +5,9 @@ PYTHON ?= python3
 SWIFT  ?= 0
 # make test LS=1 also installs Label Studio in .venv-ls (make labelstudio) and runs the review round trip against it
 LS     ?= 0
+# make test CLIENTS=1 also installs the formats' real clients (make clients) and runs every demo answer through them
+CLIENTS ?= 0
+CLIENT_VENVS := .venv-clients
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := raw/sample/sample.tfrecord.gz
@@ -12,13 +15,14 @@ MIND2WEB := raw/sample/mind2web.parquet
 WEB_ANNOTATED := raw/sample/web-annotated
 DEMO   := processed/demo
 
-.PHONY: demo test swift labelstudio bench bench-ingest bench-overlay bench-checks fonts clean help
+.PHONY: demo test swift labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
 	@echo "make test   - install the dev extras into $(VENV) and run the tests (SWIFT=1: with ms-swift)"
 	@echo "make swift  - add torch, torchvision and ms-swift to $(VENV) (train.sh, sftdata preflight)"
 	@echo "make labelstudio - Label Studio in .venv-ls (sftdata review; make test LS=1)"
+	@echo "make clients - the formats' real clients in .venv-clients (make test CLIENTS=1; make clients-table)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
 
 $(BIN)/python:
@@ -71,7 +75,8 @@ $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 
 swift: $(VENV)/.installed-swift
 
-test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed)
+test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed) \
+      $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed)
 	$(BIN)/python -m pytest
 
 .venv-bench/.installed: pyproject.toml
@@ -103,6 +108,29 @@ bench: bench-ingest bench-overlay bench-checks
 	@touch $@
 
 labelstudio: .venv-ls/.installed
+
+# The real clients of the export formats (tests/clients), one virtualenv each: their pins clash with ours and with
+# each other. ui-tars's parser and Qwen-Agent (its runtime imports numpy, soundfile, tqdm and dateutil without declaring
+# them); browser-use 0.13 and 0.1 (0.1.36 imports PIL without declaring it); app-use without its LLM and
+# embedding stack (its controller and agent models need only these; the full install pulls torch, about 6 GB).
+$(CLIENT_VENVS)/.installed:
+	$(PYTHON) -m venv $(CLIENT_VENVS)/agents
+	$(CLIENT_VENVS)/agents/bin/python -m pip install -q 'ui-tars==0.5.1' 'qwen-agent==0.0.34' numpy soundfile tqdm python-dateutil
+	$(PYTHON) -m venv $(CLIENT_VENVS)/browser-use-0.13
+	$(CLIENT_VENVS)/browser-use-0.13/bin/python -m pip install -q 'browser-use==0.13.14'
+	$(PYTHON) -m venv $(CLIENT_VENVS)/browser-use-0.1
+	$(CLIENT_VENVS)/browser-use-0.1/bin/python -m pip install -q 'browser-use==0.1.36' pillow
+	$(PYTHON) -m venv $(CLIENT_VENVS)/app-use
+	$(CLIENT_VENVS)/app-use/bin/python -m pip install -q --no-deps 'app-use==0.0.3'
+	$(CLIENT_VENVS)/app-use/bin/python -m pip install -q pydantic appium-python-client 'langchain-core==0.3.63' \
+	  openai pillow opencv-python-headless python-dotenv
+	@touch $@
+
+clients: $(CLIENT_VENVS)/.installed
+
+# answers tried / accepted per format and client, on the demo's data (the README's table)
+clients-table: $(VENV)/.installed fonts $(CLIENT_VENVS)/.installed
+	$(BIN)/python tests/clients/harness.py
 
 clean:
 	rm -rf $(DEMO) raw/sample benchmarks/out

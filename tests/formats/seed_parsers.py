@@ -368,6 +368,14 @@ def parse_browser_use(answer: str, system: str = "", user: str = "") -> list[tup
     return out
 
 
+def parse_androidlab_fenced(answer: str, system: str, user: str, size: tuple[int, int] | None = None):
+    """F.1's answer with its code line between ``` fences (what Android-Lab's executor path runs)."""
+    fenced = re.fullmatch(r"(?s)(.*<answer>\n)```\n([^\n]*)\n```\n(</answer>)", answer)
+    if fenced is None:
+        raise _fail("the code line must sit between ``` lines inside <answer>", answer)
+    return parse_androidlab("".join(fenced.groups()[:2]) + "\n" + fenced.group(3), system, user, size)
+
+
 PARSERS = {"react-zh": parse_react_zh, "qwen2.5-vl": parse_qwen25_vl, "qwen3-vl": parse_qwen3_vl,
            "ui-tars": parse_ui_tars, "mobile-agent": parse_mobile_agent, "gui-agent-zh": parse_gui_agent_zh,
-           "androidlab": parse_androidlab}  # browser-use's parser returns a list of actions: it is used on its own
+           "androidlab": parse_androidlab, "androidlab-fenced": parse_androidlab_fenced}  # browser-use's parser returns a list of actions: it is used on its own

@@ -1,0 +1,2 @@
+"""The drivers run inside the clients' own virtualenvs: never imported by pytest here."""
+collect_ignore = ["drivers"]
