@@ -9,6 +9,7 @@ from .cli_base import _fatal_to_exit, _ids, endpoint_options, llm_stats_line, ma
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .rundir import RunDir
+from .formats import names as format_names, som_formats
 
 
 @main.command()
@@ -121,7 +122,7 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--format", "fmt", required=True, metavar="NAME",
-              help="react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl or ui-tars.")
+              help=", ".join(format_names()) + ".")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Export directory: new, empty, or (with --force) an earlier export; outside RUN or in RUN/export/.")
 @click.option("--force", is_flag=True, help="Replace an earlier sftdata export in --out (never any other folder).")
@@ -148,8 +149,8 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
               help="Samples of steps whose action left the screen unchanged: keep them, or drop them (counted "
                    "as ineffective_step).")
 @click.option("--som", is_flag=True,
-              help="Numbered boxes of the listed elements on a derived copy of each screenshot (mobile-agent, "
-                   "browser-use).")
+              help="Numbered boxes of the listed elements on a derived copy of each screenshot ("
+                   + ", ".join(som_formats()) + ").")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that build the samples.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
@@ -174,7 +175,7 @@ def export(run_dir, fmt, out, force, memory, history, history_images, split_rati
         raise click.BadParameter(f"unknown format; known: {', '.join(sorted(load_all()))}", param_hint="--format")
     if som and not getattr(load_all()[fmt], "som", False):
         raise click.UsageError(f"--som draws numbered element boxes for formats whose prompt promises them "
-                               f"(mobile-agent, browser-use); {fmt} does not")
+                               f"({', '.join(som_formats())}); {fmt} does not")
     opts = ExportOptions(format=fmt, memory=memory, history=history, history_images=history_images,
                          split_ratio=split_ratio, shard_size=shard_size, agent_tools=agent_tools, family=family,
                          max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,

@@ -192,7 +192,7 @@ def parse_config(text: str, base: Path) -> RunConfig:
             raise FatalError(f"config [judge]: backend must be rules or openai, not {judge.backend!r}")
         if judge.prompt_file:
             judge.prompt_file = str(_path(base, judge.prompt_file))
-    from .formats import load_all, resolve_family
+    from .formats import load_all, resolve_family, som_formats
 
     exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}", skip=("progress", "workers")))
                for i, t in enumerate(_array_of_tables(raw, "export"))]
@@ -203,7 +203,7 @@ def parse_config(text: str, base: Path) -> RunConfig:
             raise FatalError(f"config [export {i + 1}]: unknown format {e.format!r}; known: {', '.join(sorted(load_all()))}")
         if e.som and not getattr(load_all()[e.format], "som", False):
             raise FatalError(f"config [export {i + 1}]: som = true needs a format whose prompt promises numbered "
-                             f"element boxes (mobile-agent), not {e.format}")
+                             f"element boxes ({', '.join(som_formats())}), not {e.format}")
         try:
             resolve_family(load_all()[e.format], e.family)
         except ValueError as exc:
@@ -273,13 +273,13 @@ window = 20
 cjk_threshold = 0.5                # least share of Chinese among the reasoning's letters
 
 [[export]]                         # one table per agent format to export
-format = "qwen2.5-vl"              # react-zh, mobile-agent, gui-agent-zh, androidlab, qwen2.5-vl, qwen3-vl, ui-tars
+format = "qwen2.5-vl"              # see `sftdata export --help` for every format
 # family = "qwen2.5-vl"            # the model trained on it (default: the format's own; sizes images, train.sh)
 memory = true
 max_length = 16384
 split_ratio = 0.1
 # ineffective = "drop"             # drop the steps whose action left the screen unchanged (default keep)
-# som = true                       # mobile-agent: numbered element boxes on a derived copy of each screenshot
+# som = true                       # mobile-agent, browser-use...: numbered element boxes on a copy of each screenshot
 
 [[export]]
 format = "react-zh"

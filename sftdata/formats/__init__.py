@@ -16,5 +16,15 @@ def load_all() -> dict[str, AgentFormat]:
     return FORMATS
 
 
-__all__ = ["FORMATS", "AgentFormat", "CannotExpress", "StepContext", "get_format", "load_all", "register",
+def names() -> list[str]:
+    """Every registered format's name, sorted (for help texts and error messages)."""
+    return sorted(load_all())
+
+
+def som_formats() -> list[str]:
+    """The formats whose prompt promises numbered element boxes on the screenshot (``--som``)."""
+    return sorted(name for name, fmt in load_all().items() if getattr(fmt, "som", False))
+
+
+__all__ = ["FORMATS", "AgentFormat", "CannotExpress", "StepContext", "get_format", "load_all", "names", "som_formats", "register",
            "resolve_family"]

@@ -1,14 +1,18 @@
 """The mixed run (conftest.py: phone fixtures and sample, Mind2Web sample, annotated web trajectories), exported
-in the formats that take both as one shard set (and in browser-use), goes through ms-swift's own loader and ``template.encode``: every row encodes, image tokens equal ours, our lengths are never
-under Swift's, labels only on the answer; the web rows' two tool calls (click the field, then type) included."""
+in every format (a phone-only or web-only format exports its part), goes through ms-swift's own loader and
+``template.encode``: every row encodes, image tokens equal ours, our lengths are never under Swift's, labels only
+on the answer."""
 import json
 
 import pytest
 
 from sftdata.export.stage import ExportOptions, export_run
+from sftdata.formats import get_format
 
 CASES = [("qwen2.5-vl", {}), ("qwen2.5-vl", {"agent_tools": True}), ("qwen3-vl", {"agent_tools": True}),
-         ("qwen3-vl", {}), ("ui-tars", {}), ("gui-agent-zh", {}), ("browser-use", {"som": True})]
+         ("qwen3-vl", {}), ("ui-tars", {}), ("gui-agent-zh", {}), ("browser-use", {"som": True}),
+         ("browser-use-0.1", {}), ("browser-use-0.13", {"som": True}), ("mobile-agent", {"som": True}),
+         ("app-use", {}), ("androidlab", {}), ("androidlab-fenced", {})]
 
 
 @pytest.mark.parametrize("fmt,options", CASES, ids=[f"{f}-{'-'.join(o) or 'plain'}" for f, o in CASES])
@@ -34,7 +38,10 @@ def test_swift_encodes_mixed_phone_and_web_rows(mixed_run, tiny_models, tmp_path
             assert ours <= got["length"] * 1.01
         web += any(m["role"] == "system" and ("browser" in m["content"] or "computer_use" in m["content"])
                    for m in row["messages"]) or "computer_use" in row.get("tools", "")
-    if fmt != "gui-agent-zh":  # its prompt is the same for phones and pages
-        assert web > 0
-    if fmt != "browser-use":  # one shard set holds both kinds of rows
-        assert 0 < web < len(rows) or fmt == "gui-agent-zh"
+    platforms = get_format(fmt).platforms
+    if platforms == ("mobile",):
+        assert web == 0
+    elif platforms == ("web",):
+        assert web == len(rows)
+    elif fmt != "gui-agent-zh":  # one shard set holds both kinds of rows (gui-agent-zh: one prompt for both)
+        assert 0 < web < len(rows)
