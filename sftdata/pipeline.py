@@ -76,6 +76,10 @@ def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool 
 def _export_rejects(run: RunDir, name: str, manifest: dict[str, Any]) -> None:
     """Put episodes an export could not use at all into the run's rejects ledger (once per export)."""
     stage = f"export:{name}"
+    exported = set(manifest["split_ids"]["train"]) | set(manifest["split_ids"]["val"])
+    # an episode an earlier export could not use and this one exported (a reviewer decided the steps the judge
+    # failed): its reject is taken back
+    run.withdraw_rejects(lambda r: r.get("stage") == stage and str(r.get("episode_id")) in exported)
     seen = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == stage}
     annotate_rejected = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == "annotate"}
     with Ledger(run.rejects_path) as rejects:

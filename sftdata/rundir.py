@@ -18,11 +18,11 @@ import os
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import __version__
 from .errors import FatalError, RecordError
-from .io import ImageStore, Ledger, iter_jsonl, read_json, write_json_atomic
+from .io import ImageStore, Ledger, atomic_path, iter_jsonl, json_text, read_json, write_json_atomic
 from .model import Episode
 
 LOCK = ".lock"
@@ -64,12 +64,21 @@ def _acquire(path: Path, readonly_ok: bool) -> int | None:
     return fd
 
 
+EPISODES, REJECTS = "episodes.jsonl", "rejects.jsonl"
+ANNOTATIONS = "annotations.jsonl"  # annotate: one record per (re-)annotation of an episode, the last one wins
+JUDGEMENTS = "judgements.jsonl"  # judge: one record per judgement of an episode's items
+REVIEWS = "reviews.jsonl"  # review import: one record per reviewer decision on a step
+
+
 class RunDir:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.episodes_path = self.path / "episodes.jsonl"
-        self.rejects_path = self.path / "rejects.jsonl"
+        self.episodes_path = self.path / EPISODES
+        self.rejects_path = self.path / REJECTS
         self.manifest_path = self.path / "manifest.json"
+        self.annotations_path = self.path / ANNOTATIONS
+        self.judgements_path = self.path / JUDGEMENTS
+        self.reviews_path = self.path / REVIEWS
         self.images = ImageStore(self.path)
         self._totals: tuple[list[int], dict[str, Any]] | None = None
 
@@ -114,6 +123,30 @@ class RunDir:
 
     def rejects(self) -> Iterator[dict]:
         return iter_jsonl(self.rejects_path)
+
+    def latest_annotations(self) -> dict[str, dict]:
+        """Episode id -> its latest annotation record (a re-annotation supersedes the earlier one); empty when
+        the run has not been annotated."""
+        if not self.annotations_path.exists():
+            return {}
+        return {str(r["id"]): r for r in iter_jsonl(self.annotations_path) if isinstance(r, dict) and "id" in r}
+
+    def withdraw_rejects(self, withdrawn: Callable[[dict], bool]) -> int:
+        """Rewrite the rejects ledger without the records ``withdrawn`` matches (a decision taken back: a step a
+        reviewer now accepts, an episode a later export used); atomic; how many were withdrawn. Call it holding
+        the writer lock."""
+        if not self.rejects_path.exists():
+            return 0
+        kept, gone = [], 0
+        for record in iter_jsonl(self.rejects_path):
+            if isinstance(record, dict) and withdrawn(record):
+                gone += 1
+            else:
+                kept.append(record)
+        if gone:
+            with atomic_path(self.rejects_path) as tmp:
+                tmp.write_text("".join(json_text(r, what=self.rejects_path) + "\n" for r in kept), encoding="utf-8")
+        return gone
 
     def open_episodes(self) -> Ledger:
         return Ledger(self.episodes_path)

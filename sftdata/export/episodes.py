@@ -72,9 +72,13 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         out.reasons["episode_annotation_mismatch"] += 1
         return out
     human_rejected = set(record.get("human_rejected") or ()) if record else set()
+    judge_vetoed = set(record.get("judge_vetoed") or ()) if record else set()
     for index in range(len(episode.steps)):
         if index in human_rejected:
             out.reasons["human_rejected"] += 1  # a reviewer rejected this step (sftdata review import)
+            continue
+        if index in judge_vetoed:
+            out.reasons["judge_rejected"] += 1  # the judge failed it and no reviewer decided it
             continue
         if opts.ineffective == "drop" and episode.steps[index].meta.get("ineffective") is True:
             out.reasons["ineffective_step"] += 1  # the action left the screen unchanged (see loaders.screen_change)

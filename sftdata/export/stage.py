@@ -23,8 +23,8 @@ from tqdm import tqdm
 
 from ..errors import FatalError
 from ..exitcodes import NothingProduced
-from ..formats import get_format, resolve_family
-from ..io import count_lines, disk_full_guard, iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..formats import get_format, resolve_family, som_formats
+from ..io import count_lines, disk_full_guard, write_bytes_atomic, write_json_atomic
 from ..judge.status import JUDGEMENTS, judge_status
 from ..react.stage import ANNOTATIONS
 from ..review.apply import review_counts, reviewed_annotations
@@ -133,8 +133,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     if opts.som and not som_supported(fmt):
-        raise FatalError("--som needs a format whose prompt promises numbered element boxes (mobile-agent, "
-                         f"browser-use); {fmt.name}'s does not")
+        raise FatalError("--som needs a format whose prompt promises numbered element boxes "
+                         f"({', '.join(som_formats())}); {fmt.name}'s does not")
     if opts.ineffective not in INEFFECTIVE_CHOICES:
         raise FatalError(f"--ineffective must be keep or drop, not {opts.ineffective!r}")
     out = Path(out).resolve()
@@ -143,7 +143,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         check_hf_out(run.path, out, Path(opts.hf_dataset).resolve())
     lengths_model = LengthModel(opts.family, opts.max_pixels, opts.min_pixels, opts.tokenizer)
     # the last record of an id wins: a re-annotation (another model or prompt) supersedes the earlier one
-    annotations = {str(r["id"]): r for r in iter_jsonl(annotations_path)} if annotations_path.exists() else {}
+    annotations = run.latest_annotations()
     annotations = reviewed_annotations(run.path, annotations)  # human review: edits in place, rejected steps
     judged = judge_status(run.path, annotations)  # episodes the judge failed are skipped; passed ones say by whom
     judges: Counter = Counter()
@@ -184,11 +184,17 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                     result.dropped["episode_not_annotated"] += 1
                     dropped_episodes[eid] = "episode_not_annotated"
                     continue
-                if eid in judged and not judged[eid]["passed"] and not (record or {}).get("review"):
-                    # a reviewed episode follows its reviewers' per-step decisions: people outrank the judge
-                    result.dropped["judge_rejected"] += 1
-                    dropped_episodes[eid] = "judge_rejected"
-                    continue
+                status = judged.get(eid)
+                if status is not None and not status.passed:
+                    # people outrank the judge, step by step: a step a reviewer decided follows the reviewer;
+                    # every other step the judge vetoes stays out
+                    reviewed = {int(k) for k in (record or {}).get("review") or {}}
+                    if not reviewed:
+                        result.dropped["judge_rejected"] += 1
+                        dropped_episodes[eid] = "judge_rejected"
+                        continue
+                    vetoed = status.vetoed(len(record.get("items") or ())) - reviewed
+                    record = {**record, "judge_vetoed": sorted(vetoed)}
                 yield (eid, record), (line, record, work_opts, str(run.path), image_prefix)
 
     copier = ThreadPoolExecutor(max_workers=4)  # linking/copying is I/O: threads overlap it with the rest
@@ -220,8 +226,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                 token_stats["total"].append(text_tokens + image_tokens)
             split_ids[split].append(eid)
             if eid in judged:
-                judges[judged[eid]["judge"]] += 1
-                judged_by[eid] = judged[eid]["judge"]
+                judged_by[eid] = deciding_party(judged[eid], record)
+                judges[judged_by[eid]] += 1
             if record:
                 prompt_versions[record.get("prompt_version", "?")] += 1
                 backends[record.get("backend", "?")] += 1
@@ -274,6 +280,21 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     swap_into_place(stage, out, force)
     result.manifest = manifest
     return result
+
+
+def deciding_party(status, record: dict | None) -> str:
+    """Who let an exported episode through: the judge that passed it, else the reviewers who decided the steps
+    the judge failed (``human:<reviewers>``).
+
+    >>> from sftdata.judge.status import JudgeStatus
+    >>> deciding_party(JudgeStatus(False, "rules:r:r", [], 3), {"review": {"1": {"reviewer": "ann"}}})
+    'human:ann'
+    """
+    if status.passed:
+        return status.judge
+    reviewers = sorted({str(r.get("reviewer")) for r in ((record or {}).get("review") or {}).values()
+                        if isinstance(r, dict) and r.get("reviewer")})
+    return f"human:{','.join(reviewers) or 'unnamed'}"
 
 
 def _warnings(opts: ExportOptions) -> list[str]:

@@ -32,7 +32,7 @@ from .rules import RULES_VERSION, rules_verdict
 from .verdict import Judgement, annotation_digest
 
 STAGE = "judge"
-JUDGEMENTS = "judgements.jsonl"
+from ..rundir import JUDGEMENTS  # noqa: F401 (re-exported)
 BACKENDS = ("rules", "openai")
 
 
@@ -64,7 +64,7 @@ def _reason(reason: str) -> str:
 
 def latest_annotations(run: RunDir) -> dict[str, dict]:
     """The last annotation record of every episode id (a re-annotation supersedes the earlier one)."""
-    return {str(r["id"]): r for r in iter_jsonl(run.path / ANNOTATIONS) if isinstance(r, dict) and "id" in r}
+    return run.latest_annotations()
 
 
 def _done(run: RunDir, opts: JudgeOptions, model: str, version: str, digests: dict[str, str]) -> set[str]:

@@ -31,7 +31,7 @@ from .backends import redact_url
 from .check import Failure
 
 STAGE = "annotate"
-ANNOTATIONS = "annotations.jsonl"
+from ..rundir import ANNOTATIONS  # noqa: F401 (re-exported)
 
 
 @dataclass

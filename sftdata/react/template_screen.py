@@ -11,7 +11,7 @@ import re
 from typing import Sequence
 
 from ..model import Element, Step
-from .calls import GROUNDING_PREFIX, element_label, grounding_label, mentions, normalize
+from .calls import GROUNDING_PREFIX, grounding_label, mentions
 from .check import mark_words
 from .screen_text import same_label, visible_elements
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..io import Ledger, iter_jsonl
+from ..io import Ledger
 from ..react.check import check_items
-from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
 from .agreement import agreement_figures, alignment_rate
-from .judgements import load_judgements
+from ..judge.status import judge_status
 from .ledger import REVIEWS, StepReview, load_reviews, record_key, resolve
 from .lsexport import Decision, read_export
 
@@ -71,10 +70,11 @@ def _record(d: Decision, episode, items: list, key: str) -> dict[str, Any]:
     return record
 
 
-def agreement(reviews: dict[tuple[str, int], StepReview], run_path: Path) -> dict[str, Any]:
+def agreement(reviews: dict[tuple[str, int], StepReview], run: RunDir) -> dict[str, Any]:
     """Judge vs human and rules vs human (kappa, raw agreement) and the human alignment rate, over the
-    resolved steps (a step is aligned for the human when it was accepted)."""
-    judged = load_judgements(run_path)
+    resolved steps (a step is aligned for the human when it was accepted). The judge's verdicts are those of
+    the annotation in use, read with the threshold the judge used (:mod:`sftdata.judge.status`)."""
+    judged = {eid: status.verdicts for eid, status in judge_status(run.path, run.latest_annotations()).items()}
     steps = [r for r in reviews.values() if r.outcome in ("accept", "edit", "reject")]
     human = [r.outcome == "accept" for r in steps]
     rules = [(r.original_passed_rules is True, r.outcome == "accept") for r in steps
@@ -94,7 +94,7 @@ def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
     decisions = read_export(export_path)
     result = ImportResult(decisions=len(decisions))
     with run.writing():
-        annotations = {str(r["id"]): r for r in iter_jsonl(run.path / ANNOTATIONS) if isinstance(r, dict) and "id" in r}
+        annotations = run.latest_annotations()
         wanted = {d.episode_id for d in decisions}
         episodes = {e.id: e for e in run.episodes() if e.id in wanted}
         existing = load_reviews(run.path)
@@ -129,6 +129,10 @@ def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
                                     "detail": f"step {d.step} rejected by {d.reviewer} at {d.time}"})
         result.new = len(new)
         resolved = resolve(existing + new)
+        # a step rejected once and accepted or edited by a later decision is no longer rejected
+        run.withdraw_rejects(lambda r: r.get("stage") == STAGE and r.get("reason") == "human_rejected"
+                             and (str(r.get("episode_id")), r.get("step")) in resolved
+                             and resolved[str(r.get("episode_id")), r.get("step")].outcome != "reject")
         outcomes = Counter(r.outcome for r in resolved.values())
         result.summary = {
             "export": str(export_path), "records": len(existing) + len(new),
@@ -137,7 +141,7 @@ def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
             "edit_failed": outcomes["unresolved"],
             "disagreements": sorted([f"{e}:{s}" for (e, s), r in resolved.items() if r.disagreement]),
             "reviewers": sorted({who for r in resolved.values() for who in r.reviewers}),
-            "agreement": agreement(resolved, run.path),
+            "agreement": agreement(resolved, run),
         }
         if new or "review" not in run.manifest().get("stages", {}):
             run.update_manifest(STAGE, "human", result.summary)

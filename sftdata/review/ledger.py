@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from ..io import iter_jsonl
 
-REVIEWS = "reviews.jsonl"
+from ..rundir import REVIEWS  # noqa: F401 (the run's file name, re-exported)
 
 
 def record_key(task_id: Any, annotation_id: Any, time: str, step: int) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image
 
 from ..errors import FatalError
-from ..io import iter_jsonl, write_bytes_atomic, write_json_atomic
+from ..io import write_bytes_atomic, write_json_atomic
 from ..model import Episode, Step
 from ..overlay.draw import action_label
 from ..react.check import check_items
@@ -31,7 +31,7 @@ from ..react.images import annotator_bytes, encode, to_data_url
 from ..react.stage import ANNOTATIONS
 from ..rundir import RunDir
 from .config import labeling_config
-from .judgements import Verdict, load_judgements
+from ..judge.status import Verdict, judge_status
 
 ONLY = ("all", "failed", "passed")
 MAX_SIDE = 720  # pixels of the longer side of a review image
@@ -119,8 +119,8 @@ def export_review(run: RunDir, out: str | Path, *, sample: int | None = None, se
     if not (run.path / ANNOTATIONS).exists():
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     out = Path(out)
-    annotations = {str(r["id"]): r for r in iter_jsonl(run.path / ANNOTATIONS) if isinstance(r, dict) and "id" in r}
-    judgements = load_judgements(run.path)
+    annotations = run.latest_annotations()
+    judgements = {eid: status.verdicts for eid, status in judge_status(run.path, annotations).items()}
     result = ReviewExport(out)
     chosen: list[tuple[Episode, list, list[Verdict | None] | None]] = []
     for episode in run.episodes():

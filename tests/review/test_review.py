@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.io import iter_jsonl
+from sftdata.judge.verdict import annotation_digest
 from sftdata.review.importer import import_review
 from sftdata.review.tasks import export_review
 from support import sample_run
@@ -70,7 +71,8 @@ def test_export_shows_the_judges_verdict_and_selects_failed_or_passed(run, tmp_p
     with open(run.path / "judgements.jsonl", "w") as f:
         for eid, items in _items(run).items():
             verdicts = [dict(bad if eid == ids[0] and i == 1 else ok, index=i) for i in range(len(items))]
-            f.write(json.dumps({"id": eid, "items": verdicts[::-1], "extra": 1}) + "\n")  # placed by "index"
+            f.write(json.dumps({"id": eid, "items": verdicts[::-1], "extra": 1,  # placed by "index"
+                                "annotation": {"digest": annotation_digest(items)}}) + "\n")
     export_review(run, tmp_path / "failed", only="failed")
     failed = json.loads((tmp_path / "failed" / "tasks.json").read_text())
     assert [t["data"]["episode_id"] for t in failed] == [ids[0]]
@@ -160,7 +162,8 @@ def test_agreement_figures_in_the_manifest_and_the_report(run, tmp_path):
     ok = {"aligned": True, "grounded": True, "hindsight": False, "target_unambiguous": True, "score": 5, "why": ""}
     no = dict(ok, aligned=False)
     with open(run.path / "judgements.jsonl", "w") as f:  # judge: pass, fail, fail, fail -> human: a, a, r, r
-        f.write(json.dumps({"id": eid, "items": [ok, no, no, no] + [ok] * (len(items[eid]) - 4)}) + "\n")
+        f.write(json.dumps({"id": eid, "items": [ok, no, no, no] + [ok] * (len(items[eid]) - 4),
+                            "annotation": {"digest": annotation_digest(items[eid])}}) + "\n")
     import_review(run, path)
     a = run.manifest()["stages"]["review"]["human"]["agreement"]
     assert a["judge_vs_human"] == {"n": 4, "raw_agreement": 0.75, "kappa": 0.5}
