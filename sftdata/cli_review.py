@@ -1,4 +1,4 @@
-"""``sftdata review export|import``: human review of a run's reasoning through Label Studio."""
+"""``sftdata review export|import|push|pull``: human review of a run's reasoning through Label Studio."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -72,3 +72,75 @@ def review_import(run_dir, export_json):
     from .rundir import RunDir
 
     click.echo(format_import(import_review(RunDir(run_dir), export_json)))
+
+
+def _server(url: str | None, token: str | None):
+    from .errors import FatalError
+    from .review.lsapi import Server
+
+    if not url or not token:
+        raise FatalError("Label Studio needs --url and --token (or LABEL_STUDIO_URL and LABEL_STUDIO_API_KEY)")
+    return Server(url, token)
+
+
+_url = click.option("--url", envvar="LABEL_STUDIO_URL", help="Label Studio's address [env LABEL_STUDIO_URL].")
+_token = click.option("--token", envvar="LABEL_STUDIO_API_KEY",
+                      help="An API token (legacy) or personal access token [env LABEL_STUDIO_API_KEY].")
+
+
+@review.command("push")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_url
+@_token
+@click.option("--title", help="Project title [default: sftdata review RUN TIME].")
+@click.option("--local-files", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The server's LOCAL_FILES_DOCUMENT_ROOT: images become files under RUN/review/ (inside it), "
+                   "served by a Local Files storage the project gets [default: inline data URLs].")
+@click.option("--sample", type=click.IntRange(min=1), help="Review this many episodes, drawn at random [default: all].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --sample draw.")
+@click.option("--only", type=click.Choice(["all", "failed", "passed"]), default="all", show_default=True,
+              help="Episodes the judge (else the rules check) failed or passed.")
+@_fatal_to_exit
+def review_push(run_dir, url, token, title, local_files, sample, seed, only):
+    """Create a Label Studio project with RUN_DIR's review tasks (through its API).
+
+    \b
+    Example:
+      sftdata review push processed/demo --url http://localhost:8080 --token $TOKEN --only failed
+      (review in Label Studio, then:) sftdata review pull processed/demo --token $TOKEN
+    """
+    from .review.lsapi import push
+    from .rundir import RunDir
+
+    state = push(RunDir(run_dir), _server(url, token), title=title, local_files=local_files, sample=sample,
+                 seed=seed, only=only)
+    click.echo(f"project {state['project']} at {state['url'].rstrip('/')}/projects/{state['project']}: "
+               f"{len(state['tasks'])} tasks" + (", images served by a Local Files storage" if state["storage"]
+                                                 else ", images inlined"))
+
+
+@review.command("pull")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_url
+@_token
+@_fatal_to_exit
+def review_pull(run_dir, url, token):
+    """Download the pushed project's annotations and apply them to RUN_DIR, as `review import` does.
+
+    \b
+    Example:
+      sftdata review pull processed/demo --token $TOKEN
+    """
+    from .errors import FatalError
+    from .io import read_json
+    from .review.importer import format_import
+    from .review.lsapi import STATE, pull
+    from .rundir import RunDir
+
+    run = RunDir(run_dir)
+    state = read_json(run.path / "review" / STATE, default=None) or {}
+    if not token:
+        raise FatalError("Label Studio needs --token (or LABEL_STUDIO_API_KEY)")
+    path, result = pull(run, _server(url or state.get("url"), token))
+    click.echo(f"downloaded {path}")
+    click.echo(format_import(result))

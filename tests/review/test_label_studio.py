@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -50,11 +51,18 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def label_studio(tmp_path_factory):
+def docroot(tmp_path_factory) -> Path:
+    """The server's LOCAL_FILES_DOCUMENT_ROOT: runs pushed with --local-files live under it."""
+    return tmp_path_factory.mktemp("ls-documents")
+
+
+@pytest.fixture(scope="module")
+def label_studio(tmp_path_factory, docroot):
     data = tmp_path_factory.mktemp("label-studio")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("LABEL_STUDIO_")}
-    env.update(HOME=str(data), LABEL_STUDIO_BASE_DATA_DIR=str(data), DJANGO_DB="sqlite")
+    env.update(HOME=str(data), LABEL_STUDIO_BASE_DATA_DIR=str(data), DJANGO_DB="sqlite",
+               LABEL_STUDIO_LOCAL_FILES_SERVING_ENABLED="true", LABEL_STUDIO_LOCAL_FILES_DOCUMENT_ROOT=str(docroot))
     log = open(data / "server.log", "wb")
     proc = subprocess.Popen([str(LS_BIN), "start", "--no-browser", "--internal-host", "127.0.0.1", "--port", str(port),
                              "--data-dir", str(data), "--username", USER, "--password", PASSWORD,
@@ -187,3 +195,52 @@ def test_labeling_page_renders_in_headless_chromium(label_studio, reviewed):
         assert img.size == (1280, 900)
         colours = img.convert("RGB").resize((320, 225)).getcolors(320 * 225)
         assert colours is None or len(colours) > 200  # a rendered page with screenshots, not a blank one
+
+
+def _api(base: str, method: str, path: str, body=None, raw: bool = False):
+    request = urllib.request.Request(base + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Authorization", f"Token {TOKEN}")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as r:
+        data = r.read()
+    return data if raw else json.loads(data)
+
+
+def test_review_push_and_pull_through_the_api(label_studio, docroot):
+    """`sftdata review push` creates the project, attaches the storage that serves its image files and imports the
+    tasks; a reviewer annotates through the API; `sftdata review pull` brings the decisions into the run."""
+    from click.testing import CliRunner
+
+    from sftdata.cli import main
+
+    run = sample_run(docroot / "runs", 2, annotate=True)
+    pushed = CliRunner().invoke(main, ["review", "push", str(run.path), "--url", label_studio, "--token", TOKEN,
+                                       "--local-files", str(docroot), "--title", "push test"])
+    assert pushed.exit_code == 0, pushed.output
+    state = json.loads((run.path / "review" / "label-studio.json").read_text())
+    assert "images served by a Local Files storage" in pushed.output and len(state["tasks"]) == 2
+    task = _api(label_studio, "GET", f"/api/tasks/{state['tasks'][0]}")
+    for step in task["data"]["steps"]:
+        for key in ("screenshot", "annotator"):
+            assert step[key].startswith("/data/local-files/?d=")
+            served = _api(label_studio, "GET", step[key], raw=True)  # 404 without the project's storage
+            name = step[key].rsplit("/", 1)[-1]
+            assert served == (run.path / state["folder"] / "images" / name).read_bytes()
+    eid = task["data"]["episode_id"]
+    _api(label_studio, "POST", f"/api/tasks/{state['tasks'][0]}/annotations/",
+         {"result": decision(0, "accept") + decision(1, "reject"), "lead_time": 2.0})
+    pulled = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
+    assert pulled.exit_code == 0, pulled.output
+    assert "steps reviewed 2 in 1 episodes: accepted 1, edited 0, rejected 1" in pulled.output
+    assert [(r["episode_id"], r["step"]) for r in run.rejects() if r.get("reason") == "human_rejected"] == [(eid, 1)]
+    again = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
+    assert again.exit_code == 0 and "new 0" in again.output  # pulling again changes nothing
+
+    refused = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", "not-a-token"])
+    assert refused.exit_code != 0 and "refused the token" in refused.output and "Traceback" not in refused.output
+
+    _api(label_studio, "DELETE", f"/api/storages/localfiles/{state['storage']}", raw=True)
+    with pytest.raises(urllib.error.HTTPError) as gone:  # what every image answered before push made the storage
+        _api(label_studio, "GET", task["data"]["steps"][0]["screenshot"], raw=True)
+    assert gone.value.code == 404
