@@ -2,7 +2,7 @@
 
     python benchmarks/export_lengths.py [--samples 20000] [--decode-samples 400] [--capacity 16384]
 
-1. Image tokens from PNG headers (sftdata.export.tokens.png_size) vs decoding each PNG with Pillow
+1. Image tokens from PNG headers (sftdata.families.png_size) vs decoding each PNG with Pillow
    (``Image.open(p).load()``), over synthetic UI-like screenshots of common phone sizes written once to a
    temp dir. Header reads run over all samples; decoding, ~100x slower, over a --decode-samples subset.
    Target: header path >= 20x faster per sample.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from sftdata.export.packing import (best_fit_decreasing, lower_bound_bins, pack_order,  # noqa: E402
                                     packing_efficiency, swift_sequential_packs)
-from sftdata.export.tokens import FAMILIES, png_size  # noqa: E402
+from sftdata.families import FAMILIES, png_size  # noqa: E402
 
 # (width, height) -> share of samples: common Android screenshot sizes.
 SIZES = {(1080, 2400): 0.45, (1080, 1920): 0.25, (720, 1600): 0.20, (1440, 3120): 0.10}

@@ -36,7 +36,7 @@ def main() -> int:
     args = ap.parse_args()
     from sftdata.export.packing import swift_sequential_packs
     from sftdata.export.stage import ExportOptions, export_run
-    from sftdata.export.tokens import FAMILIES, png_size
+    from sftdata.families import FAMILIES, png_size
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
     from sftdata.synthetic.sample import write_sample
     from sftdata.react.stage import AnnotateOptions, annotate_run

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import RecordError
 from .chat import DEFAULT_SYSTEM, chatml_text, glm_text
 from .samples import Sample
-from .tokens import FAMILIES, load_tokenizer, png_size
+from ..families import FAMILIES, load_tokenizer, png_size
 from .vocab import count_tokens, qwen_encoding
 
 GLM_SPARE = 4  # tokens added to a --tokenizer count of the GLM text (newlines its template may add)

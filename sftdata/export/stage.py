@@ -25,11 +25,9 @@ from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family, som_formats
 from ..io import count_lines, disk_full_guard, write_bytes_atomic, write_json_atomic
-from ..judge.status import JUDGEMENTS, judge_status
-from ..react.stage import ANNOTATIONS
+from ..judge.status import judge_status
 from ..review.apply import review_counts, reviewed_annotations
-from ..review.ledger import REVIEWS
-from ..rundir import RunDir
+from ..rundir import ANNOTATIONS, JUDGEMENTS, REVIEWS, RunDir
 from ..parallel import ordered_map
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel

@@ -14,9 +14,7 @@ from typing import Any, ClassVar
 
 from ..errors import RecordError
 from ..model import Action, Episode, Step
-
-
-ITEM_FIELDS = ("thought", "action_summary", "observation", "memory")  # optional, next to reasoning + function
+from ..react.calls import ITEM_FIELDS  # noqa: F401 (the reconstruction item's optional fields, re-exported)
 
 
 class CannotExpress(RecordError):

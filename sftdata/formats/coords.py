@@ -1,7 +1,7 @@
 """Coordinate spaces of the Qwen-family formats, all mapped from and back to original-screenshot pixels.
 
 * **smart-resized pixels** (``qwen2.5-vl``, ``ui-tars``): the model sees the image resized by its processor
-  (:func:`sftdata.export.tokens.smart_resize` with the family's default limits, via ``FAMILIES[...]``), so a
+  (:func:`sftdata.families.smart_resize` with the family's default limits, via ``FAMILIES[...]``), so a
   point is written in that image's pixels: ``x' = round(x * W' / W)``, back ``x = round(x' * W / W')``.
 * **999 grid** (``qwen3-vl``): ``g = round(x / (W - 1) * 999)``, back ``x = round(g / 999 * (W - 1))``, so the
   grid ends 0 and 999 are the first and last pixel.
@@ -20,7 +20,7 @@ parsing a rendered answer gives.
 """
 from __future__ import annotations
 
-from ..export.tokens import FAMILIES
+from ..families import FAMILIES
 
 Point = tuple[int, int]
 Size = tuple[int, int]  # (width, height)

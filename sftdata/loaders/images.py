@@ -51,7 +51,7 @@ def check_size(width: int, height: int, name: str) -> None:
     Traceback (most recent call last):
     sftdata.errors.RecordError: unusable_image_size: b.png is 3000x10: a side under 16 px
     """
-    from ..export.tokens import FAMILIES
+    from ..families import FAMILIES
 
     if min(width, height) < MIN_SIDE:
         raise RecordError("unusable_image_size", f"{name} is {width}x{height}: a side under {MIN_SIDE} px")

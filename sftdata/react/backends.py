@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from ..errors import FatalError
-from ..formats.base import ITEM_FIELDS
+from .calls import ITEM_FIELDS
 from ..schemas import load as load_schema
 
 try:

@@ -22,6 +22,8 @@ from typing import Any
 
 from ..model import ELEMENT_ACTIONS, Action, Element, Step
 
+ITEM_FIELDS = ("thought", "action_summary", "observation", "memory")  # optional, next to reasoning + function
+
 FUNCTION_OF = {"click": "click", "long_press": "long_press", "input": "input", "swipe": "swipe",
                "open_app": "open_app", "back": "press_back", "home": "press_home", "wait": "wait", "done": "done"}
 WEB_FUNCTION_OF = {"click": "click", "type": "type", "select": "select", "scroll": "scroll", "go_to_url": "go_to_url",

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..formats.base import ITEM_FIELDS
+from .calls import ITEM_FIELDS
 from ..model import Episode, Step
 from .agreement import contradictions
 from .calls import TARGET_FUNCTIONS, expected_parameters, function_name, grounding_label, mentions, normalize

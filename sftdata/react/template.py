@@ -4,7 +4,7 @@ before it acts.
 It is the default backend, so the pipeline runs without network. Every item pairs a Chinese ReAct
 ``reasoning`` with the ground-truth ``function`` call, and carries the optional fields ``thought`` (one
 sentence), ``action_summary`` (a short imperative), ``observation`` (the current screen) and ``memory`` (the
-whole task history in compact form, and counts of a looping goal: :func:`sftdata.progress.task_memory`).
+whole task history in compact form, and counts of a looping goal: :func:`sftdata.react.progress.task_memory`).
 
 The reasoning (v3) is built from what the exported sample shows the model: the goal, the agent's own earlier
 actions, and the current screen's visible elements (:mod:`sftdata.react.template_screen`). It never quotes the
@@ -33,7 +33,7 @@ import re
 from typing import Any
 
 from ..model import Episode, Step
-from ..progress import looping, task_memory
+from .progress import looping, task_memory
 from .calls import expected_parameters, function_name, grounding_label, normalize
 from .check import mark_words
 from .template_screen import (_SPACE, _SPACE_PUNCT, _SWIPES, _TRAILING, SUMMARY_MAX, _cut, _labelled_element, _pick,

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..model import Element, Episode, Step
-from ..progress import task_memory
+from .progress import task_memory
 from .calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
                     target_element)
 from .check import cjk_share, mark_words

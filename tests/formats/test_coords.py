@@ -1,10 +1,10 @@
-"""Coordinate spaces: smart-resized pixels follow sftdata.export.tokens.smart_resize; the 999 grid's ends are the
+"""Coordinate spaces: smart-resized pixels follow sftdata.families.smart_resize; the 999 grid's ends are the
 first and last pixel; forward then back is stable (quantizing twice changes nothing)."""
 from __future__ import annotations
 
 import pytest
 
-from sftdata.export.tokens import FAMILIES, smart_resize
+from sftdata.families import FAMILIES, smart_resize
 from sftdata.formats import coords
 
 SIZES = [(1080, 2400), (540, 1200), (1440, 3120), (720, 1280), (2400, 1080)]

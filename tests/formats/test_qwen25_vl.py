@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from sftdata.export.tokens import FAMILIES, smart_resize
+from sftdata.families import FAMILIES, smart_resize
 from sftdata.formats import StepContext, get_format
 from sftdata.formats.short import clause
 from sftdata.model import Action

@@ -8,7 +8,7 @@ import pytest
 
 from sftdata.formats.base import ITEM_FIELDS
 from sftdata.model import Action, Element, Step
-from sftdata.progress import task_memory
+from sftdata.react.progress import task_memory
 from sftdata.react.calls import grounding_label, mentions
 from sftdata.react.check import check_items, cjk_share
 from sftdata.react.hindsight import find_hindsight

@@ -34,7 +34,7 @@ def _export_and_encode(run, models, tmp_path_factory, fmt, variant):
 
 @pytest.mark.parametrize("fmt,variant", CASES)
 def test_swift_encodes_every_row_as_we_measured_it(mixed_run, tiny_models, tmp_path_factory, fmt, variant):
-    from sftdata.export.tokens import FAMILIES, png_size
+    from sftdata.families import FAMILIES, png_size
 
     out, manifest, rows, encoded = _export_and_encode(mixed_run, tiny_models, tmp_path_factory, fmt, variant)
     lengths = json.loads((out / "lengths.json").read_text())

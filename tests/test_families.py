@@ -1,4 +1,4 @@
-"""sftdata.export.tokens: header sizes, the processors' resize rules, image-token counts, text bounds."""
+"""Model families (sftdata.families): header sizes, the processors' resize rules, image-token counts, text bounds."""
 from __future__ import annotations
 
 import io
@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from sftdata.export.tokens import FAMILIES, glm4v_smart_resize, load_tokenizer, png_size, smart_resize
+from sftdata.families import FAMILIES, glm4v_smart_resize, load_tokenizer, png_size, smart_resize
+from support import AC_DIR
 
-SCREENSHOTS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "androidcontrol" / "screenshots"
+SCREENSHOTS = AC_DIR / "screenshots"
 
 
 # --- References, copied from the upstream code (only the error messages shortened) -------------------------

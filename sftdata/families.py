@@ -1,4 +1,6 @@
-"""Token-length estimates for SFT samples, computed without decoding images or loading a model.
+"""The model families an export is sized and trained for, and their image-token rules: token-length estimates
+for SFT samples, computed without decoding images or loading a model. Formats (coordinates in a family's
+resized image), loaders and export all read the families here.
 
 * ``png_size``: (width, height) from a PNG, JPEG or WebP header.
 * ``smart_resize`` / ``glm4v_smart_resize``: the resize rules of the Qwen2-VL and GLM-4.1V image processors
