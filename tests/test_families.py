@@ -6,7 +6,6 @@ import math
 import random
 import struct
 import sys
-from pathlib import Path
 
 import pytest
 from PIL import Image
