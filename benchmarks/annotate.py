@@ -166,7 +166,7 @@ def stage_run(base: Path, work: Path, i: int, base_url: str, args) -> tuple[floa
 
 
 def first_bodies(base: Path, args) -> list[bytes]:
-    from sftdata.react.backends import chat_body
+    from sftdata.llm.backends import chat_body
     from sftdata.react.stage import AnnotateOptions, Annotator, split_windows
     from sftdata.rundir import RunDir
 

@@ -36,7 +36,7 @@ def _ids(value: str | None) -> list[str] | None:
 
 def endpoint_options(*, prompt_help: str, image_help: str, max_tokens: int, attempts_help: str, window_min: int,
                      window_default: int, window_help: str):
-    """The options every LLM stage shares (annotate, judge: :class:`~sftdata.react.endpoint.EndpointOptions`),
+    """The options every LLM stage shares (annotate, judge: :class:`~sftdata.llm.endpoint.EndpointOptions`),
     with the defaults and help of the stage."""
     options = [
         click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import FatalError
 from ..io import Ledger, atomic_path, iter_jsonl
 from ..react.annotator import split_windows
-from ..react.backends import clean_usage
+from ..llm.backends import clean_usage
 from ..react.parse import ReplyError
 from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge

@@ -1,5 +1,5 @@
 """One episode through an LLM judge: messages per window (annotator image and next screenshot per step), the
-request through the shared reply cache (:func:`sftdata.react.ask.ask_cached`), parsing, and re-asks.
+request through the shared reply cache (:func:`sftdata.llm.ask.ask_cached`), parsing, and re-asks.
 
 A reply that is not a verdict (malformed, refused, truncated, the wrong steps) is a failed attempt: the judge is
 asked again with the problem named, up to ``max_attempts``; then :class:`JudgeFailed`. An endpoint failure (no
@@ -18,9 +18,9 @@ from typing import Any
 
 from ..model import Episode
 from ..react.annotator import split_windows
-from ..react.ask import ask_cached
-from ..react.backends import ENDPOINT_FAILURES, LLMError, chat_body
-from ..react.cache import ImageCache, ReplyCache, request_key
+from ..llm.ask import ask_cached
+from ..llm.backends import ENDPOINT_FAILURES, LLMError, chat_body
+from ..llm.cache import ImageCache, ReplyCache, request_key
 from ..react.images import annotator_bytes, to_data_url
 from ..react.parse import ReplyError
 from ..schemas import load as load_schema
@@ -47,7 +47,7 @@ def judge_format() -> dict[str, Any]:
 
 
 class LLMJudge:
-    """Judges episodes through ``backend`` (an :class:`sftdata.react.backends.OpenAIBackend` or alike)."""
+    """Judges episodes through ``backend`` (an :class:`sftdata.llm.backends.OpenAIBackend` or alike)."""
 
     def __init__(self, run_path: Path, backend: Any, prompt: JudgePrompt, *, window: int = 10,
                  max_attempts: int = 3, concurrency: int = 8, image_max_side: int | None = None,
@@ -84,11 +84,8 @@ class LLMJudge:
 
     def body(self, messages: list[dict]) -> dict[str, Any]:
         """A ``/v1/chat/completions`` request body (with the judge schema as ``response_format`` if structured)."""
-        body = chat_body(self.model, messages, getattr(self.backend, "max_tokens", 4096),
-                         getattr(self.backend, "temperature", None), structured=False)
-        if self.structured:
-            body["response_format"] = judge_format()
-        return body
+        return chat_body(self.model, messages, getattr(self.backend, "max_tokens", 4096),
+                         getattr(self.backend, "temperature", None), judge_format() if self.structured else None)
 
     def request(self, messages: list[dict], attempt: int) -> tuple[bytes, str]:
         """The serialized request body and its cache key (the attempt number is part of it)."""

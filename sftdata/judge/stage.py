@@ -21,8 +21,8 @@ from ..errors import FatalError
 from ..exitcodes import EndpointUnavailable
 from ..io import Ledger, iter_jsonl
 from ..model import Episode
-from ..react.backends import OpenAIBackend, redact_url
-from ..react.endpoint import EndpointOptions
+from ..llm.backends import OpenAIBackend, redact_url
+from ..llm.endpoint import EndpointOptions
 from ..react.stage import ANNOTATIONS, LLM_STATS, check_options
 from ..rundir import RunDir
 from .figures import alignment_figures

@@ -19,14 +19,14 @@ from typing import Any
 from ..errors import FatalError
 from ..model import Episode, Step
 from ..rundir import RunDir
-from .ask import ask_cached
-from .backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply
-from .cache import ImageCache, ReplyCache, request_key
+from ..llm.ask import ask_cached
+from ..llm.backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply
+from ..llm.cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
 from .parse import ReplyError, parse_reply, schema_failures
-from .endpoint import EndpointOptions
-from .prompt import (NO_FINAL_SCREEN_NOTE, PromptTemplate, fill_template, ineffective_note, load_templates,
+from ..llm.endpoint import EndpointOptions
+from .prompt import (NO_FINAL_SCREEN_NOTE, PromptTemplate, structured_format, fill_template, ineffective_note, load_templates,
                      repair_message, user_content, window_note)
 
 BACKENDS = ("template", "openai")
@@ -78,7 +78,7 @@ class Annotator:
             self.backend = OpenAIBackend(model=opts.model or "", base_url=opts.base_url, api_key_env=opts.api_key_env,
                                          timeout=opts.timeout, max_retries=opts.max_retries,
                                          max_tokens=opts.max_tokens, temperature=opts.temperature,
-                                         structured=opts.structured)
+                                         response_format=structured_format() if opts.structured else None)
         self.replies = ReplyCache(run.path / "cache" / "llm")
         self.images = ImageCache(run.path / "cache" / "annotator")
         self.stats: Counter = Counter()

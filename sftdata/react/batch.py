@@ -17,8 +17,9 @@ from typing import Any
 from ..errors import FatalError, RecordError
 from ..io import Ledger, atomic_path, iter_jsonl
 from ..rundir import RunDir
-from .backends import chat_body, clean_usage
+from ..llm.backends import chat_body, clean_usage
 from .check import Failure, check_items
+from .prompt import structured_format
 from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
 
 
@@ -31,7 +32,8 @@ class _BodyOnly:
         self.model, self.opts = opts.model, opts
 
     def body(self, messages: list[dict]) -> dict[str, Any]:
-        return chat_body(self.model, messages, self.opts.max_tokens, self.opts.temperature, self.opts.structured)
+        return chat_body(self.model, messages, self.opts.max_tokens, self.opts.temperature,
+                         structured_format() if self.opts.structured else None)
 
 
 def custom_id(episode_id: str, start: int, end: int) -> str:

@@ -20,11 +20,13 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ..errors import FatalError
 from ..model import Step
 from ..overlay.draw import action_label
-from .calls import function_name
+from ..schemas import load as load_schema
+from .calls import ITEM_FIELDS, function_name
 
 PROMPTS = ("react_zh_v1", "react_zh_v2", "react_zh_v3", "react_zh_web_v2")
 DEFAULT_PROMPT = "react_zh_v3"
@@ -155,3 +157,20 @@ def user_content(image_urls: list[str], start: int, note: str | None) -> list[di
 def repair_message(failures_text: str, count: int) -> str:
     return (f"你的输出没有通过检查，问题如下：\n{failures_text}\n\n"
             f"请修正这些问题，重新输出完整的 JSON 列表（恰好 {count} 项，每张截图一项，顺序不变），只输出 JSON。")
+
+
+def structured_format() -> dict[str, Any]:
+    """``response_format`` asking for ``{"items": [...]}`` (structured outputs need an object at the root); an
+    item may carry the optional string fields (``thought``, ``action_summary``, ``observation``, ``memory``).
+
+    >>> item = structured_format()["json_schema"]["schema"]["$defs"]["item"]
+    >>> item["required"], item["properties"]["memory"]
+    (['reasoning', 'function'], {'type': 'string'})
+    """
+    schema = load_schema("reconstruction")
+    item = schema["$defs"]["item"]
+    item["properties"] = {**{name: {"type": "string"} for name in ITEM_FIELDS}, **item.get("properties", {})}
+    return {"type": "json_schema", "json_schema": {"name": "reconstruction", "strict": False, "schema": {
+        "type": "object", "required": ["items"], "properties": {"items": {k: v for k, v in schema.items()
+                                                                          if k not in ("$schema", "$id", "$defs")}},
+        "$defs": schema["$defs"]}}}

@@ -27,7 +27,7 @@ from ..gc_tuning import fewer_collections
 from ..model import Episode
 from ..rundir import RunDir
 from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
-from .backends import redact_url
+from ..llm.backends import redact_url
 from .check import Failure
 
 STAGE = "annotate"

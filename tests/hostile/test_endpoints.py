@@ -262,7 +262,7 @@ def test_always_500_through_the_cli_twice(run, index):
 
 
 def test_a_gzip_bomb_is_refused_without_inflating_it(run, index, monkeypatch):
-    from sftdata.react import backends
+    from sftdata.llm import backends
 
     monkeypatch.setattr(backends, "MAX_REPLY_BYTES", 4 * 1024 * 1024)  # the real limit is 128 MiB: same code
     bomb = gzip.compress(b" " * (48 * 1024 * 1024), compresslevel=9)  # 48 MB of spaces, ~50 KB on the wire

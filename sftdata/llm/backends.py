@@ -27,8 +27,6 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from ..errors import FatalError
-from .calls import ITEM_FIELDS
-from ..schemas import load as load_schema
 
 try:
     from openai._constants import RAW_RESPONSE_HEADER as _RAW_RESPONSE_HEADER
@@ -236,31 +234,14 @@ def _deadline_client(timeout: float, **kwargs: Any):
     return DeadlineOpenAI(timeout=timeout, **kwargs)
 
 
-def structured_format() -> dict[str, Any]:
-    """``response_format`` asking for ``{"items": [...]}`` (structured outputs need an object at the root); an
-    item may carry the optional string fields (``thought``, ``action_summary``, ``observation``, ``memory``).
-
-    >>> item = structured_format()["json_schema"]["schema"]["$defs"]["item"]
-    >>> item["required"], item["properties"]["memory"]
-    (['reasoning', 'function'], {'type': 'string'})
-    """
-    schema = load_schema("reconstruction")
-    item = schema["$defs"]["item"]
-    item["properties"] = {**{name: {"type": "string"} for name in ITEM_FIELDS}, **item.get("properties", {})}
-    return {"type": "json_schema", "json_schema": {"name": "reconstruction", "strict": False, "schema": {
-        "type": "object", "required": ["items"], "properties": {"items": {k: v for k, v in schema.items()
-                                                                          if k not in ("$schema", "$id", "$defs")}},
-        "$defs": schema["$defs"]}}}
-
-
 def chat_body(model: str, messages: list[dict], max_tokens: int, temperature: float | None,
-              structured: bool) -> dict[str, Any]:
-    """A ``/v1/chat/completions`` request body."""
+              response_format: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ``/v1/chat/completions`` request body (``response_format``: the stage's structured-output schema)."""
     body: dict[str, Any] = {"model": model, "messages": messages, "max_tokens": max_tokens}
     if temperature is not None:
         body["temperature"] = temperature
-    if structured:
-        body["response_format"] = structured_format()
+    if response_format is not None:
+        body["response_format"] = response_format
     return body
 
 
@@ -269,7 +250,7 @@ class OpenAIBackend:
 
     def __init__(self, *, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  timeout: float = 120.0, max_retries: int = 4, max_tokens: int = 8192,
-                 temperature: float | None = None, structured: bool = False) -> None:
+                 temperature: float | None = None, response_format: dict[str, Any] | None = None) -> None:
         key = os.environ.get(api_key_env)
         if not key:
             raise FatalError(f"the openai backend needs an API key in the environment variable {api_key_env}")
@@ -277,7 +258,8 @@ class OpenAIBackend:
             raise FatalError("the openai backend needs --model")
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
             raise FatalError(f"--timeout must be a positive number of seconds, not {timeout!r}")
-        self.model, self.max_tokens, self.temperature, self.structured = model, max_tokens, temperature, structured
+        self.model, self.max_tokens, self.temperature = model, max_tokens, temperature
+        self.response_format = response_format
         self.max_retries = max(0, int(max_retries))
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None  # the SDK's own fallback, checked alike
         self._secrets = sorted({key, *([key[-20:]] if len(key) > 24 else []), *url_secrets(base_url)},
@@ -299,7 +281,7 @@ class OpenAIBackend:
             raise FatalError(self.scrub(f"--base-url {self.endpoint!r} is not usable: {exc}")) from None
 
     def body(self, messages: list[dict]) -> dict[str, Any]:
-        return chat_body(self.model, messages, self.max_tokens, self.temperature, self.structured)
+        return chat_body(self.model, messages, self.max_tokens, self.temperature, self.response_format)
 
     def scrub(self, text: str) -> str:
         """``text`` from the endpoint with the API key (or its tail) masked: errors may echo it."""

@@ -3,7 +3,7 @@ encoded annotator images (so retries and reruns do not redraw them).
 
 A request key hashes everything that decides the answer: model, endpoint, prompt version, the request body with
 each image replaced by its sha256, and the ground truth of the window. It never includes the API key, and the
-endpoint in it is the redacted one (no userinfo, no ``?api_key=``): see :func:`sftdata.react.backends.redact_url`.
+endpoint in it is the redacted one (no userinfo, no ``?api_key=``): see :func:`sftdata.llm.backends.redact_url`.
 
 >>> import tempfile
 >>> cache = ReplyCache(tempfile.mkdtemp())
