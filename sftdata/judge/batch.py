@@ -9,7 +9,6 @@ not all in the file is left for a later import.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 from ..errors import FatalError
 from ..io import Ledger, atomic_path, iter_jsonl
 from ..react.annotator import split_windows
-from ..llm.backends import clean_usage
+from ..llm.batch import BatchReplyError, request_line, result_text
 from ..react.parse import ReplyError
 from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
@@ -68,9 +67,7 @@ def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
                 items = record.get("items", [])
                 for start, end in split_windows(len(episode.steps), opts.window):
                     body = judge.body(judge.messages(episode, items, start, end))
-                    out.write(json.dumps({"custom_id": custom_id(episode.id, start, end), "method": "POST",
-                                          "url": "/v1/chat/completions", "body": body},
-                                         ensure_ascii=False, allow_nan=False) + "\n")
+                    out.write(request_line(custom_id(episode.id, start, end), body) + "\n")
                     lines += 1
     finally:
         judge.pool.shutdown()
@@ -79,21 +76,12 @@ def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
 
 def _text(line: dict[str, Any]) -> tuple[str, dict]:
     """The reply text of one result line, or a ReplyError saying why there is none."""
-    response = line.get("response") or {}
-    if line.get("error") or response.get("status_code") != 200:
-        detail = json.dumps(line.get("error") or response.get("body"), ensure_ascii=False)[:300]
-        raise ReplyError("llm_error", f"batch request failed: {detail}")
-    body = response.get("body") or {}
     try:
-        choice = body["choices"][0]
-        text = choice["message"]["content"]
-        if not isinstance(text, str):
-            raise TypeError
-    except (KeyError, IndexError, TypeError):
-        raise ReplyError("empty_reply", "the batch result has no choices") from None
-    if choice.get("finish_reason") == "length":
-        raise ReplyError("judge_truncated", "the verdict was cut off by max_tokens")
-    return text, clean_usage(body.get("usage"))
+        return result_text(line)
+    except BatchReplyError as exc:
+        if exc.reason == "truncated":
+            raise ReplyError("judge_truncated", "the verdict was cut off by max_tokens") from None
+        raise ReplyError(exc.reason, exc.detail) from None
 
 
 def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeResult:

@@ -8,7 +8,6 @@ which repairs); one whose windows are not all in the file is left for a later im
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -18,6 +17,7 @@ from ..errors import FatalError, RecordError
 from ..io import Ledger, atomic_path, iter_jsonl
 from ..rundir import RunDir
 from ..llm.backends import chat_body, clean_usage
+from ..llm.batch import BatchReplyError, request_line, result_text
 from .check import Failure, check_items
 from .prompt import structured_format
 from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
@@ -60,30 +60,19 @@ def write_requests(run: RunDir, opts: AnnotateOptions, path: Path) -> int:
         for episode in _todo(run, opts, annotator.prompt_versions):
             for start, end in split_windows(len(episode.steps), opts.window):
                 body = annotator.backend.body(annotator.messages(episode, start, end))
-                out.write(json.dumps({"custom_id": custom_id(episode.id, start, end), "method": "POST",
-                                      "url": "/v1/chat/completions", "body": body},
-                                     ensure_ascii=False, allow_nan=False) + "\n")
+                out.write(request_line(custom_id(episode.id, start, end), body) + "\n")
                 lines += 1
     annotator.pool.shutdown()
     return lines
 
 
 def _reply_text(line: dict[str, Any]) -> tuple[str | None, Failure | None, dict]:
-    response = line.get("response") or {}
-    if line.get("error") or response.get("status_code") != 200:
-        detail = json.dumps(line.get("error") or response.get("body"), ensure_ascii=False)[:300]
-        return None, Failure(None, "llm_error", f"batch request failed: {detail}"), {}
-    body = response.get("body") or {}
     try:
-        choice = body["choices"][0]
-        text = choice["message"]["content"] or ""
-        if not isinstance(text, str):
-            raise TypeError
-    except (KeyError, IndexError, TypeError):
-        return None, Failure(None, "empty_reply", "the batch result has no choices"), {}
-    if choice.get("finish_reason") == "length":
-        return None, Failure(None, "reply_truncated", "the reply was cut off by max_tokens"), body.get("usage") or {}
-    return text, None, body.get("usage") or {}
+        text, usage = result_text(line)
+    except BatchReplyError as exc:
+        reason = "reply_truncated" if exc.reason == "truncated" else exc.reason
+        return None, Failure(None, reason, exc.detail), exc.usage
+    return text, None, usage
 
 
 def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateResult:
