@@ -8,11 +8,10 @@ errors (a typo must not silently fall back to a default); relative paths are rel
 """
 from __future__ import annotations
 
-import re
 import sys
 import types
 import typing
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .errors import FatalError
 from .export.stage import ExportOptions
 from .judge.stage import JudgeOptions
 from .react.stage import AnnotateOptions
+from .sources import Source, source
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,25 +28,9 @@ else:  # pragma: no cover
 
 
 @dataclass
-class SourceConfig:
-    type: str  # androidcontrol | annotated | mind2web
-    paths: list[Path] = field(default_factory=list)  # androidcontrol TFRecord files, mind2web Parquet or JSON files
-    root: Path | None = None  # annotated trajectories folder
-    splits: Path | None = None
-    split: str | None = None
-    episodes: list[str] | None = None
-    limit: int | None = None
-    tolerance: float | None = None
-    require_clean: bool = False
-    ocr: bool = False  # annotated: OCR text elements for phone frames without a tree (the ocr extra)
-    viewport: str = "1280x720"  # mind2web: the window cut from each whole-page screenshot
-    screenshots: Path | None = None  # mind2web text-only JSON: the raw dump's task folders
-
-
-@dataclass
 class RunConfig:
     run_dir: Path
-    sources: list[SourceConfig]
+    sources: list[Source]
     annotate: AnnotateOptions
     exports: list[ExportOptions]
     validate_cjk_threshold: float = 0.5
@@ -153,29 +137,8 @@ def parse_config(text: str, base: Path) -> RunConfig:
     for i, table in enumerate(_array_of_tables(raw, "sources")):
         if isinstance(table.get("episodes"), list):  # ids may be written as numbers
             table = {**table, "episodes": [str(e) if isinstance(e, int) else e for e in table["episodes"]]}
-        src = SourceConfig(**_take(SourceConfig, table, f"sources {i + 1}"))
-        if src.type == "androidcontrol":
-            if not src.paths:
-                raise FatalError(f"config [sources {i + 1}]: an androidcontrol source needs paths")
-            src.paths = [_path(base, p) for p in src.paths]
-        elif src.type == "annotated":
-            if not src.root:
-                raise FatalError(f"config [sources {i + 1}]: an annotated source needs root")
-            src.root = _path(base, src.root)
-        elif src.type == "mind2web":
-            if not src.paths:
-                raise FatalError(f"config [sources {i + 1}]: a mind2web source needs paths")
-            src.paths = [_path(base, p) for p in src.paths]
-            src.screenshots = _path(base, src.screenshots) if src.screenshots else None
-            if not re.fullmatch(r"\d+x\d+", src.viewport) or min(map(int, src.viewport.split("x"))) < 64:
-                raise FatalError(f"config [sources {i + 1}]: viewport = {src.viewport!r} should be WIDTHxHEIGHT, "
-                                 "each at least 64")
-        else:
-            raise FatalError(f"config [sources {i + 1}]: type must be androidcontrol, annotated or mind2web, "
-                             f"not {src.type!r}")
-        if src.splits:
-            src.splits = _path(base, src.splits)
-        src.episodes = [str(e) for e in src.episodes] if src.episodes else None
+        table = dict(table)
+        src = source(table.pop("type", None), table, base, f"sources {i + 1}", take=_take)
         sources.append(src)
     if not sources:
         raise FatalError("config: at least one [[sources]] table is needed")

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from .config import RunConfig
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_fingerprint, export_run
-from .ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
+from .ingest import IngestOptions
 from .io import Ledger, iter_jsonl, read_json
 from .react.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
@@ -55,20 +55,10 @@ def _timed(result: PipelineResult, stage: str, fn: Callable[[], Any]) -> Any:
 
 def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None) -> None:
     for src in cfg.sources:
-        opts = IngestOptions(splits=str(src.splits) if src.splits else None, split=src.split,
-                             episode_ids=src.episodes, limit=src.limit, strict=cfg.strict, workers=cfg.workers)
-        if src.type == "androidcontrol":
-            out = _timed(result, "ingest", lambda: ingest_androidcontrol(src.paths, run, opts, progress))
-        elif src.type == "mind2web":
-            from .ingest_mind2web import Mind2WebOptions, ingest_mind2web
-            width, height = (int(v) for v in src.viewport.split("x"))
-            m2w = Mind2WebOptions(viewport=(width, height),
-                                  screenshots=str(src.screenshots) if src.screenshots else None)
-            out = _timed(result, "ingest", lambda: ingest_mind2web(src.paths, run, opts, m2w, progress))
-        else:
-            from .loaders.annotated import AnnotatedOptions
-            aopts = AnnotatedOptions(tolerance_px=src.tolerance, require_clean=src.require_clean, ocr=src.ocr)
-            out = _timed(result, "ingest", lambda: ingest_annotated(src.root, run, opts, aopts, progress))
+        opts = IngestOptions(splits=str(src.splits) if getattr(src, "splits", None) else None,
+                             split=getattr(src, "split", None), episode_ids=src.episodes, limit=src.limit,
+                             strict=cfg.strict, workers=cfg.workers)
+        out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress))
         if out.skipped:
             result.skipped.append(f"ingest {src.type}")
 

@@ -1,0 +1,132 @@
+"""The input sources of ``sftdata run``: one typed config per kind, registered under its ``type``.
+
+Each ``[[sources]]`` table names its ``type`` and takes only that source's keys (a ``tolerance`` on a mind2web
+source is refused, naming the source); paths are resolved against the config file's folder; ``ingest`` runs
+the source's ingest stage into a run.
+
+>>> from pathlib import Path
+>>> source("mind2web", {"paths": ["m2w.parquet"], "viewport": "1280x800"}, Path("/cfg"), "sources 1").paths
+[PosixPath('/cfg/m2w.parquet')]
+>>> source("mind2web", {"paths": ["m2w.parquet"], "tolerance": 3}, Path("/cfg"), "sources 1")
+Traceback (most recent call last):
+sftdata.errors.FatalError: config [sources 1 (mind2web)]: unknown key(s) tolerance; allowed: episodes, limit, paths, screenshots, viewport
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
+from typing import Any, Callable, ClassVar
+
+from .errors import FatalError
+
+
+def _path(base: Path, value: str | Path) -> Path:
+    p = Path(value).expanduser()
+    return p if p.is_absolute() else base / p
+
+
+@dataclass
+class AndroidControlSource:
+    """The AndroidControl release's GZIP TFRecords (and, optionally, its splits file)."""
+
+    paths: list[Path]
+    splits: Path | None = None
+    split: str | None = None
+    episodes: list[str] | None = None
+    limit: int | None = None
+    type: ClassVar[str] = "androidcontrol"
+
+    def resolve(self, base: Path, where: str) -> None:
+        if not self.paths:
+            raise FatalError(f"config [{where}]: an androidcontrol source needs paths")
+        self.paths = [_path(base, p) for p in self.paths]
+        self.splits = _path(base, self.splits) if self.splits else None
+
+    def ingest(self, run, opts, progress):
+        from .ingest import ingest_androidcontrol
+        return ingest_androidcontrol(self.paths, run, opts, progress)
+
+
+@dataclass
+class AnnotatedSource:
+    """A folder of human-annotated trajectories (one folder with task.json and screenshots per trajectory)."""
+
+    root: Path
+    episodes: list[str] | None = None
+    limit: int | None = None
+    tolerance: float | None = None  # px between task.json coordinates and the drawn marks
+    require_clean: bool = False
+    ocr: bool = False  # OCR text elements for phone frames without a tree (the ocr extra)
+    type: ClassVar[str] = "annotated"
+
+    def resolve(self, base: Path, where: str) -> None:
+        if not self.root:
+            raise FatalError(f"config [{where}]: an annotated source needs root")
+        self.root = _path(base, self.root)
+
+    def ingest(self, run, opts, progress):
+        from .ingest import ingest_annotated
+        from .loaders.annotated import AnnotatedOptions
+        aopts = AnnotatedOptions(tolerance_px=self.tolerance, require_clean=self.require_clean, ocr=self.ocr)
+        return ingest_annotated(self.root, run, opts, aopts, progress)
+
+
+@dataclass
+class Mind2WebSource:
+    """Multimodal-Mind2Web Parquet shards, or the text-only JSON with the raw dump's screenshots."""
+
+    paths: list[Path]
+    episodes: list[str] | None = None
+    limit: int | None = None
+    viewport: str = "1280x720"  # the window cut from each whole-page screenshot
+    screenshots: Path | None = None  # text-only JSON: the raw dump's task folders
+    type: ClassVar[str] = "mind2web"
+
+    def resolve(self, base: Path, where: str) -> None:
+        if not self.paths:
+            raise FatalError(f"config [{where}]: a mind2web source needs paths")
+        self.paths = [_path(base, p) for p in self.paths]
+        self.screenshots = _path(base, self.screenshots) if self.screenshots else None
+        if not re.fullmatch(r"\d+x\d+", self.viewport) or min(map(int, self.viewport.split("x"))) < 64:
+            raise FatalError(f"config [{where}]: viewport = {self.viewport!r} should be WIDTHxHEIGHT, each at "
+                             "least 64")
+
+    def ingest(self, run, opts, progress):
+        from .ingest_mind2web import Mind2WebOptions, ingest_mind2web
+        width, height = (int(v) for v in self.viewport.split("x"))
+        m2w = Mind2WebOptions(viewport=(width, height), screenshots=str(self.screenshots) if self.screenshots else None)
+        return ingest_mind2web(self.paths, run, opts, m2w, progress)
+
+
+SOURCES: dict[str, type] = {cls.type: cls for cls in (AndroidControlSource, AnnotatedSource, Mind2WebSource)}
+Source = AndroidControlSource | AnnotatedSource | Mind2WebSource
+
+
+def source(kind: Any, table: dict[str, Any], base: Path, where: str,
+           take: Callable[..., dict[str, Any]] | None = None) -> Source:
+    """The typed config of one ``[[sources]]`` table (``kind``: its ``type``), paths resolved against ``base``.
+    ``take`` checks the keys and their value types (``sftdata.config``'s checker); by default only the names."""
+    cls = SOURCES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise FatalError(f"config [{where}]: type must be {', '.join(sorted(SOURCES))}, not {kind!r}")
+    where = f"{where} ({kind})"
+    if take is not None:
+        values = take(cls, table, where)
+    else:
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(table) - names)
+        if unknown:
+            raise FatalError(f"config [{where}]: unknown key(s) {', '.join(unknown)}; allowed: "
+                             f"{', '.join(sorted(names))}")
+        values = dict(table)
+    required = [f.name for f in fields(cls)
+                if f.default is MISSING and f.default_factory is MISSING and f.name not in values]
+    if required:
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise FatalError(f"config [{where}]: {article} {kind} source needs {', '.join(required)}")
+    src = cls(**values)
+    if getattr(src, "episodes", None):
+        src.episodes = [str(e) for e in src.episodes]
+    src.resolve(base, where)
+    return src
