@@ -1,5 +1,5 @@
 """Precision and recall of the reasoning-action agreement check (reason ``reasoning_contradicts_action``) on the
-labelled sets in tests/react/: ``agreement_dev.jsonl`` (what the check was developed on) and
+labelled sets in tests/annotate/: ``agreement_dev.jsonl`` (what the check was developed on) and
 ``agreement_heldout.jsonl`` (written after the check was finished), each record a reasoning, its call and the step
 (``step_id`` into ``agreement_steps.jsonl``).
 
@@ -15,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 
 from sftdata.model import Step
-from sftdata.react.agreement import contradictions
+from sftdata.annotate.agreement import contradictions
 
-HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
+HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 sys.path.insert(0, str(HERE))
 from labelled_sets import labelled_sets  # noqa: E402
 SETS = ("agreement_dev.jsonl", "agreement_heldout.jsonl", "agreement_heldout2.jsonl", "agreement_heldout3.jsonl")

@@ -63,8 +63,8 @@ def build_run(work: Path, n: int, size: tuple[int, int]) -> Path:
 
 def prepare_images(base: Path, max_side: int, threads: int) -> None:
     """Draw + encode every annotator image through the stage (cold cache), then time a warm pass."""
-    from sftdata.react.images import annotator_bytes
-    from sftdata.react.stage import AnnotateOptions, Annotator
+    from sftdata.annotate.images import annotator_bytes
+    from sftdata.annotate.stage import AnnotateOptions, Annotator
     from sftdata.rundir import RunDir
 
     run = RunDir(base)
@@ -147,7 +147,7 @@ class Server:
 
 # --- runs -------------------------------------------------------------------------------------------------
 def stage_run(base: Path, work: Path, i: int, base_url: str, args) -> tuple[float, object]:
-    from sftdata.react.stage import AnnotateOptions, annotate_run
+    from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
 
     dst = work / f"run{i}"
@@ -167,7 +167,7 @@ def stage_run(base: Path, work: Path, i: int, base_url: str, args) -> tuple[floa
 
 def first_bodies(base: Path, args) -> list[bytes]:
     from sftdata.llm.backends import chat_body
-    from sftdata.react.stage import AnnotateOptions, Annotator, split_windows
+    from sftdata.annotate.stage import AnnotateOptions, Annotator, split_windows
     from sftdata.rundir import RunDir
 
     run = RunDir(base)
@@ -204,8 +204,8 @@ def breakdown_run(base: Path, work: Path, base_url: str, args) -> None:
     """One more stage run with wrappers timing its sections (most run in the stage's thread pool; wall time, so
     waiting for the GIL counts), and a monitor measuring how long the event loop was blocked (monkeypatched
     here; sftdata is not changed)."""
-    import sftdata.react.annotator as annotator_mod
-    import sftdata.react.stage as stage
+    import sftdata.annotate.annotator as annotator_mod
+    import sftdata.annotate.stage as stage
     from sftdata.model import Episode
 
     spent: collections.Counter = collections.Counter()

@@ -42,7 +42,7 @@ def build_run(root: Path, steps: int, size: tuple[int, int]):
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
     from sftdata.io import Ledger
     from sftdata.synthetic.sample import write_sample
-    from sftdata.react.template import template_items
+    from sftdata.annotate.template import template_items
     from sftdata.rundir import RunDir
 
     base_run = RunDir(root / "base")

@@ -1,5 +1,5 @@
 """Hindsight on labelled sets (the union is what the rules judge's ``hindsight`` field reads): the wording rules (``hindsight``), the screen-grounded check
-(``future_screen_text``) and their union, on ``tests/react/future_text_dev.jsonl`` (what the check was developed
+(``future_screen_text``) and their union, on ``tests/annotate/future_text_dev.jsonl`` (what the check was developed
 on) and ``future_text_heldout.jsonl`` (written after it was finished). Each record is a text on a real step
 (``episode_id`` into ``future_episodes.jsonl``, ``index``).
 
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 from sftdata.model import Episode
-from sftdata.react.future_text import future_screen_text
-from sftdata.react.hindsight import find_hindsight
+from sftdata.annotate.future_text import future_screen_text
+from sftdata.annotate.hindsight import find_hindsight
 
-HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
+HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 sys.path.insert(0, str(HERE))
 from labelled_sets import labelled_sets  # noqa: E402
 SETS = ("future_text_dev.jsonl", "future_text_heldout.jsonl", "future_text_heldout2.jsonl",

@@ -1,6 +1,6 @@
 """Precision, recall and F1 of ``find_hindsight`` on the labelled reasoning set.
 
-    python benchmarks/hindsight.py                 # the labelled set and the held-out set in tests/react/
+    python benchmarks/hindsight.py                 # the labelled set and the held-out set in tests/annotate/
     python benchmarks/hindsight.py --errors        # also list every misclassified string
     python benchmarks/hindsight.py --set other.jsonl
 
@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sftdata.react.hindsight import find_hindsight  # noqa: E402
+from sftdata.annotate.hindsight import find_hindsight  # noqa: E402
 
-HERE = Path(__file__).resolve().parent.parent / "tests" / "react"
+HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 DEFAULT_SETS = [HERE / "hindsight_set.jsonl", HERE / "hindsight_heldout.jsonl"]
 
 

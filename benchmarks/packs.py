@@ -39,7 +39,7 @@ def main() -> int:
     from sftdata.families import FAMILIES, png_size
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
     from sftdata.synthetic.sample import write_sample
-    from sftdata.react.stage import AnnotateOptions, annotate_run
+    from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
     from sftdata.swiftcheck.preflight import run_preflight
 

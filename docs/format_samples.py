@@ -24,8 +24,8 @@ from sftdata.export.samples import image_name  # noqa: E402
 from sftdata.export.stage import ExportOptions, export_run  # noqa: E402
 from sftdata.formats import FORMATS, load_all  # noqa: E402
 from sftdata.ingest import IngestOptions, ingest_androidcontrol  # noqa: E402
-from sftdata.react.annotator import AnnotateOptions  # noqa: E402
-from sftdata.react.stage import annotate_run  # noqa: E402
+from sftdata.annotate.annotator import AnnotateOptions  # noqa: E402
+from sftdata.annotate.stage import annotate_run  # noqa: E402
 from sftdata.rundir import RunDir  # noqa: E402
 from sftdata.synthetic.sample import write_sample  # noqa: E402
 

@@ -52,7 +52,7 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
       sftdata annotate processed/demo --backend batch --model gpt-4o --write-requests batch.jsonl
       sftdata annotate processed/demo --backend batch --model gpt-4o --import-results results.jsonl
     """
-    from .react.stage import AnnotateOptions, annotate_run
+    from .annotate.stage import AnnotateOptions, annotate_run
 
     opts = AnnotateOptions(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env,
                            prompt_file=prompt_file, structured=structured, image_max_side=image_max_side,
@@ -61,7 +61,7 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
                            max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
                            episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress,
                            repair_judged=repair_judged)
-    from .react.batch import import_results as read, write_requests as write
+    from .annotate.batch import import_results as read, write_requests as write
 
     result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: annotate_run(run, opts),
                            write=lambda run, path: write(run, opts, path), read=lambda run, path: read(run, opts, path))

@@ -18,7 +18,7 @@ from typing import Any
 from .errors import FatalError
 from .export.stage import ExportOptions
 from .judge.stage import JudgeOptions
-from .react.stage import AnnotateOptions
+from .annotate.stage import AnnotateOptions
 from .sources import Source, source
 
 if sys.version_info >= (3, 11):

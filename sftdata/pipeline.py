@@ -18,7 +18,7 @@ from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_fingerprint, export_run
 from .ingest import IngestOptions
 from .io import Ledger, iter_jsonl, read_json
-from .react.stage import ANNOTATIONS, annotate_run
+from .annotate.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
 from .validate import validate_files
 

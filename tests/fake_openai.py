@@ -385,13 +385,13 @@ class EpisodeIndex:
     Candidates are the windows whose filled system prompt equals the request's and whose screenshot numbers
     match; when several episodes share a goal and a length, the annotator images decide (drawn with the same
     options as the stage, through ``Annotator._image_urls``, which also warms the run's image cache).
-    ``options`` are :class:`sftdata.react.stage.AnnotateOptions` keyword arguments (window, image_max_side,
+    ``options`` are :class:`sftdata.annotate.stage.AnnotateOptions` keyword arguments (window, image_max_side,
     image_format, prompt_file) and must match the run being served.
     """
 
     def __init__(self, run_path: str | Path, **options: Any) -> None:
-        from sftdata.react.prompt import fill_template
-        from sftdata.react.stage import AnnotateOptions, Annotator, split_windows
+        from sftdata.annotate.prompt import fill_template
+        from sftdata.annotate.stage import AnnotateOptions, Annotator, split_windows
         from sftdata.rundir import RunDir
 
         self.run = RunDir(run_path)
@@ -449,7 +449,7 @@ class EpisodeIndex:
         return cands[0]
 
     def correct_items(self, body_or_window: dict | Window) -> list[dict]:
-        from sftdata.react.template import template_items
+        from sftdata.annotate.template import template_items
 
         w = body_or_window if isinstance(body_or_window, Window) else self.lookup(body_or_window)
         return template_items(w.episode, w.steps, w.start)

@@ -31,6 +31,6 @@ def sample_run(root: Path, n_episodes: int, size: tuple[int, int] = (360, 800), 
     run = RunDir(root / "run")
     ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
     if annotate:
-        from sftdata.react.stage import AnnotateOptions, annotate_run
+        from sftdata.annotate.stage import AnnotateOptions, annotate_run
         annotate_run(run, AnnotateOptions(progress=False))
     return run

@@ -476,7 +476,7 @@ def test_huge_and_deep_replies_are_rejected_or_repaired_and_the_run_goes_on(reco
 
 
 def test_deep_unicode_brackets_in_a_fence_are_too_deep_not_a_crash():
-    from sftdata.react.parse import ReplyError, parse_reply
+    from sftdata.annotate.parse import ReplyError, parse_reply
 
     for text in (DEEP_FENCED, DEEP_LIST, DEEP_OBJECT, "[" * 10000, '{"a": [' * 5000):
         with pytest.raises(ReplyError) as err:

@@ -22,7 +22,7 @@ The ``current_state`` strings are English and use only what is known before acti
 ``page_summary`` is the item's ``observation``, else the page's listed elements described; ``evaluation_previous_goal``
 is ``Unknown`` on the first step, ``Failed`` after a step that left the page unchanged (``meta["ineffective"]``),
 else ``Success`` with what the previous action did; ``memory`` lists what was done so far and, for a goal that
-repeats ("each", "3 times"), how many are done and how many remain (:func:`sftdata.react.progress.looping`);
+repeats ("each", "3 times"), how many are done and how many remain (:func:`sftdata.annotate.progress.looping`);
 ``next_goal`` is the item's ``thought`` (else the first sentence of the reasoning) after the action in words.
 A reconstruction field written in Chinese is left out rather than mixed into the English answer (the page summary
 then describes the elements, the next goal is the action in words). A dropdown is listed by its name and chosen
@@ -56,7 +56,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..model import Action
-from ..react.progress import count_done, looping
+from ..annotate.progress import count_done, looping
 from . import elements as el
 from . import short
 from .browser_page import english, label, open_tabs, summary, tabs, tag  # noqa: F401 (re-exported)

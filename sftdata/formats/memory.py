@@ -1,6 +1,6 @@
 """Memory/progress text that rides in the chain of thought (seed 004: the memory module lives in the CoT, so
 the model stays a single-step predictor). One line: the reconstruction's own ``memory`` field when it has one
-(Chinese), else :func:`sftdata.react.progress.task_memory` from the goal and the earlier steps: for looping goals the
+(Chinese), else :func:`sftdata.annotate.progress.task_memory` from the goal and the earlier steps: for looping goals the
 items done and remaining, otherwise the last actions and the goal. Never the episode's recorded length.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
@@ -19,7 +19,7 @@ Memory: Nothing done yet; goal: “g”.
 from __future__ import annotations
 
 from ..model import Action
-from ..react.progress import task_memory
+from ..annotate.progress import task_memory
 from .base import StepContext
 
 _ZH = {"click": "点击", "long_press": "长按", "swipe": "向{d}滑动", "input": "输入“{t}”", "open_app": "打开应用“{a}”",

@@ -16,9 +16,9 @@ from typing import Any
 
 from ..errors import FatalError
 from ..io import Ledger, atomic_path, iter_jsonl
-from ..react.annotator import split_windows
+from ..annotate.annotator import split_windows
 from ..llm.batch import BatchReplyError, request_line, result_text
-from ..react.parse import ReplyError
+from ..annotate.parse import ReplyError
 from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
 from .prompt import load_judge_prompt

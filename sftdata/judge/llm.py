@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Episode
-from ..react.annotator import split_windows
+from ..annotate.annotator import split_windows
 from ..llm.ask import ask_cached
 from ..llm.backends import ENDPOINT_FAILURES, LLMError, chat_body
 from ..llm.cache import ImageCache, ReplyCache, request_key
-from ..react.images import annotator_bytes, to_data_url
-from ..react.parse import ReplyError
+from ..annotate.images import annotator_bytes, to_data_url
+from ..annotate.parse import ReplyError
 from ..schemas import load as load_schema
 from .prompt import JudgePrompt, repair_text, screen_bytes, user_content
 from .verdict import EpisodeVerdict, ItemVerdict, parse_verdict

@@ -19,8 +19,8 @@ from PIL import Image
 from ..errors import FatalError
 from ..model import Episode, Step
 from ..overlay.draw import action_label
-from ..react.images import encode
-from ..react.prompt import history_summary
+from ..annotate.images import encode
+from ..annotate.prompt import history_summary
 
 JUDGE_PROMPTS = ("judge_zh_v1", "judge_zh_v2")
 DEFAULT_JUDGE_PROMPT = "judge_zh_v2"

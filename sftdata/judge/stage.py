@@ -23,7 +23,7 @@ from ..io import Ledger, iter_jsonl
 from ..model import Episode
 from ..llm.backends import OpenAIBackend, redact_url
 from ..llm.endpoint import EndpointOptions
-from ..react.stage import ANNOTATIONS, LLM_STATS, check_options
+from ..annotate.stage import ANNOTATIONS, LLM_STATS, check_options
 from ..rundir import RunDir
 from .figures import alignment_figures
 from .llm import JudgeFailed, LLMJudge

@@ -21,7 +21,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..react.parse import ReplyError, extract_json
+from ..annotate.parse import ReplyError, extract_json
 from ..schemas import validator
 
 # the fields that fail an item, in the order a reject names the first: judge_<field>

@@ -1,7 +1,7 @@
 """Reconstruction backends behind one small interface: ``body(messages) -> dict`` and
 ``async complete(body) -> Reply``.
 
-- ``template``: offline and deterministic (:mod:`sftdata.react.template`); needs no messages.
+- ``template``: offline and deterministic (:mod:`sftdata.annotate.template`); needs no messages.
 - ``openai``: any OpenAI-compatible chat endpoint through the official SDK. The SDK retries 408/409/429/5xx and
   timeouts with exponential backoff and jitter, honouring ``Retry-After``; we count its retries.
 

@@ -3,7 +3,7 @@
 Each stage keeps its own defaults (annotate asks for longer replies over longer windows than the judge) and adds
 its own fields; the rest is the same record, so the CLI, the run config and the stages read it one way.
 
->>> from sftdata.react.stage import AnnotateOptions
+>>> from sftdata.annotate.stage import AnnotateOptions
 >>> from sftdata.judge.stage import JudgeOptions
 >>> (AnnotateOptions().max_tokens, JudgeOptions().max_tokens), isinstance(JudgeOptions(), EndpointOptions)
 ((8192, 4096), True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..io import iter_jsonl, read_json
 from ..model import Episode
-from ..react.stage import ANNOTATIONS
+from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir
 
 EXAMPLES_PER_REASON = 3

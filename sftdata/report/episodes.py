@@ -24,7 +24,7 @@ from PIL import Image
 from ..io import iter_jsonl
 from ..model import Episode, Step
 from ..overlay.draw import action_label, annotator_image
-from ..react.stage import ANNOTATIONS
+from ..annotate.stage import ANNOTATIONS
 from .data import jsonish
 
 THUMB_WIDTH = 270

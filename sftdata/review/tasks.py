@@ -26,9 +26,9 @@ from ..errors import FatalError
 from ..io import write_bytes_atomic, write_json_atomic
 from ..model import Episode, Step
 from ..overlay.draw import action_label
-from ..react.check import check_items
-from ..react.images import annotator_bytes, encode, to_data_url
-from ..react.stage import ANNOTATIONS
+from ..annotate.check import check_items
+from ..annotate.images import annotator_bytes, encode, to_data_url
+from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir
 from .config import labeling_config
 from ..judge.status import Verdict, judge_status

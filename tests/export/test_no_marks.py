@@ -6,7 +6,7 @@ from PIL import Image
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.overlay.detect import detect_marks
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import ANNOTATED
 

@@ -19,7 +19,7 @@ from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
 from sftdata.synthetic.sample import write_sample
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.template import template_items
+from sftdata.annotate.template import template_items
 from sftdata.rundir import RunDir
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"

@@ -17,8 +17,8 @@ from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.ingest_mind2web import ingest_mind2web
 from sftdata.io import iter_jsonl
 from sftdata.model import Episode
-from sftdata.react.check import check_items
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.check import check_items
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.mind2web import write_parquet
 from sftdata.synthetic.web_annotated import write_web_annotated

@@ -7,7 +7,7 @@ import re
 from sftdata.formats import StepContext
 from sftdata.formats.memory import memory_text
 from sftdata.model import Action, Episode, Screenshot, Step
-from sftdata.react.template import template_items
+from sftdata.annotate.template import template_items
 
 SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)
 LEFT = Action("swipe", point=(900, 1200), end=(200, 1200))

@@ -4,8 +4,8 @@ import json
 
 from sftdata.formats import StepContext, get_format
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.calls import WEB_FUNCTIONS
-from sftdata.react.template import template_items
+from sftdata.annotate.calls import WEB_FUNCTIONS
+from sftdata.annotate.template import template_items
 
 SHOT = Screenshot("0" * 64, "images/web.png", 1280, 720)
 FIELD = Element(0, (300, 100, 700, 140), hint="Leaving from", tag="input", attrs=(("placeholder", "Leaving from"),),

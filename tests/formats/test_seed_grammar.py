@@ -24,9 +24,9 @@ from sftdata.formats import elements as el
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
 from sftdata.io import iter_jsonl
 from sftdata.model import OPPOSITE
-from sftdata.react.annotator import AnnotateOptions
-from sftdata.react.hindsight import find_hindsight
-from sftdata.react.stage import annotate_run
+from sftdata.annotate.annotator import AnnotateOptions
+from sftdata.annotate.hindsight import find_hindsight
+from sftdata.annotate.stage import annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import write_sample
 

@@ -11,8 +11,8 @@ from sftdata.export.stage import ExportOptions, export_run
 from sftdata.formats import CannotExpress, StepContext, get_format, load_all
 from sftdata.rundir import RunDir
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
-from sftdata.react.annotator import AnnotateOptions
-from sftdata.react.stage import annotate_run
+from sftdata.annotate.annotator import AnnotateOptions
+from sftdata.annotate.stage import annotate_run
 from sftdata.synthetic.sample import write_sample
 
 from seed_parsers import parse_gui_agent_zh

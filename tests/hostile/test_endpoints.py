@@ -25,7 +25,7 @@ import pytest
 from fake_openai import EpisodeIndex, FakeOpenAI, FakeReply, hang, raw_body, status
 from sftdata.exitcodes import ExitCode
 from sftdata.io import iter_jsonl
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
 
@@ -306,7 +306,7 @@ def test_real_wrong_answers_reject_but_an_outage_on_the_last_attempt_defers(run,
 
 
 def test_an_old_reject_for_a_5xx_does_not_keep_the_episode_from_a_rerun(run, index):
-    from sftdata.react.prompt import load_template
+    from sftdata.annotate.prompt import load_template
 
     victim = next(run.episodes()).id
     old = {"stage": "annotate", "episode_id": victim, "source": "androidcontrol", "reason": "llm_server_error",

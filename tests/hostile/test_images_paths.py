@@ -113,7 +113,7 @@ def test_image_tokens_turn_a_refused_size_into_a_dropped_sample(tmp_path):
 def test_export_drops_a_sample_with_an_unusable_image_and_finishes(tmp_path):
     """An episode that slipped in before the ingest check (an older run): export and run go on."""
     from sftdata.export.stage import ExportOptions, export_run
-    from sftdata.react.stage import AnnotateOptions, annotate_run
+    from sftdata.annotate.stage import AnnotateOptions, annotate_run
 
     root = tmp_path / "in"
     _folder(root, "a", [_png(_screen()), _png(_screen())], ["CLICK [500,500]", "DONE"], marked=False)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sftdata.config import parse_config
 from sftdata.errors import FatalError, RecordError
 from sftdata.loaders.tfrecord import frame_record, read_tfrecords
-from sftdata.react.parse import ReplyError, parse_reply
+from sftdata.annotate.parse import ReplyError, parse_reply
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 ITEM = {"reasoning": "点击设置。", "function": {"name": "click", "parameters": {"target_element": "设置"}}}

@@ -12,7 +12,7 @@ from sftdata.cli import main
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.io import iter_jsonl
 from sftdata.judge.stage import JudgeOptions, judge_run
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from support import sample_run
 
 KEY_ENV = "SFTDATA_TEST_REPAIR_KEY"

@@ -14,7 +14,7 @@ from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotate
 from sftdata.io import iter_jsonl
 from sftdata.judge.rules import rules_verdict
 from sftdata.judge.stage import JudgeOptions, judge_run
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import write_sample
 from support import AC_RECORD, ANNOTATED, sample_run

@@ -2,7 +2,7 @@
 last action that no done item exists and task_completed may be null; a phone episode's turn is unchanged."""
 from sftdata.judge.prompt import NO_FINAL_SCREEN_NOTE, WEB_NOTE, user_content
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.template import template_items
+from sftdata.annotate.template import template_items
 from sftdata.schemas import load as load_schema
 
 SHOT = Screenshot("0" * 64, "images/x.png", 1280, 720)

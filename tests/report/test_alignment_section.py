@@ -13,7 +13,7 @@ from chromium import Browser
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
 from sftdata.judge.stage import JudgeOptions, judge_run
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.report import write_report
 from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import write_sample

@@ -13,7 +13,7 @@ from sftdata.export.stage import ExportOptions, export_run
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import Ledger
 from sftdata.synthetic.sample import write_sample
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.report import SECTIONS, summarize, write_report
 from sftdata.report.plots import use_cjk_font
 from sftdata.rundir import RunDir

@@ -47,7 +47,7 @@ def mixed_run(tmp_path_factory):
     from sftdata.synthetic.mind2web import write_parquet
     from sftdata.synthetic.sample import write_sample
     from sftdata.synthetic.web_annotated import write_web_annotated
-    from sftdata.react.stage import AnnotateOptions, annotate_run
+    from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
 
     root = tmp_path_factory.mktemp("swift-run")

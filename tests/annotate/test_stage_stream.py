@@ -3,7 +3,7 @@ import pytest
 
 from sftdata.errors import FatalError
 from sftdata.io import iter_jsonl
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 
 from support import sample_run
 

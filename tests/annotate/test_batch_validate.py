@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from fake_openai import EpisodeIndex, FakeOpenAI, flip_swipes
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
-from sftdata.react.stage import split_windows
-from sftdata.react.template import template_items
+from sftdata.annotate.stage import split_windows
+from sftdata.annotate.template import template_items
 from sftdata.rundir import RunDir
 from support import sample_run
 

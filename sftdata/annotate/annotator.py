@@ -1,5 +1,5 @@
 """One episode's reconstruction: prompt, annotator images, requests (or the reply cache), parsing, the alignment
-check and the repair loop, in windows for long episodes. :mod:`sftdata.react.stage` runs it over a run.
+check and the repair loop, in windows for long episodes. :mod:`sftdata.annotate.stage` runs it over a run.
 
 CPU work (decoding, drawing, serializing, hashing, judging) goes to a small thread pool, a few trips per
 attempt, so the event loop only sends requests and reads replies; only a request in flight holds one of the

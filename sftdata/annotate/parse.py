@@ -2,7 +2,7 @@
 
 Only the *shape* is repaired (fences, prose, full-width punctuation used as JSON syntax, trailing commas,
 single quotes, a lone item, a wrapper object); content is never fixed: the alignment check
-(:mod:`sftdata.react.check`) and the repair loop deal with content.
+(:mod:`sftdata.annotate.check`) and the repair loop deal with content.
 
 >>> parse_reply('好的：\\n```json\\n[{"reasoning"："点击“设置”，进入设置页。"，"function"：{"name"："done"，"parameters"：{}}},]\\n```')
 [{'reasoning': '点击“设置”，进入设置页。', 'function': {'name': 'done', 'parameters': {}}}]
@@ -126,7 +126,7 @@ def extract_json(text: str, *, max_chars: int = 1_000_000, max_depth: int = 64) 
     >>> extract_json("I cannot do that.")
     Traceback (most recent call last):
     ...
-    sftdata.react.parse.ReplyError: unparseable_reply: no JSON list or object in the reply
+    sftdata.annotate.parse.ReplyError: unparseable_reply: no JSON list or object in the reply
     """
     if len(text) > max_chars:
         raise ReplyError("reply_too_large", f"{len(text)} characters (limit {max_chars})")

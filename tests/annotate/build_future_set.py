@@ -5,10 +5,10 @@ title, a dialog's button, a result row): reported as fact, in the present tense,
 exact text, in Chinese and English. Clean texts are the template backend's items and rewrites that name only the
 current screen, earlier screens, the goal and typed text.
 
-    python tests/react/build_future_set.py OUT_EPISODES RUN[:SHARE] ... > tests/react/future_text_dev.jsonl
+    python tests/annotate/build_future_set.py OUT_EPISODES RUN[:SHARE] ... > tests/annotate/future_text_dev.jsonl
 
 Records name their episode (``episode_id``) and step (``index``); the episodes, reduced to what the check reads,
-are appended once to ``OUT_EPISODES`` (``tests/react/future_episodes.jsonl``).
+are appended once to ``OUT_EPISODES`` (``tests/annotate/future_episodes.jsonl``).
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import sys
 
 from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode
-from sftdata.react.calls import element_label, normalize
-from sftdata.react.screen_text import screen_texts, visible_elements
+from sftdata.annotate.calls import element_label, normalize
+from sftdata.annotate.screen_text import screen_texts, visible_elements
 
 
 def pick(options, key):

@@ -19,7 +19,7 @@ from sftdata.cli import main
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
 from sftdata.synthetic.sample import write_sample
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
 

@@ -1,7 +1,7 @@
 """What the template backend says about a phone screen: where a point is, what kind of element sits there, the
 target in words (with an ordinal when its label is shared), the visible labels of the screen and a short
 imperative for an action. Only what the screenshot shows before the action: elements on the frame
-(:func:`sftdata.react.screen_text.visible_elements`), never hidden or off-screen nodes.
+(:func:`sftdata.annotate.screen_text.visible_elements`), never hidden or off-screen nodes.
 """
 from __future__ import annotations
 

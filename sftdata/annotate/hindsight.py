@@ -26,7 +26,7 @@ never read. Two classes of hindsight are found:
    ``刚才``, ``之前``; ``previous``, ``last``, ``earlier``). A description of the current screen
    (``当前页面显示了…``, ``界面上出现了弹窗，需要先关闭它``) comes before the action and passes.
 
-The labelled set ``tests/react/hindsight_set.jsonl`` measures it (``python benchmarks/hindsight.py``).
+The labelled set ``tests/annotate/hindsight_set.jsonl`` measures it (``python benchmarks/hindsight.py``).
 
 >>> find_hindsight("这是第 2 步，共 8 步。点击“删除”。执行后界面上新出现了“删除此对话？”，说明操作生效。")
 ['共 8 步', '执行后界面上新出现了“删除此对话？”', '说明操作生效']

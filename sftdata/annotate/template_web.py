@@ -1,7 +1,7 @@
 """The ``template`` annotator for web pages: seed-002 items with the browser's functions, from what the agent
 knows before it acts.
 
-:func:`sftdata.react.template.template_item` hands web episodes (``episode.web``) here. The reasoning names the
+:func:`sftdata.annotate.template.template_item` hands web episodes (``episode.web``) here. The reasoning names the
 goal, the agent's own earlier actions, the current page (its address and a few salient element texts) and the
 element it acts on by the element's own text, quoted as written on the page (English page text stays in “”,
 everything else is Chinese). Typed text, a chosen option and an address are quoted exactly; when the goal
@@ -10,7 +10,7 @@ without a final screen (Mind2Web) simply has no ``done`` item, and its last item
 carry ``thought``, ``action_summary``, ``observation`` and ``memory`` like the phone template.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
->>> from sftdata.react.check import check_items
+>>> from sftdata.annotate.check import check_items
 >>> shot = Screenshot("0" * 64, "x.png", 1280, 720)
 >>> box = Element(0, (100, 80, 500, 120), tag="input", attrs=(("placeholder", "From"),), hint="From",
 ...               flags=("editable", "visible"))

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from sftdata.errors import FatalError
-from sftdata.react.annotator import AnnotateOptions, Annotator
-from sftdata.react.hindsight import find_hindsight
-from sftdata.react.prompt import DEFAULT_PROMPT, history_summary, load_builtin, load_template
+from sftdata.annotate.annotator import AnnotateOptions, Annotator
+from sftdata.annotate.hindsight import find_hindsight
+from sftdata.annotate.prompt import DEFAULT_PROMPT, history_summary, load_builtin, load_template
 from support import sample_run
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.progress import looping, task_memory
+from sftdata.annotate.progress import looping, task_memory
 
 SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)
 LEFT = Action("swipe", point=(900, 1200), end=(200, 1200))
@@ -100,7 +100,7 @@ def test_ineffective_steps_are_noted_and_not_counted():
 
 def test_a_web_page_is_scrolled_not_swiped():
     from sftdata.model import Action, Episode, Screenshot, Step
-    from sftdata.react.progress import task_memory
+    from sftdata.annotate.progress import task_memory
 
     shot = Screenshot("0" * 64, "x.png", 1280, 720)
     steps = [Step(i, shot, Action("scroll", direction="down")) for i in range(2)] + [Step(2, shot, Action("done"))]

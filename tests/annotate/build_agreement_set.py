@@ -6,10 +6,10 @@ labels, plans for later steps. Contradictions are made the ways they happen: the
 with another verb, the other direction (finger and view confused too), another visible element's label, other
 typed text, another app, "the task is complete" before the end, and a done that decides another action.
 
-    python tests/react/build_agreement_set.py OUT_STEPS RUN[:SHARE] ... > tests/react/agreement_dev.jsonl
+    python tests/annotate/build_agreement_set.py OUT_STEPS RUN[:SHARE] ... > tests/annotate/agreement_dev.jsonl
 
 Each record names its step (``step_id``); the steps are written once to ``OUT_STEPS`` (appended when it exists,
-so several sets share one file: ``tests/react/agreement_steps.jsonl``).
+so several sets share one file: ``tests/annotate/agreement_steps.jsonl``).
 
 ``SHARE`` keeps that share of a run's steps. Deterministic for the same runs (choices by a hash of the episode id and step index).
 """
@@ -22,8 +22,8 @@ import sys
 
 from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode, Step
-from sftdata.react.calls import element_label
-from sftdata.react.screen_text import visible_elements
+from sftdata.annotate.calls import element_label
+from sftdata.annotate.screen_text import visible_elements
 
 _DECISION_SPLIT = re.compile(r"(?<=[。！？])")
 _ZH_DIR = {"up": "上", "down": "下", "left": "左", "right": "右"}

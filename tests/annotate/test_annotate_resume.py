@@ -17,7 +17,7 @@ import pytest
 
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of
 from sftdata.io import iter_jsonl
-from sftdata.react.stage import AnnotateOptions, annotate_run
+from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
 

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, first_user_text, system_text
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
-from sftdata.react.annotator import AnnotateOptions, Annotator
-from sftdata.react.calls import WEB_FUNCTIONS
-from sftdata.react.prompt import NO_FINAL_SCREEN_NOTE, load_builtin, load_templates
-from sftdata.react.stage import annotate_run
+from sftdata.annotate.annotator import AnnotateOptions, Annotator
+from sftdata.annotate.calls import WEB_FUNCTIONS
+from sftdata.annotate.prompt import NO_FINAL_SCREEN_NOTE, load_builtin, load_templates
+from sftdata.annotate.stage import annotate_run
 from support import sample_run
 from web_react_cases import human_web, mind2web_like, web_run
 

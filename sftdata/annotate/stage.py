@@ -6,7 +6,7 @@ check against the ground truth; on failure re-ask with the failures listed, up t
 than ``window`` screenshots are asked in windows carrying a summary of earlier steps; ``done`` is only expected in
 the last one, and the stitched result must pass the whole-episode check. A finished episode (accepted or
 rejected) is never asked again; every reply is cached by request key, so a killed run repeats no request.
-The work on one episode is :class:`sftdata.react.annotator.Annotator`; this module streams the run through it.
+The work on one episode is :class:`sftdata.annotate.annotator.Annotator`; this module streams the run through it.
 """
 from __future__ import annotations
 

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.judge.rules import rules_verdict
 from sftdata.model import Action
-from sftdata.react.calls import function_name
-from sftdata.react.check import check_items
-from sftdata.react.parse import schema_failures
-from sftdata.react.template import template_items
+from sftdata.annotate.calls import function_name
+from sftdata.annotate.check import check_items
+from sftdata.annotate.parse import schema_failures
+from sftdata.annotate.template import template_items
 from sftdata.validate import validate_files
 from web_react_cases import human_web, mind2web_like, web_run
 

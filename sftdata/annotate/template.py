@@ -4,10 +4,10 @@ before it acts.
 It is the default backend, so the pipeline runs without network. Every item pairs a Chinese ReAct
 ``reasoning`` with the ground-truth ``function`` call, and carries the optional fields ``thought`` (one
 sentence), ``action_summary`` (a short imperative), ``observation`` (the current screen) and ``memory`` (the
-whole task history in compact form, and counts of a looping goal: :func:`sftdata.react.progress.task_memory`).
+whole task history in compact form, and counts of a looping goal: :func:`sftdata.annotate.progress.task_memory`).
 
 The reasoning (v3) is built from what the exported sample shows the model: the goal, the agent's own earlier
-actions, and the current screen's visible elements (:mod:`sftdata.react.template_screen`). It never quotes the
+actions, and the current screen's visible elements (:mod:`sftdata.annotate.template_screen`). It never quotes the
 dataset's per-step instruction (no exported prompt carries it), never describes the next screen, the episode's
 length or the steps left. It says why this target serves the goal now: the goal names it, the goal's object is
 not on screen yet (navigation), a field is focused and the goal gives the text, a loop continues, or the
@@ -15,7 +15,7 @@ previous step changed nothing (``meta["ineffective"]``). Structure and wording v
 step index, never at random, so the same episode always gives the same items. Recorded as ``template/v3``.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
->>> from sftdata.react.check import check_items
+>>> from sftdata.annotate.check import check_items
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
 >>> ep = Episode("e", "sample", "Open Settings", [Step(0, shot, Action("open_app", app="Settings")),
 ...                                              Step(1, shot, Action("done"))])
@@ -178,7 +178,7 @@ def _goal_clause(goal: str | None, index: int, key: str) -> str | None:
 
 def template_item(episode: Episode, index: int, step: Step | None = None) -> dict[str, Any]:
     """The seed-002 item for ``step`` (default ``episode.steps[index]``), from the goal, the earlier steps and
-    the current screen only; web pages: :func:`sftdata.react.template_web.web_item`."""
+    the current screen only; web pages: :func:`sftdata.annotate.template_web.web_item`."""
     if episode.web:
         from .template_web import web_item
         return web_item(episode, index, step)

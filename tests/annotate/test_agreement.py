@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.agreement import contradictions
-from sftdata.react.check import check_items
-from sftdata.react.decision import claims_complete, finger_direction, stated_decision
+from sftdata.annotate.agreement import contradictions
+from sftdata.annotate.check import check_items
+from sftdata.annotate.decision import claims_complete, finger_direction, stated_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -93,7 +93,7 @@ def test_check_reports_it_once_with_the_field():
 
 
 def test_the_development_set_scores_at_least_095():
-    records = [json.loads(line) for line in (ROOT / "tests/react/agreement_dev.jsonl").open(encoding="utf-8")]
+    records = [json.loads(line) for line in (ROOT / "tests/annotate/agreement_dev.jsonl").open(encoding="utf-8")]
     assert len(records) >= 400 and sum(r["label"] == "contradicts" for r in records) >= 150
     e = evaluate(records, load_steps())
     assert e["tp"] / (e["tp"] + e["fp"]) >= 0.95 and e["tp"] / (e["tp"] + e["fn"]) >= 0.95

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.react.check import check_items
-from sftdata.react.future_text import FutureText, future_screen_text
+from sftdata.annotate.check import check_items
+from sftdata.annotate.future_text import FutureText, future_screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -64,7 +64,7 @@ def test_the_check_names_the_field_and_screen():
 
 
 def test_the_development_set():
-    records = [json.loads(line) for line in (ROOT / "tests/react/future_text_dev.jsonl").open(encoding="utf-8")]
+    records = [json.loads(line) for line in (ROOT / "tests/annotate/future_text_dev.jsonl").open(encoding="utf-8")]
     assert len(records) >= 400 and sum(r["label"] == "hindsight" for r in records) >= 100
     tp, fp, fn, _ = scores(records, load_episodes())["union"]
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.95

@@ -1,4 +1,4 @@
-"""sftdata.react.parse: getting the item list out of an LLM reply, and schema failures."""
+"""sftdata.annotate.parse: getting the item list out of an LLM reply, and schema failures."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import time
 import pytest
 
 from sftdata.errors import RecordError
-from sftdata.react.parse import ReplyError, extract_json, parse_reply, schema_failures
+from sftdata.annotate.parse import ReplyError, extract_json, parse_reply, schema_failures
 
 REASONING = "当前页面是“设置”，需要点击“蓝牙”开关：打开蓝牙。"
 TARGET = "“蓝牙”右侧的开关，位于列表第二项"
