@@ -88,11 +88,10 @@ class Annotator:
         self.notes: dict[str, dict[int, str]] = {}  # --repair-judged: the judge's notes per episode and item
         if opts.repair_judged:
             from ..judge.notes import judge_notes
-            from ..judge.stage import latest_annotations
 
             if opts.backend == "template":
                 raise FatalError("--repair-judged needs a model that reads the judge's notes (--backend openai)")
-            self.notes = judge_notes(run.path, latest_annotations(run))
+            self.notes = judge_notes(run.path, run.latest_annotations())
 
     @property
     def model(self) -> str:

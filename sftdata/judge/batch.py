@@ -23,7 +23,7 @@ from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
 from .prompt import load_judge_prompt
 from .stage import (ANNOTATIONS, JUDGEMENTS, STAGE, JudgeOptions, JudgeResult, _annotation_ref, _done, _record,
-                    _todo, _Writer, latest_annotations)
+                    _todo, _Writer)
 from .verdict import Judgement, annotation_digest, parse_verdict
 
 
@@ -51,7 +51,7 @@ def _setup(run: RunDir, opts: JudgeOptions):
     opts.backend = "batch"
     judge = LLMJudge(run.path, _BodyOnly(opts), load_judge_prompt(opts.prompt_file), window=opts.window,
                      image_max_side=opts.image_max_side, image_format=opts.image_format, structured=opts.structured)
-    annotations = latest_annotations(run)
+    annotations = run.latest_annotations()
     digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
     done = _done(run, opts, judge.model, judge.prompt.version, digests)
     return judge, annotations, digests, _todo(run, opts, annotations, done)

@@ -62,11 +62,6 @@ def _reason(reason: str) -> str:
     return reason if reason.startswith("judge_") else f"judge_{reason}"
 
 
-def latest_annotations(run: RunDir) -> dict[str, dict]:
-    """The last annotation record of every episode id (a re-annotation supersedes the earlier one)."""
-    return run.latest_annotations()
-
-
 def _done(run: RunDir, opts: JudgeOptions, model: str, version: str, digests: dict[str, str]) -> set[str]:
     def same(r: dict) -> bool:
         eid = str(r.get("id", r.get("episode_id")))
@@ -138,7 +133,7 @@ def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> Ju
     run.ensure_writable()
     previous = run.manifest().get("stages", {}).get(STAGE, {}).get("verdicts", {})
     started = time.monotonic()
-    annotations = latest_annotations(run)
+    annotations = run.latest_annotations()
     digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
     result = JudgeResult()
     judge = None
@@ -255,4 +250,4 @@ def _record(run: RunDir, opts: JudgeOptions, model: str, version: str, judge: LL
         "counts": {"judged": result.judged, "passed": result.passed, "failed": result.failed,
                    "by_reason": result.by_reason, "no_verdict_this_run": result.no_verdict},
         "deferred": result.deferred, "llm": {k: stats[k] for k in LLM_STATS}, "cost": cost,
-        "alignment": alignment_figures(run.episodes(), latest, latest_annotations(run))})
+        "alignment": alignment_figures(run.episodes(), latest, run.latest_annotations())})
