@@ -189,6 +189,11 @@ class Family:
     max_pixels: int
     image_overhead: int
     rule: str  # "qwen": qwen-vl-utils fetch_image (smart_resize, clamp_small); "glm4v": glm4v_smart_resize
+    default_model: str = ""  # what train.sh trains when --model is not given
+    # ms-swift's model_type and template, given explicitly: Swift cannot choose by itself for a local model folder
+    # (qwen3_vl vs qwen3_vl_emb/_reranker, qwen2_5_vl vs mimo_vl)
+    swift_model_type: str = ""
+    swift_template: str = ""
 
     def resize(self, width: int, height: int, min_pixels: int | None = None,
                max_pixels: int | None = None) -> tuple[int, int]:
@@ -223,10 +228,12 @@ class Family:
 # preprocessor_config shortest_edge 65536 only applies when transformers itself resizes). GLM-4.1V: the HF
 # Glm4vImageProcessor resizes, with preprocessor_config size {shortest_edge 12544, longest_edge 9633792}.
 FAMILIES: dict[str, Family] = {
-    "qwen2-vl": Family("qwen2-vl", 28, 3136, 12845056, 2, "qwen"),
-    "qwen2.5-vl": Family("qwen2.5-vl", 28, 3136, 12845056, 2, "qwen"),
-    "qwen3-vl": Family("qwen3-vl", 32, 4 * 32 * 32, 16384 * 32 * 32, 2, "qwen"),
-    "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v"),
+    "qwen2-vl": Family("qwen2-vl", 28, 3136, 12845056, 2, "qwen", "Qwen/Qwen2-VL-7B-Instruct", "qwen2_vl", "qwen2_vl"),
+    "qwen2.5-vl": Family("qwen2.5-vl", 28, 3136, 12845056, 2, "qwen", "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2_5_vl",
+                         "qwen2_5_vl"),
+    "qwen3-vl": Family("qwen3-vl", 32, 4 * 32 * 32, 16384 * 32 * 32, 2, "qwen", "Qwen/Qwen3-VL-8B-Instruct",
+                       "qwen3_vl", "qwen3_vl"),
+    "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v", "zai-org/GLM-4.1V-9B-Base", "glm4v", "glm4v"),
 }
 
 

@@ -19,18 +19,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..families import FAMILIES
+
 # The releases the script's flags work with (``--tuner_type`` + ``--packing_strategy``); pyproject's ``swift``
 # extra says the same (a test keeps them equal).
 SWIFT_REQUIREMENT = "ms-swift>=4.4,<5"
 SWIFT_RANGE = ((4, 4), (5, 0))
-
-DEFAULT_MODELS = {"qwen2.5-vl": "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2-vl": "Qwen/Qwen2-VL-7B-Instruct",
-                  "qwen3-vl": "Qwen/Qwen3-VL-8B-Instruct", "glm-4.1v": "zai-org/GLM-4.1V-9B-Base"}
-
-# ms-swift's (model_type, template) per family: given explicitly, since Swift cannot choose by itself for a local
-# model folder (qwen3_vl vs qwen3_vl_emb/_reranker, qwen2_5_vl vs mimo_vl)
-SWIFT_TYPES = {"qwen2.5-vl": ("qwen2_5_vl", "qwen2_5_vl"), "qwen2-vl": ("qwen2_vl", "qwen2_vl"),
-               "qwen3-vl": ("qwen3_vl", "qwen3_vl"), "glm-4.1v": ("glm4v", "glm4v")}
 
 _VERSION_CHECK = '''\
 "$PYTHON" - <<'PY' || exit 3
@@ -53,7 +47,7 @@ def _ceiling(pixels: int, factor: int) -> int:
 
 def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int, factor: int) -> str:
     """The script's text for ``shards`` (file names relative to the export directory)."""
-    model = DEFAULT_MODELS[opts.family]
+    model = FAMILIES[opts.family].default_model
     # smart resize rounds each side to the factor, which can add a few percent: leave 10% headroom
     max_pixels = opts.max_pixels or _ceiling(int(max_image_pixels * 1.1) or factor * factor, factor)
     min_pixels = opts.min_pixels or factor * factor
@@ -88,8 +82,8 @@ def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int,
         f"export IMAGE_MAX_TOKEN_NUM={max_pixels // (factor * factor)}",
         'NPROC_PER_NODE="${NPROC_PER_NODE:-1}" swift sft \\',
         '    --model "$MODEL" \\',
-        f"    --model_type {SWIFT_TYPES[opts.family][0]} \\",
-        f"    --template {SWIFT_TYPES[opts.family][1]} \\",
+        f"    --model_type {FAMILIES[opts.family].swift_model_type} \\",
+        f"    --template {FAMILIES[opts.family].swift_template} \\",
         f"    --dataset {train} \\",
         "    --split_dataset_ratio 0 \\",
     ]

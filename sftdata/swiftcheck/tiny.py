@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..families import FAMILIES as MODEL_FAMILIES
 from ..export.vocab import FIRST_SPECIAL_ID as QWEN_RANKS, QWEN2_PATTERN, QWEN_SPECIAL_COUNT, SPECIAL_TOKENS, qwen_ranks
 
 _QWEN_SPECIAL = list(SPECIAL_TOKENS["qwen2.5-vl"][:QWEN_SPECIAL_COUNT])  # 151643-151656, special=True
@@ -43,18 +44,17 @@ _CHATML = ("{%- for m in messages %}{%- if loop.first and m.role != 'system' and
 _GLM_CHAT = ("[gMASK]<sop>{%- for m in messages %}<|{{ m.role }}|>\n{{ m.content }}{%- endfor %}"
              "{%- if add_generation_prompt %}<|assistant|>\n{%- endif %}")
 
-# family -> ranks kept, added tokens (content, special), vocab_size, eos, pad, swift model_type/template, chat template
+# family -> ranks kept, added tokens (content, special), vocab_size, eos, pad, chat template of the tiny models;
+# Swift's model_type and template come from the family registry (sftdata.families)
 FAMILIES: dict[str, dict[str, Any]] = {
     "qwen2.5-vl": {"ranks": QWEN_RANKS, "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT],
-                   "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>", "model_type": "qwen2_5_vl",
-                   "template": "qwen2_5_vl",  # swift cannot pick between qwen2_5_vl and mimo_vl by itself
+                   "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
                    "chat": _CHATML.replace("default_system", "'You are a helpful assistant.'")},
     "qwen3-vl": {"ranks": QWEN_RANKS, "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
                  "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT + _QWEN3_TEXT],
-                 "model_type": "qwen3_vl", "template": "qwen3_vl", "chat": _CHATML.replace("default_system", "none")},
+                 "chat": _CHATML.replace("default_system", "none")},
     "glm-4.1v": {"ranks": 151329, "added": [(t, True) for t in _GLM_SPECIAL] + [(t, False) for t in _GLM_TEXT],
-                 "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "model_type": "glm4v",
-                 "template": "glm4v", "chat": _GLM_CHAT},
+                 "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "chat": _GLM_CHAT},
 }
 
 
@@ -204,8 +204,9 @@ def swift_types(model_dir: str | os.PathLike, model_type: str | None = None,
     """(model_type, template) to give ms-swift for ``model_dir``: the family's, from config.json's model_type
     (swift cannot choose by itself between qwen3_vl/qwen3_vl_emb/qwen3_vl_reranker, nor qwen2_5_vl/mimo_vl)."""
     config_type = json.loads((Path(model_dir) / "config.json").read_text())["model_type"]
-    family = next((f for f in FAMILIES.values() if f["model_type"] == config_type), {})
-    return model_type or family.get("model_type"), template_type or family.get("template")
+    family = next((f for f in MODEL_FAMILIES.values() if f.swift_model_type == config_type), None)
+    return (model_type or (family.swift_model_type if family else None),
+            template_type or (family.swift_template if family else None))
 
 
 def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str | os.PathLike, *,
