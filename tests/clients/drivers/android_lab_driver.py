@@ -17,9 +17,7 @@ the path a model's answer takes in their sources (read at THUDM/Android-Lab 373f
 Usable as a module (``run(path, answer, width, height, relative)``) or as a filter: stdin JSON lines ``{"id",
 "answer", "path", "width", "height", "relative"}``, stdout ``{"id", "ok", "error", "read"}``.
 """
-import json
 import re
-import sys
 
 DO_ACTIONS = ("Tap", "Type", "Swipe", "Enter", "Home", "Back", "Long Press", "Wait", "Launch", "Call_API")
 MOBILERL_ACTIONS = DO_ACTIONS + ("Press Back",)
@@ -109,15 +107,10 @@ def run(path: str, answer: str, width: int, height: int, relative: bool = False)
 
 
 def main() -> None:
-    print(json.dumps({"client": "android-lab/mobilerl executor path", "version": "373fc1d/82f3b7e"}), flush=True)
-    for line in sys.stdin:
-        row = json.loads(line)
-        try:
-            read = run(row["path"], row["answer"], row["width"], row["height"], row.get("relative", False))
-            out = {"id": row["id"], "ok": True, "error": None, "read": read}
-        except Exception as exc:  # the executor's failure, whatever its kind, is the finding
-            out = {"id": row["id"], "ok": False, "error": f"{type(exc).__name__}: {exc}", "read": None}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+    from driver_io import serve
+
+    serve("android-lab/mobilerl executor path", "373fc1d/82f3b7e",
+          lambda row: run(row["path"], row["answer"], row["width"], row["height"], row.get("relative", False)))
 
 
 if __name__ == "__main__":

@@ -9,10 +9,8 @@ and an ``index`` parameter addresses one of the listed elements.
 stdin: JSON lines ``{"id", "answer", "elements"}`` (how many elements the prompt listed); stdout: ``{"id", "ok",
 "error", "read"}`` with ``read`` = the actions as ``[{name: params}]``.
 """
-import json
 import logging
 import os
-import sys
 from importlib.metadata import version
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "false")
@@ -20,6 +18,7 @@ os.environ.setdefault("BROWSER_USE_LOGGING_LEVEL", "error")
 logging.disable(logging.WARNING)
 
 from browser_use.agent.views import AgentOutput  # noqa: E402
+from driver_io import registered_actions, serve  # noqa: E402
 
 try:  # 0.7 and later
     from browser_use.tools.service import Tools as Registry
@@ -32,30 +31,9 @@ ACTIONS = Registry().registry.create_action_model()
 OUTPUT = AgentOutput.type_with_custom_actions(ACTIONS)
 
 
-def read(row: dict) -> list[dict]:
-    output = OUTPUT.model_validate_json(row["answer"])
-    actions = []
-    for item in output.action:
-        called = {name: params for name, params in item.model_dump(exclude_unset=True).items() if params is not None}
-        if len(called) != 1:
-            raise ValueError(f"an action item names {len(called)} registered actions: {item!r}")
-        (name, params), = called.items()
-        index = params.get("index") if isinstance(params, dict) else None
-        if index is not None and not FIRST_INDEX <= index < FIRST_INDEX + row["elements"]:
-            raise ValueError(f"{name}: index {index} is not one of the {row['elements']} listed elements")
-        actions.append({name: params})
-    return actions
-
-
 def main() -> None:
-    print(json.dumps({"client": "browser-use", "version": version("browser-use")}), flush=True)
-    for line in sys.stdin:
-        row = json.loads(line)
-        try:
-            out = {"id": row["id"], "ok": True, "error": None, "read": read(row)}
-        except Exception as exc:  # the client's refusal, whatever its kind, is the finding
-            out = {"id": row["id"], "ok": False, "error": f"{type(exc).__name__}: {str(exc)[:500]}", "read": None}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+    serve("browser-use", version("browser-use"),
+          lambda row: registered_actions(OUTPUT.model_validate_json(row["answer"]), row, FIRST_INDEX))
 
 
 if __name__ == "__main__":

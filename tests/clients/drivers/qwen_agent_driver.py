@@ -11,13 +11,12 @@ phones and ``computer_use`` for pages, described here by their action lists and 
 stdin: JSON lines ``{"id", "answer", "family"}`` (``qwen2.5-vl`` or ``qwen3-vl``); stdout: ``{"id", "ok",
 "error", "read"}`` with ``read`` = ``{"name", "arguments"}`` of the one call.
 """
-import json
-import sys
 from importlib.metadata import version
 
 from qwen_agent.llm.fncall_prompts.nous_fncall_prompt import NousFnCallPrompt
 from qwen_agent.llm.schema import ASSISTANT, ContentItem, Message
 from qwen_agent.tools.base import BaseTool
+from driver_io import serve
 
 _TYPES = {"coordinate": "array", "coordinate2": "array", "keys": "array", "text": "string", "time": "number",
           "pixels": "number"}
@@ -70,14 +69,7 @@ def read(row: dict) -> dict:
 
 
 def main() -> None:
-    print(json.dumps({"client": "qwen-agent", "version": version("qwen-agent")}), flush=True)
-    for line in sys.stdin:
-        row = json.loads(line)
-        try:
-            out = {"id": row["id"], "ok": True, "error": None, "read": read(row)}
-        except Exception as exc:  # the client's refusal, whatever its kind, is the finding
-            out = {"id": row["id"], "ok": False, "error": f"{type(exc).__name__}: {exc}", "read": None}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+    serve("qwen-agent", version("qwen-agent"), read)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ answer ``{"id", "ok", "error", "read"}`` where ``read`` is what ``parse_action_t
 (action type, inputs, points converted to original pixels). ``ok`` means exactly one action came out.
 """
 import json
-import sys
 from importlib.metadata import version
+
+from driver_io import serve
 
 from ui_tars.action_parser import parse_action_to_structure_output
 
@@ -28,14 +29,7 @@ def read(row: dict) -> dict:
 
 
 def main() -> None:
-    print(json.dumps({"client": "ui-tars", "version": version("ui-tars")}), flush=True)
-    for line in sys.stdin:
-        row = json.loads(line)
-        try:
-            out = {"id": row["id"], "ok": True, "error": None, "read": read(row)}
-        except Exception as exc:  # the client's refusal, whatever its kind, is the finding
-            out = {"id": row["id"], "ok": False, "error": f"{type(exc).__name__}: {exc}", "read": None}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+    serve("ui-tars", version("ui-tars"), read)
 
 
 if __name__ == "__main__":
