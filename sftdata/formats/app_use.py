@@ -33,7 +33,7 @@ import json
 from ..model import Action
 from . import elements as el
 from . import mobile_agent as seed
-from .base import AgentFormat, CannotExpress, StepContext, image_tags, phone_only, register
+from .base import AgentFormat, CannotExpress, StepContext, phone_only, register
 from .memory import describe
 
 _KEYS = {"back": "Back", "home": "Home"}
@@ -102,14 +102,7 @@ class AppUse(AgentFormat):
 
     def user_message(self, ctx: StepContext) -> str:
         phone_only(ctx, self.name)
-        lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
-        for prev in ctx.earlier():
-            goal = seed.next_goal(prev) + " -> " if prev.reasoning else ""
-            lines.append(f"Step {prev.index + 1}: {goal}{_said(prev)}")
-        if not ctx.earlier():
-            lines.append("None")
-        lines += ["Current App State:", image_tags(ctx), "Interactive Elements:", el.listing(ctx.step) or "None"]
-        return "\n".join(lines)
+        return seed.user_message(ctx, _said)
 
     def render(self, ctx: StepContext) -> str:
         phone_only(ctx, self.name)

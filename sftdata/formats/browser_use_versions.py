@@ -137,11 +137,11 @@ def actions(ctx: StepContext) -> tuple[list[dict], el.Listed | None]:
 
 
 def _results(prev: StepContext) -> str:
+    words = seed.said(prev, seed.PAST)
     try:
-        said_as = json.dumps(actions(prev)[0], ensure_ascii=False)
+        return f"{json.dumps(actions(prev)[0], ensure_ascii=False)}: {words}"
     except CannotExpress:
-        said_as = seed.said(prev, seed.PAST)
-    return f"{said_as}: {seed.said(prev, seed.PAST)}"
+        return words  # an action this format cannot write is said in words only, not twice
 
 
 def _history(ctx: StepContext) -> list[str]:

@@ -164,6 +164,19 @@ def _said(prev: StepContext) -> str:
     return said + (f" (<{target.kind}> '{target.label}')" if target is not None else "")
 
 
+def user_message(ctx: StepContext, said) -> str:
+    """Seed 000's user message: the task, each earlier step's next goal and its action (``said(prev)``), the
+    screenshot and the listed elements."""
+    lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
+    for prev in ctx.earlier():
+        goal = next_goal(prev) + " -> " if prev.reasoning else ""
+        lines.append(f"Step {prev.index + 1}: {goal}{said(prev)}")
+    if not ctx.earlier():
+        lines.append("None")
+    lines += ["Current App State:", image_tags(ctx), "Interactive Elements:", el.listing(ctx.step) or "None"]
+    return "\n".join(lines)
+
+
 class MobileAgent(AgentFormat):
     name = "mobile-agent"
     family = "qwen2.5-vl"  # the Mobile-Agent / GUI-Owl models are Qwen2.5-VL based
@@ -177,14 +190,7 @@ class MobileAgent(AgentFormat):
 
     def user_message(self, ctx: StepContext) -> str:
         phone_only(ctx, self.name)
-        lines = [f"Task: {ctx.episode.goal}", "Previous steps:"]
-        for prev in ctx.earlier():
-            goal = next_goal(prev) + " -> " if prev.reasoning else ""
-            lines.append(f"Step {prev.index + 1}: {goal}{_said(prev)}")
-        if not ctx.earlier():
-            lines.append("None")
-        lines += ["Current App State:", image_tags(ctx), "Interactive Elements:", el.listing(ctx.step) or "None"]
-        return "\n".join(lines)
+        return user_message(ctx, _said)
 
     def render(self, ctx: StepContext) -> str:
         phone_only(ctx, self.name)
