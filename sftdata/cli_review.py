@@ -132,15 +132,12 @@ def review_pull(run_dir, url, token):
       sftdata review pull processed/demo --token $TOKEN
     """
     from .errors import FatalError
-    from .io import read_json
     from .review.importer import format_import
-    from .review.lsapi import STATE, pull
+    from .review.lsapi import pull
     from .rundir import RunDir
 
-    run = RunDir(run_dir)
-    state = read_json(run.path / "review" / STATE, default=None) or {}
     if not token:
         raise FatalError("Label Studio needs --token (or LABEL_STUDIO_API_KEY)")
-    path, result = pull(run, _server(url or state.get("url"), token))
+    path, result = pull(RunDir(run_dir), token, url)
     click.echo(f"downloaded {path}")
     click.echo(format_import(result))

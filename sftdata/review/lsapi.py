@@ -110,14 +110,15 @@ def push(run: RunDir, server: Server, *, title: str | None = None, local_files: 
     return state
 
 
-def pull(run: RunDir, server: Server | None = None, token: str | None = None) -> tuple[Path, Any]:
-    """Download the pushed project's annotations and import them; (the export file, the import result)."""
+def pull(run: RunDir, token: str, url: str | None = None) -> tuple[Path, Any]:
+    """Download the pushed project's annotations (from ``url``, else the server it was pushed to) and import
+    them; (the export file, the import result)."""
     from .importer import import_review
 
     state = read_json(run.path / "review" / STATE, default=None)
     if not state:
         raise FatalError(f"{run.path} has no pushed review (review/{STATE}): run `sftdata review push` first")
-    server = server or Server(state["url"], token or "")
+    server = Server(url or state["url"], token)
     data = server.call("GET", f"/api/projects/{state['project']}/export?exportType=JSON&download_all_tasks=true",
                        raw=True)
     path = run.path / "review" / f"label-studio-export-{time.strftime('%Y%m%dT%H%M%S')}.json"

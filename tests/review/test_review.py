@@ -233,3 +233,16 @@ def test_an_edit_whose_reasoning_contradicts_its_action_fails_the_recheck(run, t
     result = import_review(run, path)
     assert [f["step"] for f in result.edit_failures] == [1]
     assert "reasoning_contradicts_action" in {f["reason"] for f in result.edit_failures[0]["failures"]}
+
+
+def test_push_and_pull_without_what_they_need_say_so_without_a_traceback(run, monkeypatch):
+    monkeypatch.delenv("LABEL_STUDIO_URL", raising=False)
+    monkeypatch.delenv("LABEL_STUDIO_API_KEY", raising=False)
+    runner = CliRunner()
+    nothing_pushed = runner.invoke(main, ["review", "pull", str(run.path), "--token", "t"])
+    assert nothing_pushed.exit_code != 0 and "run `sftdata review push` first" in nothing_pushed.output
+    no_url = runner.invoke(main, ["review", "push", str(run.path), "--token", "t"])
+    assert no_url.exit_code != 0 and "needs --url and --token" in no_url.output
+    dead = runner.invoke(main, ["review", "push", str(run.path), "--token", "t", "--url", "http://127.0.0.1:9"])
+    assert dead.exit_code != 0 and "cannot reach Label Studio" in dead.output
+    assert not any("Traceback" in r.output for r in (nothing_pushed, no_url, dead))
