@@ -38,7 +38,7 @@ _VERBS_ZH = (
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
     ("open_app", r"(?:启动|打开|运行)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取|选(?=[“「『\"]))"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -55,7 +55,7 @@ _VERBS_EN = (
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"\b(?:open|opening|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
-              r"|pick|picking|check|toggle)\b"),
+              r"|pick|picking|check|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
 )

@@ -108,6 +108,12 @@ _EN_EVENTS = re.compile(
     r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
     r"(?:worked|took effect|succeeded|was successful)\b",
     re.I)
+# an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
+_ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了)(?!在)(?:了|来|出来|出)?")
+_EN_PRESENT_RESULT = re.compile(
+    r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
+    r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
+    r"|leads to|loads)\b", re.I)
 _EN_AFTER = re.compile(r"\b(?:after|once)\b[^.,;]{1,40},(?P<then>[^.,;]{1,60})", re.I)
 _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll|pull|typ|enter|select|choos|pick|touch"
                         r"|open)ing"
@@ -183,6 +189,9 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
         if not _MODAL.search(sentence[left:]) and _en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
             spans.append(m.span())
+    m = _EN_PRESENT_RESULT.match(sentence)
+    if m and not _MODAL.search(sentence):
+        spans.append(m.span())
     g = _EN_GERUND.match(sentence)
     if g and not _MODAL.search(g.group()) and _en_past(g.group()[len(g.group().split()[0]):]):
         spans.append(g.span())
@@ -218,6 +227,9 @@ def find_hindsight(text: str) -> list[str]:
             elif acted and not _MODAL.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
+                spans.append((offset + c.start(), offset + c.end()))
+            elif acted and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
+                    clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))

@@ -33,6 +33,8 @@ SWIPE_UP = Step(0, SHOT, Action("swipe", point=(540, 1800), end=(540, 800), dire
     "界面已经符合要求，任务已经完成。",  # complete, yet not done
     "在输入框中输入“你好”。",
     "长按“WLAN”调出菜单。",
+    "I'll go with “蓝牙”.",  # a choice idiom instead of an action verb
+    "这里就挑“蓝牙”。",
 ])
 def test_contradictions_on_a_click(text):
     assert contradictions(text, CLICK, TAP)

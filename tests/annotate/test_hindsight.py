@@ -116,6 +116,10 @@ def test_task_items_own_counts_and_screen_text_are_not_step_counts(text):
     "Tapping the gear icon brought up the settings menu.",
     "I tap Send. The message was delivered.",
     "I tap Follow; the tap took effect.",
+    "点一下输入框，键盘就弹出来了。",  # a consequence told as fact, with 就 and no hedge
+    "往左滑，就到了下一张照片。",
+    "Tapping the search box opens the history list.",  # present tense, unhedged
+    "Pressing home lands on the launcher.",
 ])
 def test_after_action_facts(text):
     assert find_hindsight(text), text
@@ -131,6 +135,8 @@ def test_after_action_facts(text):
     "I swipe up to reveal more items.", "The screen shows a list of conversations.", "The last tap did nothing.",
     "My previous swipe revealed the Storage option; now I tap it.", "I tap Filter so that the panel opens.",
     "Looking at the screen, the results are already loaded. I tap the first one.",
+    "点击输入框，这样就能输入关键词。", "向上滑动一下，第四件商品就出现在屏幕中间。", "点击后就会进入详情页。",
+    "Tapping the search box should open the history list.",
 ])
 def test_plans_current_screen_and_previous_step_are_clean(text):
     assert find_hindsight(text) == [], text
