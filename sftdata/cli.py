@@ -206,11 +206,11 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     """
     from dataclasses import replace as dc_replace
 
-    from .config import EXAMPLE, load_config
+    from .config import example_config, load_config
     from .pipeline import run_pipeline, shown, summary_table
 
     if print_example_config:
-        click.echo(EXAMPLE, nl=False)
+        click.echo(example_config(), nl=False)
         return
     if config is None:
         raise click.UsageError("give a CONFIG file (sftdata run --print-example-config prints one)")

@@ -9,6 +9,7 @@ import click
 from . import __version__
 from .errors import FatalError
 from .exitcodes import exit_code_of
+from .options import id_list
 
 
 def _fatal_to_exit(fn):
@@ -24,47 +25,7 @@ def _fatal_to_exit(fn):
     return wrapper
 
 
-def _ids(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    path = Path(value)
-    if path.is_file():
-        text = path.read_text(encoding="utf-8")
-        return [t for t in text.replace(",", " ").split() if t]
-    return [t.strip() for t in value.split(",") if t.strip()]
-
-
-def endpoint_options(*, prompt_help: str, image_help: str, max_tokens: int, attempts_help: str, window_min: int,
-                     window_default: int, window_help: str):
-    """The options every LLM stage shares (annotate, judge: :class:`~sftdata.llm.endpoint.EndpointOptions`),
-    with the defaults and help of the stage."""
-    options = [
-        click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
-                     help="Name of the environment variable that holds the API key (the key itself is never stored)."),
-        click.option("--prompt-file", type=click.Path(exists=True, dir_okay=False), help=prompt_help),
-        click.option("--structured/--no-structured", default=False, help="Ask for JSON-Schema structured output."),
-        click.option("--image-max-side", type=click.IntRange(min=64), help=image_help),
-        click.option("--image-format", type=click.Choice(["jpeg", "png"]), default="jpeg", show_default=True),
-        click.option("--max-tokens", type=click.IntRange(min=16), default=max_tokens, show_default=True),
-        click.option("--temperature", type=float, help="Sampling temperature (not sent when omitted)."),
-        click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
-                     help="Seconds per request."),
-        click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
-                     help="Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, Retry-After)."),
-        click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True,
-                     help="Requests in flight."),
-        click.option("--max-attempts", type=click.IntRange(min=1), default=3, show_default=True, help=attempts_help),
-        click.option("--window", type=click.IntRange(min=window_min), default=window_default, show_default=True,
-                     help=window_help),
-        click.option("--price-in", type=float, help="Price per million prompt tokens, for the cost in the manifest."),
-        click.option("--price-out", type=float, help="Price per million completion tokens."),
-    ]
-
-    def decorate(fn):
-        for option in reversed(options):
-            fn = option(fn)
-        return fn
-    return decorate
+_ids = id_list  # episode ids from "a,b" or a file of ids
 
 
 def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, import_results: Path | None, *,

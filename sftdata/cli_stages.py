@@ -5,38 +5,26 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, endpoint_options, llm_stats_line, main, run_llm_stage
+from .cli_base import _fatal_to_exit, llm_stats_line, main, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .rundir import RunDir
-from .formats import names as format_names, som_formats
+from .formats import som_formats
+from .annotate.options import AnnotateOptions
+from .config import ValidateTable
+from .export.options import ExportOptions
+from .options import click_options, from_cli
 
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--backend", type=click.Choice(["template", "openai", "batch"]), default="template", show_default=True,
-              help="template: offline, deterministic; openai: any OpenAI-compatible endpoint; batch: Batch API files.")
-@click.option("--model", envvar="SFTDATA_MODEL", help="Model name for the openai/batch backends [env SFTDATA_MODEL].")
-@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Endpoint, e.g. http://localhost:8000/v1 [env OPENAI_BASE_URL].")
-@endpoint_options(prompt_help="Your own prompt template with {goal} and {screenshot_count}.",
-                  image_help="Downscale annotator images to this longest side.", max_tokens=8192,
-                  attempts_help="Asks per window, the first included; later ones list the failures to fix.",
-                  window_min=2, window_default=20,
-                  window_help="Longer episodes are asked in windows of at most this many screenshots.")
+@click_options(AnnotateOptions)
 @click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
               help="batch: write OpenAI Batch API request lines here.")
 @click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="batch: read Batch API result lines and check them.")
-@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Only these episode ids.")
-@click.option("--limit", type=click.IntRange(min=1), help="Stop after N episodes.")
-@click.option("--strict", is_flag=True, help="Stop at the first rejected episode with a non-zero exit.")
-@click.option("--repair-judged", is_flag=True,
-              help="Re-annotate only the episodes `sftdata judge` failed, with the judge's notes in the prompt.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
 @_fatal_to_exit
-def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, structured, image_max_side, image_format,
-             max_tokens, temperature, timeout, max_retries, concurrency, max_attempts, window, price_in, price_out,
-             write_requests, import_results, episodes, limit, strict, repair_judged, progress):
+def annotate(run_dir, write_requests, import_results, **options):
     """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
 
     \b
@@ -52,15 +40,10 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
       sftdata annotate processed/demo --backend batch --model gpt-4o --write-requests batch.jsonl
       sftdata annotate processed/demo --backend batch --model gpt-4o --import-results results.jsonl
     """
-    from .annotate.stage import AnnotateOptions, annotate_run
+    from .annotate.stage import annotate_run
 
-    opts = AnnotateOptions(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env,
-                           prompt_file=prompt_file, structured=structured, image_max_side=image_max_side,
-                           image_format=image_format, max_tokens=max_tokens, temperature=temperature,
-                           timeout=timeout, max_retries=max_retries, concurrency=concurrency,
-                           max_attempts=max_attempts, window=window, price_in=price_in, price_out=price_out,
-                           episode_ids=_ids(episodes), limit=limit, strict=strict, progress=progress,
-                           repair_judged=repair_judged)
+    opts = from_cli(AnnotateOptions, options)
+    backend = opts.backend
     from .annotate.batch import import_results as read, write_requests as write
 
     result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: annotate_run(run, opts),
@@ -89,8 +72,7 @@ def annotate(run_dir, backend, model, base_url, api_key_env, prompt_file, struct
 @click.option("--annotations", "annotations_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Annotation lines: {id, items} records, or one raw seed 002 list per episode line.")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write the full report as JSON.")
-@click.option("--cjk-threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
-              help="Least share of Chinese among the reasoning's letters (quoted text excluded).")
+@click_options(ValidateTable)
 @_fatal_to_exit
 def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
     """Check reasoning/action alignment of an annotation file and report why items fail (exit 1 on failures).
@@ -121,43 +103,12 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--format", "fmt", required=True, metavar="NAME",
-              help=", ".join(format_names()) + ".")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Export directory: new, empty, or (with --force) an earlier export; outside RUN or in RUN/export/.")
 @click.option("--force", is_flag=True, help="Replace an earlier sftdata export in --out (never any other folder).")
-@click.option("--memory", is_flag=True, help="Add a memory/progress section to every reasoning.")
-@click.option("--history", type=click.IntRange(min=0), default=4, show_default=True, help="Earlier steps as text.")
-@click.option("--history-images", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Earlier screenshots as extra images.")
-@click.option("--split-ratio", type=click.FloatRange(0, 1), default=0.01, show_default=True,
-              help="Share of episodes in the validation split (an episode never spans splits).")
-@click.option("--shard-size", type=click.IntRange(min=1), default=10_000, show_default=True, help="Samples per shard.")
-@click.option("--agent-tools", is_flag=True, help="Write ms-swift's tools + tool_call variant (tool-call formats).")
-@click.option("--family", type=click.Choice(["qwen2.5-vl", "qwen2-vl", "qwen3-vl", "glm-4.1v"]),
-              help="Model family trained on the export: sizes images and text, picks train.sh's model "
-                   "[default: the format's own].")
-@click.option("--max-length", type=click.IntRange(min=64), default=16384, show_default=True,
-              help="Samples longer than this are dropped (and counted) instead of silently by Swift.")
-@click.option("--min-pixels", type=click.IntRange(min=1), help="Image pixel floor [default: the family's].")
-@click.option("--max-pixels", type=click.IntRange(min=1), help="Image pixel ceiling [default: the family's].")
-@click.option("--tokenizer", type=click.Path(exists=True), help="tokenizer.json (or its folder) for exact text tokens.")
-@click.option("--absolute-paths", is_flag=True, help="Write absolute image paths instead of ROOT_IMAGE_DIR-relative.")
-@click.option("--hf-dataset", type=click.Path(file_okay=False), help="Also save a Hugging Face dataset here.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/validation split.")
-@click.option("--ineffective", type=click.Choice(["keep", "drop"]), default="keep", show_default=True,
-              help="Samples of steps whose action left the screen unchanged: keep them, or drop them (counted "
-                   "as ineffective_step).")
-@click.option("--som", is_flag=True,
-              help="Numbered boxes of the listed elements on a derived copy of each screenshot ("
-                   + ", ".join(som_formats()) + ").")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes that build the samples.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@click_options(ExportOptions)
 @_fatal_to_exit
-def export(run_dir, fmt, out, force, memory, history, history_images, split_ratio, shard_size, agent_tools, family,
-           max_length, min_pixels, max_pixels, tokenizer, absolute_paths, hf_dataset, seed, workers, progress,
-           ineffective, som):
+def export(run_dir, out, force, **options):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 
     \b
@@ -168,19 +119,14 @@ def export(run_dir, fmt, out, force, memory, history, history_images, split_rati
     Example:
       sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
     """
-    from .export.stage import ExportOptions, export_run
+    from .export.stage import export_run
     from .formats import load_all
 
-    if fmt not in load_all():
-        raise click.BadParameter(f"unknown format; known: {', '.join(sorted(load_all()))}", param_hint="--format")
-    if som and not getattr(load_all()[fmt], "som", False):
+    opts = from_cli(ExportOptions, options)
+    fmt, max_length = opts.format, opts.max_length
+    if opts.som and not getattr(load_all()[fmt], "som", False):
         raise click.UsageError(f"--som draws numbered element boxes for formats whose prompt promises them "
                                f"({', '.join(som_formats())}); {fmt} does not")
-    opts = ExportOptions(format=fmt, memory=memory, history=history, history_images=history_images,
-                         split_ratio=split_ratio, shard_size=shard_size, agent_tools=agent_tools, family=family,
-                         max_length=max_length, min_pixels=min_pixels, max_pixels=max_pixels, tokenizer=tokenizer,
-                         absolute_paths=absolute_paths, hf_dataset=hf_dataset, seed=seed, workers=workers,
-                         progress=progress, ineffective=ineffective, som=som)
     run = RunDir(run_dir)
     with run.writing(readonly_ok=True):
         result = export_run(run, out, opts, force=force)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from .errors import FatalError
+from .options import option
 
 
 def _path(base: Path, value: str | Path) -> Path:
@@ -30,11 +31,13 @@ def _path(base: Path, value: str | Path) -> Path:
 class AndroidControlSource:
     """The AndroidControl release's GZIP TFRecords (and, optionally, its splits file)."""
 
-    paths: list[Path]
-    splits: Path | None = None
-    split: str | None = None
-    episodes: list[str] | None = None
-    limit: int | None = None
+    paths: list[Path] = option(default_factory=list, help="GZIP TFRecord files of the release, or any in its format.")
+    splits: Path | None = option(None, "The release's splits file (splits.json).",
+                                 example="raw/android_control/splits.json")
+    split: str | None = option(None, "Only this split (needs splits).", choices=("train", "validation", "test"),
+                               example="train")
+    episodes: list[str] | None = option(None, "Only these episode ids.", example=["0", "20"])
+    limit: int | None = option(None, "Stop after N episodes.", low=1, example=100)
     type: ClassVar[str] = "androidcontrol"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -52,12 +55,13 @@ class AndroidControlSource:
 class AnnotatedSource:
     """A folder of human-annotated trajectories (one folder with task.json and screenshots per trajectory)."""
 
-    root: Path
-    episodes: list[str] | None = None
-    limit: int | None = None
-    tolerance: float | None = None  # px between task.json coordinates and the drawn marks
-    require_clean: bool = False
-    ocr: bool = False  # OCR text elements for phone frames without a tree (the ocr extra)
+    root: Path = option(None, "The folder of trajectories (one folder with task.json and screenshots each).")
+    episodes: list[str] | None = option(None, "Only these trajectory ids.")
+    limit: int | None = option(None, "Stop after N trajectories.", low=1)
+    tolerance: float | None = option(None, "Pixels allowed between task.json coordinates and the drawn marks "
+                                           "(default 2% of the diagonal).", low=0, example=30)
+    require_clean: bool = option(False, "Reject marked trajectories without clean/ frames.")
+    ocr: bool = option(False, "OCR text elements for phone frames without a tree (pip install 'sftdata[ocr]').")
     type: ClassVar[str] = "annotated"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -76,11 +80,13 @@ class AnnotatedSource:
 class Mind2WebSource:
     """Multimodal-Mind2Web Parquet shards, or the text-only JSON with the raw dump's screenshots."""
 
-    paths: list[Path]
-    episodes: list[str] | None = None
-    limit: int | None = None
-    viewport: str = "1280x720"  # the window cut from each whole-page screenshot
-    screenshots: Path | None = None  # text-only JSON: the raw dump's task folders
+    paths: list[Path] = option(default_factory=list, help="Multimodal-Mind2Web Parquet shards (in order), or text-only "
+                                                         "Mind2Web JSON files.")
+    episodes: list[str] | None = option(None, "Only these task ids.")
+    limit: int | None = option(None, "Stop after N tasks.", low=1)
+    viewport: str = option("1280x720", "The window cut from each whole-page screenshot around the target.")
+    screenshots: Path | None = option(None, "JSON only: the folder of <annotation_id>/processed/screenshot.json.",
+                                        example="raw/mind2web/task")
     type: ClassVar[str] = "mind2web"
 
     def resolve(self, base: Path, where: str) -> None:

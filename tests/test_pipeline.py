@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from sftdata.cli import main
-from sftdata.config import EXAMPLE, parse_config
+from sftdata.config import example_config, parse_config
 from sftdata.errors import FatalError
 from sftdata.synthetic.sample import write_sample
 
@@ -43,11 +43,11 @@ def _run(workdir: Path, history=4, workers=1):
 
 
 def test_example_config_parses_and_names_every_stage():
-    cfg = parse_config(EXAMPLE, Path("/x"))
+    cfg = parse_config(example_config(), Path("/x"))
     assert cfg.run_dir == Path("/x/processed/my-run") and cfg.workers == 2
     assert [e.format for e in cfg.exports] == ["qwen2.5-vl", "react-zh"] and cfg.report
     printed = CliRunner().invoke(main, ["run", "--print-example-config"])
-    assert printed.exit_code == 0 and printed.output == EXAMPLE
+    assert printed.exit_code == 0 and printed.output == example_config()
 
 
 @pytest.mark.parametrize("text,message", [

@@ -25,18 +25,10 @@ from ..llm.cache import ImageCache, ReplyCache, request_key
 from .check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
 from .parse import ReplyError, parse_reply, schema_failures
-from ..llm.endpoint import EndpointOptions
 from .prompt import (NO_FINAL_SCREEN_NOTE, PromptTemplate, structured_format, fill_template, ineffective_note, load_templates,
                      repair_message, user_content, window_note)
 
-BACKENDS = ("template", "openai")
-
-
-@dataclass
-class AnnotateOptions(EndpointOptions):
-    backend: str = "template"
-    strict: bool = False
-    repair_judged: bool = False  # re-annotate only the episodes the judge failed, with its notes in the prompt
+from .options import BACKENDS, AnnotateOptions  # noqa: E402,F401 (re-exported)
 
 
 # the endpoint failed (no answer, a timeout, 429, a 5xx, a 200 that is not a chat completion): that says nothing

@@ -37,30 +37,7 @@ from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_
 from .trainsh import train_script
 
 
-INEFFECTIVE_CHOICES = ("keep", "drop")  # what export does with steps marked meta["ineffective"] at ingest
-
-
-@dataclass
-class ExportOptions:
-    format: str = "react-zh"
-    memory: bool = False
-    history: int = 4
-    history_images: int = 0
-    split_ratio: float = 0.01
-    shard_size: int = 10_000
-    agent_tools: bool = False
-    family: str | None = None  # None: the format's own family (resolve_family)
-    max_length: int = 16384
-    min_pixels: int | None = None
-    max_pixels: int | None = None
-    tokenizer: str | None = None
-    absolute_paths: bool = False
-    hf_dataset: str | None = None
-    seed: int = 0
-    ineffective: str = "keep"  # keep | drop: the samples of steps that left the screen unchanged
-    som: bool = False  # numbered element boxes on a derived copy of each sample's screenshot (export.som)
-    workers: int = 1
-    progress: bool | None = None
+from .options import INEFFECTIVE_CHOICES, ExportOptions  # noqa: E402,F401 (the stage's options, re-exported)
 
 
 @dataclass

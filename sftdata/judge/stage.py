@@ -22,7 +22,6 @@ from ..exitcodes import EndpointUnavailable
 from ..io import Ledger, iter_jsonl
 from ..model import Episode
 from ..llm.backends import OpenAIBackend, redact_url
-from ..llm.endpoint import EndpointOptions
 from ..annotate.stage import ANNOTATIONS, LLM_STATS, check_options
 from ..rundir import RunDir
 from .figures import alignment_figures
@@ -33,15 +32,7 @@ from .verdict import Judgement, annotation_digest
 
 STAGE = "judge"
 from ..rundir import JUDGEMENTS  # noqa: F401 (re-exported)
-BACKENDS = ("rules", "openai")
-
-
-@dataclass
-class JudgeOptions(EndpointOptions):
-    backend: str = "rules"
-    max_tokens: int = 4096
-    window: int = 10  # steps per request (two images each)
-    min_score: int = 3
+from .options import BACKENDS, JudgeOptions  # noqa: E402,F401 (re-exported)
 
 
 @dataclass

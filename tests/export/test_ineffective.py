@@ -61,7 +61,7 @@ def test_cli_and_config_take_the_choice(annotated_run, tmp_path):
     head = 'run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npaths = ["a.gz"]\n[[export]]\nformat = "react-zh"\n'
     assert parse_config(head + 'ineffective = "drop"\n', Path("/d")).exports[0].ineffective == "drop"
     assert parse_config(head, Path("/d")).exports[0].ineffective == "keep"
-    with pytest.raises(FatalError, match="ineffective must be keep or drop"):
+    with pytest.raises(FatalError, match="ineffective = .all. should be one of keep, drop"):
         parse_config(head + 'ineffective = "all"\n', Path("/d"))
 
 
