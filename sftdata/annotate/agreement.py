@@ -100,14 +100,32 @@ def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     return f"the reasoning selects “{_short(options[-1])}”, the call selects “{_short(value)}”"
 
 
+_UNQUOTED_TYPED = re.compile(
+    r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-]*(?:\s[\w@.+\-]+)*)\s*(?:[，,。；;]|$)", re.I)
+
+
+def _exact(a: str, b: str) -> bool:
+    a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
+    return bool(a) and a == b
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
-    if decision.verb != "input" or name not in ("input", "type") or not decision.quotes:
+    """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
+    call's text exactly: typing is never partial."""
+    if decision.verb != "input" or name not in ("input", "type"):
         return None
     typed = str(params.get("text") or "")
+    if not decision.quotes:
+        m = _UNQUOTED_TYPED.match(decision.after_verb or "")
+        said = (m.group("en") or m.group("zh")).strip() if m else ""
+        if not said or _exact(said, typed):
+            return None
+        return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
     said = decision.quotes[-1] if name == "type" and len(decision.quotes) > 1 else decision.quotes[0]
-    if len(decision.quotes) > 1 and any(_same_text(q, typed) for q in decision.quotes):
+    if len(decision.quotes) > 1 and any(_exact(q, typed) for q in decision.quotes):
         return None
-    if _same_text(said, typed):
+    if _exact(said, typed):
         return None
     return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
 
@@ -132,8 +150,8 @@ def _app_problem(decision: Decision, name: str, params: dict[str, Any]) -> str |
 
 def _target_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """A label the decision names that belongs to another visible element and not to the target."""
-    if name not in ("click", "long_press", "type", "select") or decision.verb not in ("click", "long_press", "open",
-                                                                                       "input"):
+    if name not in ("click", "long_press", "type", "select", "open_app") or decision.verb not in (
+            "click", "long_press", "open", "input", "open_app"):
         return None
     target_param = str(params.get("target_element") or "")
     point = step.action.point
@@ -144,6 +162,8 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
     if step.action.element is not None:
         own += element_texts(step.action.element)
     own += [normalize(q) for q in _quoted(target_param)] + ([normalize(target_param)] if target_param else [])
+    if name == "open_app" and params.get("app_name"):
+        own.append(normalize(str(params["app_name"])))
     others: dict[str, str] = {}
     for e in visible_elements(step):
         if point is not None and e.contains(point):
@@ -155,6 +175,10 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
     said = [normalize(q) for q in decision.quotes if not any(_same_text(q, v) for v in values if v)]
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
+    elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
+        tail = normalize(decision.after_verb)
+        said = [t for t in sorted(others, key=len, reverse=True)
+                if _names(tail, t) and not any(_same_text(t, v) for v in values if v)][:1]
     labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
                         for t in element_texts(e)}
     for quote in said:
@@ -170,6 +194,13 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”; the call targets {label}"
     return None
+
+
+def _names(text: str, label: str) -> bool:
+    """Does ``text`` name ``label`` unquoted: 2+ CJK characters, or a 4+ letter Latin label as whole words."""
+    if re.search(r"[\u4e00-\u9fff]", label):
+        return len(label) >= 2 and label in text
+    return len(label) >= 4 and re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", text) is not None
 
 
 def _quoted(text: str) -> list[str]:

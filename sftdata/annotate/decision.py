@@ -44,7 +44,7 @@ _VERBS_ZH = (
 _VERBS_EN = (
     ("long_press", r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
-              r"|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
+              r"|enter(?:ing)?(?= \S*[\d@])|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up))\b"),
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|press(?:ing)? (?:the )?home(?: button| key)?"
              r"|return(?:ing)? to the home screen)\b"),
@@ -53,7 +53,7 @@ _VERBS_EN = (
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
-    ("open", r"\b(?:open|opening|visit|visiting|navigate to|go to|head to)\b"),
+    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bnow )(?<!\bstill )(?<!already )\b(?:open|opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
               r"|pick|picking|check|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
@@ -76,7 +76,7 @@ _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
-                       r"|\b(?:don't|do not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
+                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
 _LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次)|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
                     r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
@@ -240,6 +240,7 @@ _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操
                        r"|(?:已经|已)(?:顺利|成功)?完成(?:了)?(?:整个|全部)?(?:任务|目标)"
                        r"|\b(?:the |this |our )?(?:task|goal)\s+(?:is|has been|was)\s+(?:now\s+)?"
                        r"(?:complete|completed|done|finished|accomplished|achieved)\b"
+                       r"|(?:^|(?<=[.!;。]\s)|(?<=[.!;。]))\s*(?:the\s+)?(?:task|goal)\s+(?:complete|completed|done|finished|accomplished)\b"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
                        re.I)
 _NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"

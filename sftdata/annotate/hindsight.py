@@ -98,13 +98,14 @@ _ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:之�
 _EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
               r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
               r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
-_EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search)"
+_EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search|check|toggle)"
 _EN_EVENTS = re.compile(
     rf"\b(?:after|once)\b[^.,]{{0,40}}?\b{_EN_RESULT}\b"
     rf"|\b(?:which|this|that|it)\s+(?:then\s+)?{_EN_RESULT}\b"
     rf"|\bthen\s+{_EN_RESULT}\b"
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
-    r"|\b(?:right |immediately |just )?after (?:this|that) (?:step|action|tap|click|swipe)?\b|\bas a result\b"
+    rf"|\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))"
+    r"|\bas a result\b"
     r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
     r"(?:worked|took effect|succeeded|was successful)\b",
     re.I)
@@ -133,6 +134,7 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了")
 _ZH_BARE = re.compile(rf"^[^，,]{{0,8}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
+_NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
 
 _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
@@ -231,6 +233,8 @@ def find_hindsight(text: str) -> list[str]:
             elif acted and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
                     clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
+            elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):
+                spans.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
             acted = acted or bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))

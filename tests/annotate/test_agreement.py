@@ -72,6 +72,41 @@ def test_typed_text_and_app():
     assert contradictions("首先打开“淘宝”应用。", app, Step(0, SHOT, Action("open_app", app="淘宝"))) == []
 
 
+def test_typing_is_exact_and_unquoted_values_count():
+    step = Step(0, SHOT, Action("input", text="wireless earbuds"))
+    call = {"name": "input", "parameters": {"text": "wireless earbuds"}}
+    assert contradictions("在搜索框输入“earbuds”。", call, step)  # part of the text is another text
+    assert contradictions("Type earbuds into the search box.", call, step)
+    assert contradictions("Type wireless earbuds into the search box.", call, step) == []
+    phone = Step(0, SHOT, Action("input", text="5550134"))
+    assert contradictions("Enter 5550143 in the Phone number field.", {"name": "input", "parameters": {"text": "5550134"}},
+                          phone)
+
+
+def test_an_app_or_element_named_without_quotes():
+    camera = Element(2, (0, 500, 1080, 600), text="相机", flags=("visible", "clickable"))
+    chrome = Element(3, (0, 600, 1080, 700), text="Chrome", flags=("visible", "clickable"))
+    gallery = Element(4, (0, 700, 1080, 800), text="相册", flags=("visible", "clickable"))
+    tap = Step(0, SHOT, Action("click", point=(540, 750), element=gallery), elements=[camera, chrome, gallery])
+    click = {"name": "click", "parameters": {}}
+    assert contradictions("I'll launch the Camera (相机) and check recent shots.", click, tap)
+    assert contradictions("打开“相机”应用。", click, tap)
+    assert contradictions("打开相册，看看最近的照片。", click, tap) == []
+    launcher = Step(0, SHOT, Action("open_app", app="商城"), elements=[camera, chrome])
+    app = {"name": "open_app", "parameters": {"app_name": "商城"}}
+    assert contradictions("要搜索蓝牙耳机，先打开 Chrome 浏览器进行搜索。", app, launcher)
+    assert contradictions("先打开商城。", app, launcher) == []
+
+
+def test_states_and_refusals_are_not_decisions():
+    done = {"name": "done", "parameters": {}}
+    assert contradictions("The detail page is open with the buttons, so there's no need to add it. Done.", done,
+                          Step(0, SHOT, Action("done"))) == []
+    assert contradictions("Results are shown. I won't scroll further; tap “WLAN”.", CLICK, TAP) == []
+    assert contradictions("The item has been added to the cart. Task complete.", {"name": "press_back", "parameters": {}},
+                          Step(0, SHOT, Action("back")))
+
+
 def test_done_agrees_only_with_a_finished_task():
     done = {"name": "done", "parameters": {}}
     step = Step(0, SHOT, Action("done"))

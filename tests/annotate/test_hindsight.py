@@ -120,6 +120,8 @@ def test_task_items_own_counts_and_screen_text_are_not_step_counts(text):
     "往左滑，就到了下一张照片。",
     "Tapping the search box opens the history list.",  # present tense, unhedged
     "Pressing home lands on the launcher.",
+    "点击 Battery Saver，现在状态变成了 On。",  # the step's own action, then a change told as done
+    "Checked the box; the terms are now ticked.",
 ])
 def test_after_action_facts(text):
     assert find_hindsight(text), text
@@ -137,6 +139,7 @@ def test_after_action_facts(text):
     "Looking at the screen, the results are already loaded. I tap the first one.",
     "点击输入框，这样就能输入关键词。", "向上滑动一下，第四件商品就出现在屏幕中间。", "点击后就会进入详情页。",
     "Tapping the search box should open the history list.",
+    "Type the name into the field; after that pick the date.",  # a plan for the step after
 ])
 def test_plans_current_screen_and_previous_step_are_clean(text):
     assert find_hindsight(text) == [], text
