@@ -176,7 +176,7 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        tail = normalize(decision.after_verb)
+        tail = normalize(decision.rest)
         said = [t for t in sorted(others, key=len, reverse=True)
                 if _names(tail, t) and not any(_same_text(t, v) for v in values if v)][:1]
     labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
@@ -200,7 +200,7 @@ def _names(text: str, label: str) -> bool:
     """Does ``text`` name ``label`` unquoted: 2+ CJK characters, or a 4+ letter Latin label as whole words."""
     if re.search(r"[\u4e00-\u9fff]", label):
         return len(label) >= 2 and label in text
-    return len(label) >= 4 and re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", text) is not None
+    return len(label) >= 4 and re.search(rf"(?<![A-Za-z0-9]){re.escape(label)}(?![A-Za-z0-9])", text) is not None
 
 
 def _quoted(text: str) -> list[str]:

@@ -36,9 +36,9 @@ _VERBS_ZH = (
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
-    ("open_app", r"(?:启动|打开|运行)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
+    ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点开|点选|点进|触摸|按下|点(?=[“「『\"])|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|点(?=[“「『\"]|它|这|那)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -74,14 +74,14 @@ _DONE_AFTER = re.compile(r"(?:已经|已)(?:完成|做完|结束|执行|生效)|
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)")  # 点击后页面显示出了…: an outcome told
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
-                        r"|\b(?:if|unless|otherwise|in case|whether|or else)\b", re.I)
+                        r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
                        r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
-_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次)|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
+_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
                     r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
 _LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
-                           r"|\b(?:then|so that|in order to|to be able to)\s+$", re.I)
+                           r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$", re.I)
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
@@ -99,7 +99,7 @@ _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:�
 _FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
 _VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
-_REVEAL_BELOW = re.compile(r"查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
+_REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
                            r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
 
 
@@ -114,6 +114,7 @@ class Decision:
     quotes: tuple[str, ...]
     phrase: str
     after_verb: str  # the clause from the verb on (unquoted words of the target)
+    rest: str = ""  # the clause after the verb itself (what the verb acts on)
 
 
 def mask_quotes(text: str) -> str:
@@ -150,7 +151,10 @@ def finger_direction(clause: str) -> str | None:
             return "down"
         if m.group().startswith("上拉"):
             return "up"
-        return _DIRECTIONS[m.group(1) or m.group(2)]
+        said = _DIRECTIONS[m.group(1) or m.group(2)]
+        if said == "down" and _REVEAL_BELOW.search(masked) and not re.search(r"手指|finger", masked, re.I):
+            return None  # 向下滑动浏览更多: often the view's direction in everyday Chinese; ambiguous, so unsaid
+        return said
     m = _VIEW_ZH.search(masked)
     if m:
         return _OPPOSITE[_DIRECTIONS[m.group(1) or m.group(2)]]
@@ -233,12 +237,13 @@ def stated_decision(text: str) -> Decision | None:
     quotes = quotes_in(tail)
     if not quotes and _PRONOUN.match(chosen.masked[chosen.end:]):  # 点击它 / tap it: the thing named just before
         quotes = quotes_in(chosen.lead)[-1:]
-    return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail)
+    return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail,
+                    chosen.clause[chosen.end:])
 
 
 _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
                        r"|(?:已经|已)(?:顺利|成功)?完成(?:了)?(?:整个|全部)?(?:任务|目标)"
-                       r"|\b(?:the |this |our )?(?:task|goal)\s+(?:is|has been|was)\s+(?:now\s+)?"
+                       r"|\b(?:the |this |our )?(?:task|goal|reservation|booking|order|purchase)\s+(?:is|has been|was)\s+(?:now\s+)?"
                        r"(?:complete|completed|done|finished|accomplished|achieved)\b"
                        r"|(?:^|(?<=[.!;。]\s)|(?<=[.!;。]))\s*(?:the\s+)?(?:task|goal)\s+(?:complete|completed|done|finished|accomplished)\b"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",

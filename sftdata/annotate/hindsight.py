@@ -120,7 +120,7 @@ _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll
                         r"|open)ing"
                         r"|doing so|this tap|that tap|the tap|this action)\b[^.,;]{0,40}", re.I)
 # statements of this step's own action (present tense), which open the zone where completed changes are outcomes
-_ZH_ACTION = re.compile(rf"{_ZH_ACT}(?![了过])")
+_ZH_ACTION = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}(?![了过])")  # 已打开 is a state, not this step's action
 _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b", re.I)
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)

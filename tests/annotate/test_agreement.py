@@ -107,6 +107,20 @@ def test_states_and_refusals_are_not_decisions():
                           Step(0, SHOT, Action("back")))
 
 
+def test_plans_conditions_and_ambiguous_directions_pass():
+    wait = {"name": "wait", "parameters": {}}
+    assert contradictions("The splash screen is up. Once the home page loads I'll tap the search box; for now, wait.",
+                          wait, Step(0, SHOT, Action("wait"))) == []
+    assert contradictions("I want more options before picking one, so scroll down the list.", UP, SWIPE_UP) == []
+    # 向下滑动浏览更多: the view's direction in everyday Chinese, the finger's by our convention: ambiguous, unsaid
+    assert contradictions("已进入耳机分类，向下滑动浏览更多耳机。", UP, SWIPE_UP) == []
+    assert contradictions("手指向下滑动，浏览更多耳机。", UP, SWIPE_UP)
+    # again, not later
+    back = {"name": "press_back", "parameters": {}}
+    assert contradictions("再点一次“蓝牙”，确认开关真的切换了。", back, Step(0, SHOT, Action("back")))
+    assert contradictions("All fields are filled in, so the reservation is complete.", CLICK, TAP)
+
+
 def test_done_agrees_only_with_a_finished_task():
     done = {"name": "done", "parameters": {}}
     step = Step(0, SHOT, Action("done"))
