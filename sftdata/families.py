@@ -177,6 +177,26 @@ def glm4v_smart_resize(height: int, width: int, *, factor: int, min_pixels: int,
     return h_bar, w_bar
 
 
+# Added tokens, in the order of the models' tokenizer_config.json. Qwen2/Qwen2.5(-VL): ids 151643..151664, the first
+# QWEN_SPECIAL_COUNT "special"; Qwen3(-VL) adds four (151665..151668).
+QWEN25_SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+                  "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
+                  "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>",
+                  "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>")
+QWEN3_SPECIAL = QWEN25_SPECIAL + ("<tool_response>", "</tool_response>", "<think>", "</think>")
+QWEN_SPECIAL_COUNT = 14
+# GLM-4 / GLM-4.1V from id 151329 (<|image|>/<|video|> at 151343/151344, its config's image/video_token_id); the
+# first GLM_SPECIAL_COUNT are "special"
+GLM4V_SPECIAL = ("<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>", "<|system|>", "<|user|>",
+                 "<|assistant|>", "<|observation|>", "<|begin_of_image|>", "<|end_of_image|>", "<|begin_of_video|>",
+                 "<|end_of_video|>", "<|image|>", "<|video|>", "<|begin_of_transcription|>", "<|end_of_transcription|>",
+                 "<|code_prefix|>", "<|code_middle|>", "<|code_suffix|>",
+                 "<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
+                 "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "/nothink", "<|begin_of_box|>",
+                 "<|end_of_box|>")
+GLM_SPECIAL_COUNT = 21
+
+
 @dataclass(frozen=True)
 class Family:
     """A model family's image-token rule. ``factor`` = patch_size * merge_size (one token per factor²
@@ -194,6 +214,11 @@ class Family:
     # (qwen3_vl vs qwen3_vl_emb/_reranker, qwen2_5_vl vs mimo_vl)
     swift_model_type: str = ""
     swift_template: str = ""
+    chat: str = "chatml"  # the chat markup of Swift's template: "chatml" (rendered exactly) or "glm"
+    default_system: str | None = None  # Swift's default system when a row has none (its TemplateMeta)
+    special_tokens: tuple[str, ...] = ()  # added tokens from the first special id on, in the tokenizer's order
+    special_count: int = 0  # how many of them are "special" (the rest are added as text)
+    grid: int | None = None  # the point grid of the family's own agent format (Qwen3-VL: 0..999); None: pixels
 
     def resize(self, width: int, height: int, min_pixels: int | None = None,
                max_pixels: int | None = None) -> tuple[int, int]:
@@ -228,12 +253,17 @@ class Family:
 # preprocessor_config shortest_edge 65536 only applies when transformers itself resizes). GLM-4.1V: the HF
 # Glm4vImageProcessor resizes, with preprocessor_config size {shortest_edge 12544, longest_edge 9633792}.
 FAMILIES: dict[str, Family] = {
-    "qwen2-vl": Family("qwen2-vl", 28, 3136, 12845056, 2, "qwen", "Qwen/Qwen2-VL-7B-Instruct", "qwen2_vl", "qwen2_vl"),
+    "qwen2-vl": Family("qwen2-vl", 28, 3136, 12845056, 2, "qwen", "Qwen/Qwen2-VL-7B-Instruct", "qwen2_vl", "qwen2_vl",
+                       default_system="You are a helpful assistant.", special_tokens=QWEN25_SPECIAL,
+                       special_count=QWEN_SPECIAL_COUNT),
     "qwen2.5-vl": Family("qwen2.5-vl", 28, 3136, 12845056, 2, "qwen", "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2_5_vl",
-                         "qwen2_5_vl"),
+                         "qwen2_5_vl", default_system="You are a helpful assistant.", special_tokens=QWEN25_SPECIAL,
+                         special_count=QWEN_SPECIAL_COUNT),
     "qwen3-vl": Family("qwen3-vl", 32, 4 * 32 * 32, 16384 * 32 * 32, 2, "qwen", "Qwen/Qwen3-VL-8B-Instruct",
-                       "qwen3_vl", "qwen3_vl"),
-    "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v", "zai-org/GLM-4.1V-9B-Base", "glm4v", "glm4v"),
+                       "qwen3_vl", "qwen3_vl", special_tokens=QWEN3_SPECIAL, special_count=QWEN_SPECIAL_COUNT,
+                       grid=999),
+    "glm-4.1v": Family("glm-4.1v", 28, 12544, 9633792, 2, "glm4v", "zai-org/GLM-4.1V-9B-Base", "glm4v", "glm4v",
+                       chat="glm", special_tokens=GLM4V_SPECIAL, special_count=GLM_SPECIAL_COUNT),
 }
 
 

@@ -13,7 +13,6 @@ import math
 import os
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FatalError

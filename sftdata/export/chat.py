@@ -31,9 +31,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# Swift's default system per template (``default_system`` of its TemplateMeta)
-DEFAULT_SYSTEM = {"qwen2-vl": "You are a helpful assistant.", "qwen2.5-vl": "You are a helpful assistant.",
-                  "qwen3-vl": None}
+from ..families import FAMILIES
+
 IMAGE = "<|vision_start|><|vision_end|>"
 # ChatML's closing suffix: "<|im_end|>" in ms-swift up to 4.5, "<|im_end|>\n" later; the longer one is counted
 # so that the estimate is never under Swift's length.
@@ -69,7 +68,7 @@ def chatml_text(row: dict[str, Any], family: str) -> str:
     """The ChatML text of a training ``row`` (our JSONL record) for ``family``, images as
     ``<|vision_start|><|vision_end|>``."""
     messages = list(row["messages"])
-    system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else DEFAULT_SYSTEM[family]
+    system = messages.pop(0)["content"] if messages and messages[0]["role"] == "system" else FAMILIES[family].default_system
     if row.get("tools"):
         tools = row["tools"]
         system = hermes_tools(json.loads(tools) if isinstance(tools, str) else tools, system)

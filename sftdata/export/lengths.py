@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RecordError
-from .chat import DEFAULT_SYSTEM, chatml_text, glm_text
+from .chat import chatml_text, glm_text
 from .samples import Sample
 from ..families import FAMILIES, load_tokenizer, png_size
 from .vocab import count_tokens, qwen_encoding
@@ -29,7 +29,7 @@ class LengthModel:
         self.max_pixels, self.min_pixels = max_pixels, min_pixels
         self.tokenizer_path = tokenizer
         self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
-        chatml = family in DEFAULT_SYSTEM  # a family whose Swift template we render exactly
+        chatml = FAMILIES[family].chat == "chatml"  # a family whose Swift template we render exactly
         self.encoding = qwen_encoding(family) if chatml and self.tokenizer is None else None
         self.exact = chatml and (self.tokenizer is not None or self.encoding is not None)
         self._image_cache: dict[str, int] = {}
@@ -49,7 +49,7 @@ class LengthModel:
 
     def render(self, record: dict) -> str:
         """The text Swift's template makes of ``record`` (images as their two framing tokens)."""
-        return chatml_text(record, self.family.name) if self.family.name in DEFAULT_SYSTEM else glm_text(record)
+        return chatml_text(record, self.family.name) if self.family.chat == "chatml" else glm_text(record)
 
     def measure(self, sample: Sample, run_dir: Path) -> tuple[int, int]:
         """(text tokens, image tokens) of ``sample``: image tokens are each image's placeholders plus the

@@ -18,19 +18,14 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+from ..families import FAMILIES
+
 # Qwen2's pre-tokenizer (tokenizer.json "Split" pattern), as tiktoken writes it
 QWEN2_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|"""
                  r"""\s*[\r\n]+|\s+(?!\S)|\s+""")
 FIRST_SPECIAL_ID = 151643
-# added tokens of Qwen2/Qwen2.5(-VL), ids 151643..151664; the first QWEN_SPECIAL_COUNT are "special" tokens
-QWEN25_SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
-                  "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
-                  "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>",
-                  "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>")
-# Qwen3(-VL) adds four, ids 151665..151668
-QWEN3_SPECIAL = QWEN25_SPECIAL + ("<tool_response>", "</tool_response>", "<think>", "</think>")
-QWEN_SPECIAL_COUNT = 14
-SPECIAL_TOKENS = {"qwen2-vl": QWEN25_SPECIAL, "qwen2.5-vl": QWEN25_SPECIAL, "qwen3-vl": QWEN3_SPECIAL}
+# the Qwen families' added tokens (the family registry's), from id FIRST_SPECIAL_ID on
+SPECIAL_TOKENS = {name: f.special_tokens for name, f in FAMILIES.items() if f.rule == "qwen"}
 
 
 def qwen_vocab_path() -> Path | None:

@@ -24,7 +24,7 @@ from ..families import FAMILIES
 
 Point = tuple[int, int]
 Size = tuple[int, int]  # (width, height)
-GRID = 999
+GRID = FAMILIES["qwen3-vl"].grid  # 999: Qwen3-VL's point grid (the family registry's)
 
 
 def resized_size(size: Size, family: str = "qwen2.5-vl", *, min_pixels: int | None = None,

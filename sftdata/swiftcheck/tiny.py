@@ -24,18 +24,20 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..families import FAMILIES as MODEL_FAMILIES
-from ..export.vocab import FIRST_SPECIAL_ID as QWEN_RANKS, QWEN2_PATTERN, QWEN_SPECIAL_COUNT, SPECIAL_TOKENS, qwen_ranks
+from ..export.vocab import FIRST_SPECIAL_ID as QWEN_RANKS, QWEN2_PATTERN, qwen_ranks
 
-_QWEN_SPECIAL = list(SPECIAL_TOKENS["qwen2.5-vl"][:QWEN_SPECIAL_COUNT])  # 151643-151656, special=True
-_QWEN_TEXT = list(SPECIAL_TOKENS["qwen2.5-vl"][QWEN_SPECIAL_COUNT:])  # 151657-151664, special=False
-_QWEN3_TEXT = list(SPECIAL_TOKENS["qwen3-vl"][len(SPECIAL_TOKENS["qwen2.5-vl"]):])  # 151665-151668 (Qwen3-VL)
-# GLM-4 / GLM-4.1V from 151329; GLM-4.1V puts <|image|>/<|video|> at 151343/151344 (its config's image/video_token_id).
-_GLM_SPECIAL = ["<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>", "<|system|>", "<|user|>",
-                "<|assistant|>", "<|observation|>", "<|begin_of_image|>", "<|end_of_image|>", "<|begin_of_video|>",
-                "<|end_of_video|>", "<|image|>", "<|video|>", "<|begin_of_transcription|>", "<|end_of_transcription|>",
-                "<|code_prefix|>", "<|code_middle|>", "<|code_suffix|>"]
-_GLM_TEXT = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
-             "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "/nothink", "<|begin_of_box|>", "<|end_of_box|>"]
+
+
+def _added(family: str) -> list[tuple[str, bool]]:
+    """The family's added tokens (the family registry's) as (content, special)."""
+    f = MODEL_FAMILIES[family]
+    return [(t, i < f.special_count) for i, t in enumerate(f.special_tokens)]
+
+
+def _system(family: str) -> str:
+    system = MODEL_FAMILIES[family].default_system
+    return "none" if system is None else repr(system)
+
 
 # Simplified chat templates (string contents only) for transformers' apply_chat_template; Swift trains with its own.
 _CHATML = ("{%- for m in messages %}{%- if loop.first and m.role != 'system' and default_system %}<|im_start|>system\n"
@@ -47,13 +49,12 @@ _GLM_CHAT = ("[gMASK]<sop>{%- for m in messages %}<|{{ m.role }}|>\n{{ m.content
 # family -> ranks kept, added tokens (content, special), vocab_size, eos, pad, chat template of the tiny models;
 # Swift's model_type and template come from the family registry (sftdata.families)
 FAMILIES: dict[str, dict[str, Any]] = {
-    "qwen2.5-vl": {"ranks": QWEN_RANKS, "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT],
+    "qwen2.5-vl": {"ranks": QWEN_RANKS, "added": _added("qwen2.5-vl"),
                    "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
-                   "chat": _CHATML.replace("default_system", "'You are a helpful assistant.'")},
+                   "chat": _CHATML.replace("default_system", _system("qwen2.5-vl"))},
     "qwen3-vl": {"ranks": QWEN_RANKS, "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
-                 "added": [(t, True) for t in _QWEN_SPECIAL] + [(t, False) for t in _QWEN_TEXT + _QWEN3_TEXT],
-                 "chat": _CHATML.replace("default_system", "none")},
-    "glm-4.1v": {"ranks": 151329, "added": [(t, True) for t in _GLM_SPECIAL] + [(t, False) for t in _GLM_TEXT],
+                 "added": _added("qwen3-vl"), "chat": _CHATML.replace("default_system", _system("qwen3-vl"))},
+    "glm-4.1v": {"ranks": 151329, "added": _added("glm-4.1v"),
                  "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "chat": _GLM_CHAT},
 }
 
@@ -100,7 +101,7 @@ def qwen_tokenizer(dest_dir: str | os.PathLike, family: str = "qwen3-vl") -> Pat
               "tokenizer_class": "Qwen2Tokenizer" if family.startswith("qwen") else "PreTrainedTokenizerFast",
               "unk_token": None}
     if family.startswith("qwen"):
-        config["additional_special_tokens"] = _QWEN_SPECIAL[1:]
+        config["additional_special_tokens"] = [t for t, special in spec["added"][1:] if special]
     (dest / "tokenizer_config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
     return dest
 
