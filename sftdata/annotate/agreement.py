@@ -102,7 +102,8 @@ def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: 
 
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-]*(?:\s[\w@.+\-]+)*)\s*(?:[，,。；;]|$)", re.I)
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-]*(?:\s[\w@.+\-]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
 def _exact(a: str, b: str) -> bool:
@@ -118,7 +119,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str 
     typed = str(params.get("text") or "")
     if not decision.quotes:
         m = _UNQUOTED_TYPED.match(decision.after_verb or "")
-        said = (m.group("en") or m.group("zh")).strip() if m else ""
+        said = (m.group("en") or m.group("zh") or m.group("colon")).strip() if m else ""
         if not said or _exact(said, typed):
             return None
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
@@ -187,6 +188,9 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
             return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
         if not quote or any(_same_text(quote, o) for o in own if o):
             continue
+        if _long(quote) and any(quote in t for t in others):  # “6月12日 8:00” of 照片，6月12日 8:00
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, part of another element of this screen; the call targets {label}"
         if quote in others or (not others and step.elements == [] and _quoted(target_param)):
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
@@ -194,6 +198,12 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”; the call targets {label}"
     return None
+
+
+def _long(text: str) -> bool:
+    """Long enough to single out a label: 3+ CJK characters or 5+ others."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    return cjk >= 3 or len(text) - cjk >= 5
 
 
 def _names(text: str, label: str) -> bool:

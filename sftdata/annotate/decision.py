@@ -69,7 +69,7 @@ _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之�
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_DONE_AFTER = re.compile(r"(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)")  # 点击后页面显示出了…: an outcome told
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
@@ -194,7 +194,8 @@ def _candidates(text: str) -> list[_Candidate]:
             masked = m.group()
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
-            if _CONDITION.search(masked):
+            cond, first = _CONDITION.search(masked), _first_verb(masked)
+            if cond and (first is None or cond.start() < first[0]):  # "scroll up to check whether": not a condition
                 conditional = True
                 continue
             if conditional and re.match(r"\s*(?:就|则|便|那就|那么|then)", masked, re.I):
@@ -243,6 +244,7 @@ def stated_decision(text: str) -> Decision | None:
 
 _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
                        r"|(?:已经|已)(?:顺利|成功)?完成(?:了)?(?:整个|全部)?(?:任务|目标)"
+                       r"|(?:预订|预约|订单|购买|支付|下单)(?:已经|已)(?:全部)?(?:完成|成功)(?:了)?(?![后之以的前])"
                        r"|\b(?:the |this |our )?(?:task|goal|reservation|booking|order|purchase)\s+(?:is|has been|was)\s+(?:now\s+)?"
                        r"(?:complete|completed|done|finished|accomplished|achieved)\b"
                        r"|(?:^|(?<=[.!;。]\s)|(?<=[.!;。]))\s*(?:the\s+)?(?:task|goal)\s+(?:complete|completed|done|finished|accomplished)\b"

@@ -115,6 +115,9 @@ _EN_PRESENT_RESULT = re.compile(
     r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
     r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
     r"|leads to|loads)\b", re.I)
+_EN_DID_THEN_NOW = re.compile(
+    r"^\s*(?:tapped|clicked|pressed|swiped|scrolled|typed|entered|selected|checked|toggled|opened|long-pressed)\b"
+    r"[^.;]{0,60}?(?:[,;—–-]|\band\b)[^.;]{0,60}?\b(?:now|again|is visible|are visible|appears|shows|reads)\b", re.I)
 _EN_AFTER = re.compile(r"\b(?:after|once)\b[^.,;]{1,40},(?P<then>[^.,;]{1,60})", re.I)
 _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll|pull|typ|enter|select|choos|pick|touch"
                         r"|open)ing"
@@ -176,7 +179,8 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
     for pattern in (_ZH_EVENTS, _EN_EVENTS):
         for m in pattern.finditer(sentence):
             left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
-            if not _MODAL.search(sentence[left:m.end()]):
+            # English: a modal anywhere after it too ("after that, Reserve now should go through" is a plan)
+            if not _MODAL.search(sentence[left:m.end()] if pattern is _ZH_EVENTS else sentence[left:]):
                 spans.append(m.span())
     for m in _ZH_AFTER.finditer(sentence):  # 点击后…: what follows, up to the end of the next clause
         rest = sentence[m.end():]
@@ -191,6 +195,9 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
         if not _MODAL.search(sentence[left:]) and _en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
             spans.append(m.span())
+    m = _EN_DID_THEN_NOW.match(sentence)  # Tapped Dark theme and it now reads On / Pressed back — the grid is visible again
+    if m and not _MODAL.search(sentence) and not _PAST.search(sentence):
+        spans.append(m.span())
     m = _EN_PRESENT_RESULT.match(sentence)
     if m and not _MODAL.search(sentence):
         spans.append(m.span())

@@ -121,6 +121,20 @@ def test_plans_conditions_and_ambiguous_directions_pass():
     assert contradictions("All fields are filled in, so the reservation is complete.", CLICK, TAP)
 
 
+def test_round_four_classes():
+    # a condition word after the verb does not make the decision conditional
+    assert contradictions("Scroll up to check whether there are more items above.", UP, SWIPE_UP)
+    # a quote that is part of another element's label
+    photo = Element(2, (0, 500, 1080, 600), text="照片，6月12日 8:00", flags=("visible", "clickable"))
+    tap = Step(0, SHOT, Action("click", point=(540, 350), element=WIFI), elements=[WIFI, BT, photo])
+    assert contradictions("点击最近的第一张照片“6月12日 8:00”打开。", CLICK, tap)
+    # V得太多了 is what happened, not the decision
+    down = {"name": "swipe", "parameters": {"direction": "DOWN"}}
+    swipe_down = Step(0, SHOT, Action("swipe", point=(540, 800), end=(540, 1800), direction="down"))
+    assert contradictions("往下翻得太多了，手指向下滑，回到上面那一款。", down, swipe_down) == []
+    assert contradictions("信息都已经填写完毕，预订已完成。", CLICK, TAP)
+
+
 def test_done_agrees_only_with_a_finished_task():
     done = {"name": "done", "parameters": {}}
     step = Step(0, SHOT, Action("done"))

@@ -122,6 +122,8 @@ def test_task_items_own_counts_and_screen_text_are_not_step_counts(text):
     "Pressing home lands on the launcher.",
     "点击 Battery Saver，现在状态变成了 On。",  # the step's own action, then a change told as done
     "Checked the box; the terms are now ticked.",
+    "Tapped Dark theme and it now reads On.",
+    "Pressed back — the Recent grid is visible again.",
 ])
 def test_after_action_facts(text):
     assert find_hindsight(text), text
@@ -140,6 +142,7 @@ def test_after_action_facts(text):
     "点击输入框，这样就能输入关键词。", "向上滑动一下，第四件商品就出现在屏幕中间。", "点击后就会进入详情页。",
     "Tapping the search box should open the history list.",
     "Type the name into the field; after that pick the date.",  # a plan for the step after
+    "Check the terms box — after that, Reserve now should go through.",
 ])
 def test_plans_current_screen_and_previous_step_are_clean(text):
     assert find_hindsight(text) == [], text
