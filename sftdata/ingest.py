@@ -5,10 +5,9 @@ and passed over without being decoded again; a finished stage with the same inpu
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable
 
 from tqdm import tqdm
 
@@ -18,6 +17,7 @@ from .loaders import androidcontrol
 from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
 from .parallel import ordered_map
 from .rundir import RunDir
+from .stage import StageRun, fingerprint
 from .values import episode_id_of
 
 if TYPE_CHECKING:
@@ -49,14 +49,6 @@ class IngestResult:
     new_rejected: int = 0
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
-
-
-def _fingerprint(paths: Iterable[Path], options: dict[str, Any]) -> dict[str, Any]:
-    inputs = []
-    for p in paths:
-        st = p.stat()
-        inputs.append({"path": text_for_output(str(p.resolve())), "size": st.st_size, "mtime": int(st.st_mtime)})
-    return {"inputs": inputs, "options": options}
 
 
 def _done(run: RunDir, source: str) -> tuple[set[str], set[str]]:
@@ -110,14 +102,12 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
     options = {k: v for k, v in asdict(opts).items() if k != "workers"}
     if opts.splits:
         options["splits"] = str(Path(opts.splits).resolve())
-    fingerprint = _fingerprint(files, options)
-    previous, finished = _previous(run, source, fingerprint)
-    if finished:
-        return finished
+    stage = StageRun(run, STAGE, source, fingerprint(files, options))
+    if stage.unchanged:
+        return _unchanged(stage)
 
     selected, split_of = _select(opts)
     done_keys, seen_ids = _done(run, source)
-    started = time.monotonic()
     result = IngestResult(source, False)
     handled = len(done_keys)
     total_bytes = sum(f.stat().st_size for f in files)
@@ -170,8 +160,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
             bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
     bar.close()
 
-    with disk_full_guard(run.manifest_path):
-        _finish(run, source, result, fingerprint, options, previous, started)
+    _finish(stage, result, options)
     return result
 
 
@@ -240,33 +229,25 @@ def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, 
         reject(RecordError("unexpected_error", f"{type(outcome).__name__}: {outcome}"), ref, episode_id)
 
 
-def _finish(run: RunDir, source: str, result: IngestResult, fingerprint: dict[str, Any], options: dict[str, Any],
-            previous: dict[str, Any], started: float) -> None:
+def _finish(stage: StageRun, result: IngestResult, options: dict[str, Any]) -> None:
     """Recount from the ledgers (so the numbers hold across kills) and record the stage in the manifest."""
-    exported = run.totals()["episodes_by_source"].get(source, 0)  # reused by update_manifest below
-    by_reason: dict[str, int] = {}
-    for r in run.rejects():
-        if r.get("source") == source and r.get("stage") == STAGE:
-            by_reason[r["reason"]] = by_reason.get(r["reason"], 0) + 1
+    exported = stage.run.totals()["episodes_by_source"].get(stage.key, 0)
+    by_reason = stage.reasons(source=stage.key)
     result.exported, result.rejected, result.by_reason = exported, sum(by_reason.values()), by_reason
-    result.elapsed_s = round(previous.get("elapsed_s", 0.0) + time.monotonic() - started, 3)
-    run.update_manifest(STAGE, source, {
-        "finished": True, "fingerprint": fingerprint,
-        "inputs": [{"path": i["path"], "size": i["size"]} for i in fingerprint["inputs"]],
-        "options": options, "elapsed_s": result.elapsed_s,
+    entry = stage.finish({
+        "inputs": [{"path": i["path"], "size": i["size"]} for i in stage.fingerprint["inputs"]],
+        "options": options,
         "counts": {"in": exported + result.rejected, "exported": exported, "rejected": result.rejected,
                    "filtered": result.filtered, "by_reason": by_reason},
     })
+    result.elapsed_s = entry["elapsed_s"]
 
 
-def _previous(run: RunDir, source: str, fingerprint: dict[str, Any]) -> tuple[dict[str, Any], IngestResult | None]:
-    """The manifest entry of an earlier run, and a result to return at once when it finished identically."""
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get(source, {})
-    if previous.get("finished") and previous.get("fingerprint") == fingerprint:
-        counts = previous.get("counts", {})
-        return previous, IngestResult(source, True, counts.get("exported", 0), counts.get("rejected", 0),
-                                      counts.get("filtered", 0), by_reason=counts.get("by_reason", {}))
-    return previous, None
+def _unchanged(stage: StageRun) -> IngestResult:
+    """The result of an ingest that finished earlier on the same inputs and options."""
+    counts = stage.previous.get("counts", {})
+    return IngestResult(stage.key, True, counts.get("exported", 0), counts.get("rejected", 0),
+                        counts.get("filtered", 0), by_reason=counts.get("by_reason", {}))
 
 
 def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
@@ -283,14 +264,13 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     aopts = annotated_opts or annotated.AnnotatedOptions()
     options = {**{k: v for k, v in asdict(opts).items() if k != "workers"}, **asdict(aopts)}
     inputs = [folder / annotated.TASK_FILE for folder in folders]
-    fingerprint = _fingerprint(inputs, options)
-    fingerprint["root"] = text_for_output(str(root.resolve()))
-    previous, finished = _previous(run, source, fingerprint)
-    if finished:
-        return finished
+    prints = fingerprint(inputs, options)
+    prints["root"] = text_for_output(str(root.resolve()))
+    stage = StageRun(run, STAGE, source, prints)
+    if stage.unchanged:
+        return _unchanged(stage)
     done_keys, seen_ids = _done(run, source)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
-    started = time.monotonic()
     result = IngestResult(source, False)
     handled = len(done_keys)
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
@@ -320,6 +300,5 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
     bar.close()
-    with disk_full_guard(run.manifest_path):
-        _finish(run, source, result, fingerprint, options, previous, started)
+    _finish(stage, result, options)
     return result

@@ -9,7 +9,6 @@ or rejected are passed over without decoding; a finished stage with the same inp
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,8 @@ from typing import Any
 from tqdm import tqdm
 
 from .errors import FatalError, RecordError
-from .ingest import STAGE, IngestOptions, IngestResult, _checked_line, _fingerprint, _previous
+from .ingest import STAGE, IngestOptions, IngestResult, _checked_line, _unchanged
+from .stage import StageRun, fingerprint
 from .io import disk_full_guard, text_for_output
 from .loaders.mind2web import SOURCE
 from .loaders.mind2web_tasks import TaskOutcome, json_tasks, open_parquet, parquet_tasks
@@ -110,13 +110,11 @@ def ingest_mind2web(paths: list[str | os.PathLike], run: RunDir, opts: IngestOpt
     run.ensure_writable()
     options = {**{k: v for k, v in asdict(opts).items() if k in ("episode_ids", "limit", "strict")},
                "viewport": list(m2w.viewport), "screenshots": str(shots.resolve()) if shots else None}
-    fingerprint = _fingerprint(files, options)
-    previous, finished = _previous(run, SOURCE, fingerprint)
-    if finished:
-        return finished
+    stage = StageRun(run, STAGE, SOURCE, fingerprint(files, options))
+    if stage.unchanged:
+        return _unchanged(stage)
     done_ids, done_steps, repeats = _done(run)
     wanted = set(opts.episode_ids) if opts.episode_ids else None
-    started = time.monotonic()
     result = IngestResult(SOURCE, False)
     handled = len(done_ids)
     bar = tqdm(total=total, unit="step" if kind == "parquet" else "task", desc=f"ingest {SOURCE}",
@@ -154,8 +152,7 @@ def ingest_mind2web(paths: list[str | os.PathLike], run: RunDir, opts: IngestOpt
             if opts.limit is not None and handled >= opts.limit:
                 break
     bar.close()
-    with disk_full_guard(run.manifest_path):
-        _finish(run, result, fingerprint, options, previous, started)
+    _finish(stage, result, options)
     return result
 
 
@@ -187,28 +184,21 @@ def _write(outcome: TaskOutcome, episodes, reject, done_steps: set, result: Inge
     result.new_exported += 1
 
 
-def _finish(run: RunDir, result: IngestResult, fingerprint: dict[str, Any], options: dict[str, Any],
-            previous: dict[str, Any], started: float) -> None:
+def _finish(stage: StageRun, result: IngestResult, options: dict[str, Any]) -> None:
     """Recount tasks and steps from the ledgers and record the stage in the manifest."""
     exported = steps = 0
-    for rec in run.episode_records():
+    for rec in stage.run.episode_records():
         if rec.get("source") == SOURCE:
             exported += 1
             steps += len(rec.get("steps", ()))
-    by_reason: dict[str, int] = {}
-    step_reasons: dict[str, int] = {}
-    for r in run.rejects():
-        if r.get("source") == SOURCE and r.get("stage") == STAGE:
-            by_reason[r["reason"]] = by_reason.get(r["reason"], 0) + 1
-        elif r.get("source") == SOURCE and r.get("stage") == STEP_STAGE:
-            step_reasons[r["reason"]] = step_reasons.get(r["reason"], 0) + 1
+    by_reason = stage.reasons(source=SOURCE)
+    step_reasons = stage.reasons(stage=STEP_STAGE, source=SOURCE)
     result.exported, result.rejected, result.by_reason = exported, sum(by_reason.values()), by_reason
-    result.elapsed_s = round(previous.get("elapsed_s", 0.0) + time.monotonic() - started, 3)
-    run.update_manifest(STAGE, SOURCE, {
-        "finished": True, "fingerprint": fingerprint,
-        "inputs": [{"path": i["path"], "size": i["size"]} for i in fingerprint["inputs"]],
-        "options": options, "elapsed_s": result.elapsed_s,
+    entry = stage.finish({
+        "inputs": [{"path": i["path"], "size": i["size"]} for i in stage.fingerprint["inputs"]],
+        "options": options,
         "counts": {"in": exported + result.rejected, "exported": exported, "rejected": result.rejected,
                    "filtered": result.filtered, "by_reason": by_reason,
                    "steps": {"exported": steps, "dropped": sum(step_reasons.values()), "by_reason": step_reasons}},
     })
+    result.elapsed_s = entry["elapsed_s"]

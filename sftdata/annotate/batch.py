@@ -8,13 +8,13 @@ which repairs); one whose windows are not all in the file is left for a later im
 """
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ..errors import FatalError, RecordError
 from ..io import Ledger, atomic_path, iter_jsonl
+from ..stage import StageRun
 from ..rundir import RunDir
 from ..llm.backends import chat_body, clean_usage
 from ..llm.batch import BatchReplyError, request_line, result_text
@@ -82,8 +82,7 @@ def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateRe
             results[line["custom_id"]] = line
     annotator = Annotator(run, opts, backend=_BodyOnly(opts))
     result = AnnotateResult()
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("reconstruction", {})
-    started = time.monotonic()
+    stage = StageRun(run, STAGE, "reconstruction")
     with Ledger(run.path / ANNOTATIONS) as annotations, run.open_rejects() as rejects:
         for episode in _todo(run, opts, annotator.prompt_versions):
             version = annotator.prompt_for(episode).version
@@ -121,5 +120,5 @@ def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateRe
                                     "requests": len(windows), "cache_hits": 0})
                 result.new_annotated += 1
     annotator.pool.shutdown()
-    _record(run, opts, annotator, result, previous, started)
+    _record(stage, opts, annotator, result)
     return result

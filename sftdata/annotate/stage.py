@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
-import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm import tqdm
@@ -27,7 +25,7 @@ from ..gc_tuning import fewer_collections
 from ..model import Episode
 from ..rundir import RunDir
 from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
-from ..llm.backends import redact_url
+from ..stage import LLM_STATS, StageRun, llm_cost, public_options  # noqa: F401 (LLM_STATS re-exported)
 from .check import Failure
 
 STAGE = "annotate"
@@ -175,9 +173,8 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
     check_options(opts)
     run.ensure_writable()
     annotator = Annotator(run, opts, backend)
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("reconstruction", {})
+    stage = StageRun(run, STAGE, "reconstruction")
     result = AnnotateResult()
-    started = time.monotonic()
 
     async def main() -> None:
         try:
@@ -192,7 +189,7 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
             asyncio.run(main())
     finally:
         annotator.pool.shutdown(wait=False)
-        _record(run, opts, annotator, result, previous, started)
+        _record(stage, opts, annotator, result)
     return result
 
 
@@ -209,57 +206,25 @@ def check_options(opts: AnnotateOptions) -> None:
             raise FatalError(f"--{name.replace('_', '-')} must be a finite {kind} number, not {value!r}")
 
 
-LLM_STATS = ("requests", "retries", "cache_hits", "prompt_tokens", "completion_tokens", "usage_unknown",
-             "failed_requests")
-
-
-def _count(value: Any) -> int | None:
-    """A running total read back from the manifest, if it is one (a non-negative integer)."""
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _finite_json(entry: Any, where: str) -> None:
-    """Refuse to write a non-finite number (NaN, Infinity: invalid JSON) into the manifest."""
-    try:
-        json.dumps(entry, allow_nan=False)
-    except ValueError:
-        raise FatalError(f"refusing to write a non-finite number into the manifest ({where}); this is a bug") from None
-
-
-def _record(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult,
-            previous: dict[str, Any], started: float) -> None:
+def _record(stage: StageRun, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
     from ..io import iter_jsonl
 
+    run = stage.run
     # counts of earlier runs, as far as they are counts (a manifest written before usage was checked may hold NaN)
-    earlier = previous.get("llm") if isinstance(previous.get("llm"), dict) else {}
-    stats = Counter({k: n for k, v in earlier.items() if k in LLM_STATS and (n := _count(v)) is not None})
-    stats.update(annotator.stats)
+    stats = stage.llm_stats(annotator.stats)
     result.stats = stats
     annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
     result.annotated = len(annotated)
     # an episode rejected by a batch import and annotated later by a live backend counts once, as annotated
-    by_reason = Counter(r["reason"] for r in run.rejects()
-                        if r.get("stage") == STAGE and str(r.get("episode_id")) not in annotated)
-    result.by_reason, result.rejected = dict(by_reason), sum(by_reason.values())
-    before = previous.get("elapsed_s")
-    before = before if isinstance(before, (int, float)) and math.isfinite(before) and before >= 0 else 0.0
-    result.elapsed_s = round(before + time.monotonic() - started, 3)
-    cost = None
-    if opts.price_in is not None or opts.price_out is not None:
-        cost = round(stats["prompt_tokens"] / 1e6 * (opts.price_in or 0)
-                     + stats["completion_tokens"] / 1e6 * (opts.price_out or 0), 6)
-    options = {k: v for k, v in asdict(opts).items() if k != "progress"}
-    options["base_url"] = redact_url(opts.base_url)  # never a key from its userinfo or query
-    entry = {
+    result.by_reason = stage.reasons(unless=annotated)
+    result.rejected = sum(result.by_reason.values())
+    entry = stage.finish({
         "backend": opts.backend, "model": annotator.model, "prompt_version": annotator.prompt.version,
-        "options": options, "elapsed_s": result.elapsed_s,
+        "options": public_options(opts),
         "counts": {"annotated": result.annotated, "rejected": result.rejected, "by_reason": result.by_reason},
         # this invocation's episodes left for a rerun because the endpoint failed (by the last failure of each)
         "deferred": {"count": result.deferred, "by_reason": dict(result.deferred_by_reason)},
         "llm": {k: stats[k] for k in LLM_STATS},
-        "cost": cost,
-    }
-    _finite_json(entry, "annotate")
-    run.update_manifest(STAGE, "reconstruction", entry)
+        "cost": llm_cost(stats, opts.price_in, opts.price_out),
+    })
+    result.elapsed_s = entry["elapsed_s"]

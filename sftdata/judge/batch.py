@@ -9,7 +9,6 @@ not all in the file is left for a later import.
 """
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from ..io import Ledger, atomic_path, iter_jsonl
 from ..annotate.annotator import split_windows
 from ..llm.batch import BatchReplyError, request_line, result_text
 from ..annotate.parse import ReplyError
+from ..stage import StageRun
 from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
 from .prompt import load_judge_prompt
@@ -88,8 +88,7 @@ def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeRe
     """Judge the episodes whose every window has a result line in ``path``."""
     results = {line["custom_id"]: line for line in iter_jsonl(path)
                if isinstance(line, dict) and isinstance(line.get("custom_id"), str)}
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("verdicts", {})
-    started = time.monotonic()
+    stage = StageRun(run, STAGE, "verdicts")
     judge, annotations, digests, todo = _setup(run, opts)
     model, version = judge.model, judge.prompt.version
     result = JudgeResult()
@@ -119,5 +118,5 @@ def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeRe
                                                   opts.min_score, ref, dict(usage)))
     finally:
         judge.pool.shutdown()
-        _record(run, opts, model, version, judge, result, previous, started, digests)
+        _record(stage, opts, model, version, judge, result, digests)
     return result

@@ -10,9 +10,8 @@ ledgered (``judge_<reason>``, e.g. ``judge_refused``); one whose endpoint failed
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm import tqdm
@@ -21,8 +20,9 @@ from ..errors import FatalError
 from ..exitcodes import EndpointUnavailable
 from ..io import Ledger, iter_jsonl
 from ..model import Episode
-from ..llm.backends import OpenAIBackend, redact_url
-from ..annotate.stage import ANNOTATIONS, LLM_STATS, check_options
+from ..llm.backends import OpenAIBackend
+from ..annotate.stage import ANNOTATIONS, check_options
+from ..stage import LLM_STATS, StageRun, llm_cost, public_options
 from ..rundir import RunDir
 from .figures import alignment_figures
 from .llm import JudgeFailed, LLMJudge
@@ -122,8 +122,7 @@ def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> Ju
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     check_options(opts)  # type: ignore[arg-type]  # the same numeric fields as annotate's
     run.ensure_writable()
-    previous = run.manifest().get("stages", {}).get(STAGE, {}).get("verdicts", {})
-    started = time.monotonic()
+    stage = StageRun(run, STAGE, "verdicts")
     annotations = run.latest_annotations()
     digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
     result = JudgeResult()
@@ -164,7 +163,7 @@ def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> Ju
         bar.close()
         if judge is not None:
             judge.pool.shutdown(wait=False)
-        _record(run, opts, model, version, judge, result, previous, started, digests)
+        _record(stage, opts, model, version, judge, result, digests)
     return result
 
 
@@ -212,8 +211,9 @@ async def _judge_async(judge: LLMJudge, opts: JudgeOptions, todo, writer: _Write
             await close()
 
 
-def _record(run: RunDir, opts: JudgeOptions, model: str, version: str, judge: LLMJudge | None,
-            result: JudgeResult, previous: dict[str, Any], started: float, digests: dict[str, str]) -> None:
+def _record(stage: StageRun, opts: JudgeOptions, model: str, version: str, judge: LLMJudge | None,
+            result: JudgeResult, digests: dict[str, str]) -> None:
+    run = stage.run
     latest: dict[str, dict] = {}
     for r in iter_jsonl(run.path / JUDGEMENTS):
         if (r.get("annotation") or {}).get("digest") == digests.get(str(r.get("id"))):
@@ -222,23 +222,14 @@ def _record(run: RunDir, opts: JudgeOptions, model: str, version: str, judge: LL
     result.passed = sum(1 for r in latest.values() if r.get("passed"))
     result.failed = result.judged - result.passed
     result.by_reason = dict(Counter(r["reasons"][0] for r in latest.values() if r.get("reasons")).most_common())
-    earlier = previous.get("llm") if isinstance(previous.get("llm"), dict) else {}
-    stats = Counter({k: v for k, v in earlier.items() if k in LLM_STATS and isinstance(v, int) and v >= 0})
-    if judge is not None:
-        stats.update({k: v for k, v in judge.stats.items() if k in LLM_STATS})
+    stats = stage.llm_stats(judge.stats if judge is not None else {})
     result.stats = stats
-    before = previous.get("elapsed_s") if isinstance(previous.get("elapsed_s"), (int, float)) else 0.0
-    result.elapsed_s = round(before + time.monotonic() - started, 3)
-    cost = None
-    if opts.price_in is not None or opts.price_out is not None:
-        cost = round(stats["prompt_tokens"] / 1e6 * (opts.price_in or 0)
-                     + stats["completion_tokens"] / 1e6 * (opts.price_out or 0), 6)
-    options = {k: v for k, v in asdict(opts).items() if k != "progress"}
-    options["base_url"] = redact_url(opts.base_url)
-    run.update_manifest(STAGE, "verdicts", {
+    entry = stage.finish({
         "backend": opts.backend, "model": model, "prompt_version": version, "min_score": opts.min_score,
-        "options": options, "elapsed_s": result.elapsed_s,
+        "options": public_options(opts),
         "counts": {"judged": result.judged, "passed": result.passed, "failed": result.failed,
                    "by_reason": result.by_reason, "no_verdict_this_run": result.no_verdict},
-        "deferred": result.deferred, "llm": {k: stats[k] for k in LLM_STATS}, "cost": cost,
+        "deferred": result.deferred, "llm": {k: stats[k] for k in LLM_STATS},
+        "cost": llm_cost(stats, opts.price_in, opts.price_out),
         "alignment": alignment_figures(run.episodes(), latest, run.latest_annotations())})
+    result.elapsed_s = entry["elapsed_s"]
