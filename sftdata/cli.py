@@ -56,7 +56,7 @@ def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict
     opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
                          max_record_bytes=max_record_mb << 20, screen_change=screen_change, workers=workers)
     run = RunDir(run_dir)
-    with run.writing():
+    with run.creating(), run.writing():
         result = ingest_androidcontrol(list(paths), run, opts, progress=progress)
     _report(run_dir, result)
     click.echo(format_summary(run))
@@ -119,7 +119,7 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, ocr, episodes, lim
     from .loaders.annotated import AnnotatedOptions
 
     run = RunDir(run_dir)
-    with run.writing():
+    with run.creating(), run.writing():
         result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
                             AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean, ocr=ocr),
                             progress=progress)
@@ -170,7 +170,7 @@ def ingest_mind2web(paths, run_dir, viewport, screenshots, episodes, limit, stri
     from .ingest_mind2web import Mind2WebOptions, ingest_mind2web as run_ingest
 
     run = RunDir(run_dir)
-    with run.writing():
+    with run.creating(), run.writing():
         result = run_ingest(list(paths), run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
                             Mind2WebOptions(viewport=viewport, screenshots=str(screenshots) if screenshots else None),
                             progress=progress)
@@ -256,6 +256,7 @@ def report(run_dir, out, max_length, samples, seed):
     """
     from .report import write_report
 
+    RunDir(run_dir).require_run()
     path = write_report(run_dir, out or run_dir / "report.html", max_length=max_length, samples=samples, seed=seed)
     click.echo(f"wrote {path}")
 
@@ -274,6 +275,7 @@ def inspect(run_dir, episode_id, out):
     """
     from .inspect import write_contact_sheet
 
+    RunDir(run_dir).require_run()
     click.echo(f"wrote {write_contact_sheet(run_dir, episode_id, out)}")
 
 
@@ -289,6 +291,7 @@ def summary(run_dir, as_json):
       sftdata summary processed/demo
     """
     run = RunDir(run_dir)
+    run.require_run()
     if as_json:
         click.echo(json.dumps(run.totals(), ensure_ascii=False, indent=2))
     else:

@@ -22,6 +22,11 @@ def _fatal_to_exit(fn):
             error = click.ClickException(str(exc))
             error.exit_code = exit_code_of(exc)
             raise error from None
+        except KeyboardInterrupt:
+            error = click.ClickException("interrupted: what was finished is kept; run the same command again to "
+                                         "resume")
+            error.exit_code = 130
+            raise error from None
     return wrapper
 
 
@@ -50,8 +55,10 @@ def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, impo
 
 def llm_stats_line(stats) -> str:
     """Requests, retries, cache hits and tokens of an LLM stage, on one line."""
+    failed = stats.get("failed_requests", 0)
     return (f"requests {stats['requests']}   retries {stats['retries']}   cache hits {stats['cache_hits']}   "
-            f"tokens in {stats['prompt_tokens']} out {stats['completion_tokens']}")
+            f"tokens in {stats['prompt_tokens']} out {stats['completion_tokens']}"
+            + (f"   failed requests {failed} (no answer: endpoint down, timeouts, 5xx)" if failed else ""))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -261,6 +261,10 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         raise FatalError(f"{root} is not a directory of annotated trajectories")
     run.ensure_writable()
     folders = list(annotated.find_trajectories(root))
+    if not folders:
+        from .exitcodes import NothingProduced
+        raise NothingProduced(f"no trajectory found under {root}: each one is a folder with a task.json beside its "
+                              "screenshots")
     aopts = annotated_opts or annotated.AnnotatedOptions()
     options = {**{k: v for k, v in asdict(opts).items() if k != "workers"}, **asdict(aopts)}
     inputs = [folder / annotated.TASK_FILE for folder in folders]

@@ -15,6 +15,7 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import time
 from collections import Counter
 from pathlib import Path
@@ -102,6 +103,28 @@ class RunDir:
             _held[key][1] -= 1
             if not _held[key][1]:
                 os.close(_held.pop(key)[0])
+
+    @contextlib.contextmanager
+    def creating(self) -> Iterator["RunDir"]:
+        """For a command that may create the run: when it fails before anything was ledgered, a directory it
+        created is removed again (a wrong input leaves no empty run behind); one that existed is never touched."""
+        existed = self.path.exists()
+        try:
+            yield self
+        except BaseException:
+            if not existed and self.path.is_dir() and not self._holds_work():
+                shutil.rmtree(self.path, ignore_errors=True)
+            raise
+
+    def _holds_work(self) -> bool:
+        return any(p.exists() and p.stat().st_size > 0 for p in (self.episodes_path, self.rejects_path,
+                                                                   self.manifest_path))
+
+    def require_run(self) -> None:
+        """Refuse a folder that is not an sftdata run (a reader would otherwise report an empty one)."""
+        if not (self.manifest_path.exists() or self.episodes_path.exists()):
+            raise FatalError(f"{self.path} is not an sftdata run (no manifest.json or episodes.jsonl): give the "
+                             "folder `sftdata ingest --out` or `sftdata run` wrote")
 
     def ensure_writable(self) -> None:
         """Fail early, with a clear message, when the run directory cannot be created or written."""

@@ -10,8 +10,15 @@ import tempfile
 from pathlib import Path
 
 
-def write_hf_dataset(export_dir: Path, shards: dict[str, list[str]], out: Path) -> None:
+def write_hf_dataset(export_dir: Path, shards: dict[str, list[str]], out: Path, progress: bool | None = None) -> None:
+    """``progress``: datasets' own bars (None: only when stderr is a terminal, as sftdata's bars)."""
+    import sys
+
+    import datasets
     from datasets import Dataset, DatasetDict, Features, Image, Sequence, Value
+
+    if not (progress if progress is not None else sys.stderr.isatty()):
+        datasets.disable_progress_bars()
 
     features = Features({"messages": [{"role": Value("string"), "content": Value("string")}],
                          "images": Sequence(Image()), "tools": Value("string")})

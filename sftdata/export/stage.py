@@ -104,7 +104,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     if not run.episodes_path.exists():
         raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
     if fmt.needs_reasoning and not annotations_path.exists():
-        raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
+        raise NothingProduced(f"{run.path} has no annotations.jsonl, so nothing to export: run `sftdata annotate` "
+                              "first")
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     if opts.som and not som_supported(fmt):
@@ -248,7 +249,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         os.chmod(stage / "train.sh", 0o755)
         if opts.hf_dataset:
             from .hf import write_hf_dataset
-            write_hf_dataset(stage, shards, Path(opts.hf_dataset))
+            write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

@@ -33,10 +33,10 @@ from importlib.metadata import PackageNotFoundError, version
 try:
     found = version("ms-swift")
 except PackageNotFoundError:
-    sys.exit(f"train.sh: ms-swift is not installed for {{sys.executable}}; install: pip install '{req}'")
+    sys.exit(f"train.sh: ms-swift is not installed for {{sys.executable}}; install: pip install '{req}' (in an sftdata checkout: make swift)")
 got = tuple(int(n) for n in re.findall(r"\\d+", found)[:2])
 if not ({lo} <= got < {hi}):
-    sys.exit(f"train.sh: ms-swift {{found}} does not take this script's flags; install: pip install '{req}'")
+    sys.exit(f"train.sh: ms-swift {{found}} does not take this script's flags; install: pip install '{req}' (in an sftdata checkout: make swift)")
 PY'''
 
 
@@ -66,7 +66,7 @@ def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int,
         'if [ -z "${PYTHON:-}" ]; then',
         '  SWIFT_BIN="$(command -v swift || true)"',
         '  if [ -z "$SWIFT_BIN" ]; then',
-        f"    echo \"train.sh: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}'\" >&2",
+        f"    echo \"train.sh: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}' (in an sftdata checkout: make swift)\" >&2",
         "    exit 3",
         "  fi",
         '  PYTHON="$(sed -n \'1s/^#!//p\' "$SWIFT_BIN")"',

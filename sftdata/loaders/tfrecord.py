@@ -203,6 +203,12 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
 
                     skipped = resync(src, max_record_bytes)
                     if skipped is None:
+                        if index == 0 and offset == 0:  # not one valid record anywhere: not a TFRecord at all
+                            frame.error = RecordError("not_a_tfrecord", "not a TFRecord file: its first bytes are "
+                                                      "no record header and no valid record follows (a Parquet, "
+                                                      "JSON or image file?)")
+                            yield frame
+                            break
                         frame.error.detail += "; no valid record found after it, rest of file unreadable"
                         yield frame
                         break

@@ -321,7 +321,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dest")
     ap.add_argument("--no-weights", action="store_true", help="processor and tokenizer only (for preflight)")
     args = ap.parse_args(argv)
-    path = tiny_model_dir(args.family, args.dest, weights=not args.no_weights)
+    try:
+        path = tiny_model_dir(args.family, args.dest, weights=not args.no_weights)
+    except ImportError as exc:
+        import sys
+        print(f"tiny: {exc.name or exc} is not installed; this needs the Swift extra (make swift, or pip install "
+              "'sftdata[swift]')", file=sys.stderr)
+        return 1
     print(f"wrote a tiny {args.family} model to {path}")
     return 0
 

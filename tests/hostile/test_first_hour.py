@@ -1,0 +1,86 @@
+"""What a newcomer meets in the first hour: each wrong turn ends in one clear line, the documented exit status,
+and nothing left behind that sftdata created for nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sftdata.cli import main
+from support import sample_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("name, content", [("README.md", None), ("shot.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 200),
+                                           ("data.parquet", b"PAR1" + b"x" * 100 + b"PAR1")])
+def test_a_file_that_is_not_a_tfrecord_says_so(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content if content is not None else (ROOT / "README.md").read_bytes())
+    result = invoke("ingest", "androidcontrol", path, "--out", tmp_path / "run", "--no-progress")
+    assert result.exit_code == 3, result.output
+    assert "not_a_tfrecord" in result.output and "CRC" not in result.output
+    assert '"reason":"not_a_tfrecord"' in (tmp_path / "run" / "rejects.jsonl").read_text()
+
+
+def test_a_wrong_mind2web_file_leaves_no_empty_run(tmp_path):
+    bad = tmp_path / "m2w.parquet"
+    bad.write_bytes(b"not parquet at all")
+    result = invoke("ingest", "mind2web", bad, "--out", tmp_path / "run")
+    assert result.exit_code == 1 and "is neither a Parquet shard" in result.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_existing_run_is_never_removed_on_failure(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "mine.txt").write_text("keep")
+    bad = tmp_path / "m2w.parquet"
+    bad.write_bytes(b"not parquet at all")
+    assert invoke("ingest", "mind2web", bad, "--out", tmp_path / "run").exit_code == 1
+    assert (tmp_path / "run" / "mine.txt").read_text() == "keep"
+
+
+def test_a_folder_without_trajectories_names_task_json(tmp_path):
+    (tmp_path / "root").mkdir()
+    result = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run")
+    assert result.exit_code == 3 and "task.json" in result.output and "no input was selected" not in result.output
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("command", [["summary"], ["report"], ["inspect", "--episode", "1", "--out", "x.png"]])
+def test_readers_refuse_a_folder_that_is_not_a_run(tmp_path, command):
+    result = invoke(command[0], tmp_path, *command[1:])
+    assert result.exit_code == 1 and "is not an sftdata run" in result.output
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_export_without_annotations_is_nothing_produced(tmp_path):
+    run = sample_run(tmp_path, 1)
+    result = invoke("export", run.path, "--format", "react-zh", "--out", tmp_path / "sft")
+    assert result.exit_code == 3 and "sftdata annotate" in result.output
+
+
+def test_ctrl_c_says_how_to_resume(tmp_path, monkeypatch):
+    from sftdata import rundir
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(rundir.RunDir, "require_run", interrupted)
+    result = invoke("summary", tmp_path)
+    assert result.exit_code == 130 and "run the same command again to resume" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_tiny_models_without_the_swift_extra_is_one_line(tmp_path, monkeypatch, capsys):
+    from sftdata.swiftcheck import tiny
+
+    def missing(*args, **kwargs):
+        raise ImportError("No module named 'transformers'", name="transformers")
+    monkeypatch.setattr(tiny, "tiny_model_dir", missing)
+    assert tiny.main(["qwen2.5-vl", str(tmp_path / "m")]) == 1
+    assert "make swift" in capsys.readouterr().err
