@@ -51,6 +51,17 @@ class IngestResult:
     elapsed_s: float = 0.0
 
 
+def record_labels(files: list[Path]) -> dict[Path, str]:
+    """How each input file is named in the ledgers and resume keys: its file name, or its whole path when
+    another input has the same name (two shards ``a/part-0`` and ``b/part-0`` are two inputs, never one).
+
+    >>> record_labels([Path("/d/a/x.gz"), Path("/d/b/x.gz"), Path("/d/y.gz")])[Path("/d/y.gz")]
+    'y.gz'
+    """
+    names = [f.name for f in files]
+    return {f: f.name if names.count(f.name) == 1 else text_for_output(str(f.resolve())) for f in files}
+
+
 def _done(run: RunDir, source: str) -> tuple[set[str], set[str]]:
     """Record keys already handled for ``source`` and the episode ids already exported."""
     keys: set[str] = set()
@@ -107,6 +118,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
         return _unchanged(stage)
 
     selected, split_of = _select(opts)
+    labels = record_labels(files)
     done_keys, seen_ids = _done(run, source)
     result = IngestResult(source, False)
     handled = len(done_keys)
@@ -120,13 +132,13 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
             nonlocal handled
             for f in files:
                 for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
-                                            skip=lambda i, name=f.name: f"{name}:{i}" in done_keys,
+                                            skip=lambda i, name=labels[f]: f"{name}:{i}" in done_keys,
                                             on_progress=bar.update):
                     if opts.limit is not None and handled >= opts.limit:
                         return
-                    ref = {"file": f.name, "index": frame.index, "offset": frame.offset}
+                    ref = {"file": labels[f], "index": frame.index, "offset": frame.offset}
                     if frame.error is not None:
-                        if f"{f.name}:{frame.index}" not in done_keys:
+                        if f"{labels[f]}:{frame.index}" not in done_keys:
                             reject(frame.error, ref)
                             handled += 1
                         continue
@@ -150,7 +162,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     handled += 1
                     if not _first_time(episode_id, seen_ids, ref, reject):
                         continue
-                    meta: dict[str, Any] = {"record": {"file": f.name, "index": frame.index}}
+                    meta: dict[str, Any] = {"record": {"file": labels[f], "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
                     yield (ref, episode_id), (features, str(run.path), meta, opts.screen_change)

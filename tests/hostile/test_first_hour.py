@@ -84,3 +84,18 @@ def test_tiny_models_without_the_swift_extra_is_one_line(tmp_path, monkeypatch, 
     monkeypatch.setattr(tiny, "tiny_model_dir", missing)
     assert tiny.main(["qwen2.5-vl", str(tmp_path / "m")]) == 1
     assert "make swift" in capsys.readouterr().err
+
+
+def test_two_shards_with_one_name_are_two_inputs(tmp_path):
+    """Every record of both files ends in a ledger (the resume key is the path when names collide)."""
+    for folder, n in (("a", 2), ("b", 4)):
+        (tmp_path / folder).mkdir()
+        assert invoke("sample", tmp_path / folder / "part.tfrecord.gz", "--episodes", str(n)).exit_code == 0
+    run = tmp_path / "run"
+    result = invoke("ingest", "androidcontrol", tmp_path / "a" / "part.tfrecord.gz", tmp_path / "b" / "part.tfrecord.gz",
+                    "--out", run, "--no-progress")
+    assert result.exit_code == 0, result.output
+    episodes = (run / "episodes.jsonl").read_text().splitlines()
+    rejects = (run / "rejects.jsonl").read_text().splitlines()
+    assert len(episodes) + len(rejects) == 6 and len(episodes) == 4
+    assert all('"duplicate_episode"' in r for r in rejects)
