@@ -8,7 +8,7 @@ import click
 
 from . import __version__
 from .errors import FatalError
-from .exitcodes import exit_code_of
+from .exitcodes import ExitCode, exit_code_of
 from .options import id_list
 
 
@@ -25,7 +25,7 @@ def _fatal_to_exit(fn):
         except KeyboardInterrupt:
             error = click.ClickException("interrupted: what was finished is kept; run the same command again to "
                                          "resume")
-            error.exit_code = 130
+            error.exit_code = ExitCode.INTERRUPTED
             raise error from None
     return wrapper
 

@@ -9,6 +9,7 @@ code  name                  meaning
 2     USAGE                 wrong arguments or options (click's own usage errors)
 3     NOTHING_PRODUCED      every input was rejected or dropped: no episode, annotation or sample came out
 4     RETRY                 the LLM endpoint was unavailable; nothing was rejected for it, run again to resume
+130   INTERRUPTED           Ctrl-C: what was finished is kept, the same command resumes
 ====  ====================  ==================================================================================
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     NOTHING_PRODUCED = 3
     RETRY = 4
+    INTERRUPTED = 130
 
 
 class NothingProduced(FatalError):

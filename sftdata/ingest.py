@@ -273,7 +273,8 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         raise FatalError(f"{root} is not a directory of annotated trajectories")
     run.ensure_writable()
     folders = list(annotated.find_trajectories(root))
-    if not folders:
+    orphans = list(annotated.find_orphans(root))
+    if not folders and not orphans:
         from .exitcodes import NothingProduced
         raise NothingProduced(f"no trajectory found under {root}: each one is a folder with a task.json beside its "
                               "screenshots")
@@ -282,6 +283,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     inputs = [folder / annotated.TASK_FILE for folder in folders]
     prints = fingerprint(inputs, options)
     prints["root"] = text_for_output(str(root.resolve()))
+    prints["no_task_json"] = [text_for_output(annotated.episode_id_for(o, root)) for o in orphans]
     stage = StageRun(run, STAGE, source, prints)
     if stage.unchanged:
         return _unchanged(stage)
@@ -293,6 +295,13 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                disable=(not progress) if progress is not None else None)
     with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
         reject = _rejecter(run, rejects, source, result, opts.strict)
+        for orphan in orphans:  # screenshots without a task.json: a clear reason in the ledger, once
+            orphan_id = prints["no_task_json"][orphans.index(orphan)]
+            if f"{orphan_id}:0" not in done_keys:
+                reject(RecordError("no_task_json", f"{orphan_id} holds screenshots but no {annotated.TASK_FILE}: "
+                                   "write one (goal and actions) beside them"), {"file": orphan_id, "index": 0},
+                       orphan_id)
+
 
         def tasks():
             nonlocal handled

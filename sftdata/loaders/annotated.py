@@ -84,6 +84,19 @@ def find_trajectories(root: Path) -> Iterator[Path]:
         yield from find_trajectories(child)
 
 
+def find_orphans(root: Path) -> Iterator[Path]:
+    """Folders under ``root`` that hold screenshots but no task.json and lie in no trajectory: an annotator's
+    folder whose task file is missing (ledgered as ``no_task_json``, never skipped in silence)."""
+    if (root / TASK_FILE).is_file():
+        return
+    if any(p.suffix.lower() in IMAGE_SUFFIXES and not is_hidden(p.name) and p.is_file() for p in root.iterdir()):
+        yield root
+    for child in sorted((p for p in root.iterdir() if p.is_dir() and not p.is_symlink()),
+                        key=lambda p: natural_key(p.name)):
+        if child.name != "clean" and not is_hidden(child.name):
+            yield from find_orphans(child)
+
+
 def episode_id_for(folder: Path, root: Path) -> str:
     """The folder's path relative to ``root`` as found (symlinks are not followed for the id)."""
     try:

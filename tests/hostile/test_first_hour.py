@@ -99,3 +99,15 @@ def test_two_shards_with_one_name_are_two_inputs(tmp_path):
     rejects = (run / "rejects.jsonl").read_text().splitlines()
     assert len(episodes) + len(rejects) == 6 and len(episodes) == 4
     assert all('"duplicate_episode"' in r for r in rejects)
+
+
+def test_screenshots_without_task_json_are_ledgered_once(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "root" / "traj1").mkdir(parents=True)
+    Image.new("RGB", (64, 128), "white").save(tmp_path / "root" / "traj1" / "step1.png")
+    for _ in range(2):  # a rerun does not ledger it again
+        result = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run", "--no-progress")
+        assert result.exit_code == 3 and "no_task_json" in result.output
+    rejects = (tmp_path / "run" / "rejects.jsonl").read_text().splitlines()
+    assert len(rejects) == 1 and '"episode_id":"traj1"' in rejects[0]
