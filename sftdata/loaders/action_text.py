@@ -19,6 +19,8 @@ RawAction(type='click', point=(102.0, 211.0), end=None, text=None, app=None, dir
 (500.0, 375.0)
 >>> parse_action("INPUT 蓝牙耳机").text
 '蓝牙耳机'
+>>> parse_action("CLICK [500,500].").point
+(500.0, 500.0)
 """
 from __future__ import annotations
 
@@ -130,6 +132,7 @@ def parse_action(value: Any) -> RawAction:
             if not name:
                 raise RecordError("bad_action", f"OPEN APP needs an app name: {value!r}")
             return RawAction("open_app", app=name)
+        rest = re.sub(r"(?<=[\])）\d])\s*[.。]$", "", rest)  # a sentence's full stop after the point: CLICK [5,5].
         pairs = _pairs(rest)
         if kind in ("click", "long_press"):
             if len(pairs) > 1 or (not pairs and rest):
