@@ -60,8 +60,14 @@ def format_summary(run: RunDir) -> str:
       (none)
     """
     t = checked_totals(run)
-    lines = [f"run {run.path}",
-             f"episodes {t['episodes']}   steps {t['steps']}   rejected {t['rejected']}"]
+    by_stage = t.get("rejected_by_stage", {})
+    steps_dropped = sum(n for stage, n in by_stage.items() if stage.endswith(":step"))
+    excluded = sum(n for stage, n in by_stage.items() if stage.startswith("export:"))
+    episodes_rejected = t["rejected"] - steps_dropped - excluded
+    head = f"episodes {t['episodes']}   steps {t['steps']}   rejected {episodes_rejected}"
+    if steps_dropped or excluded:  # a dropped step or an episode one export leaves out is not a rejected episode
+        head += f"   (the ledger also has {steps_dropped} dropped steps, {excluded} episodes left out of an export)"
+    lines = [f"run {run.path}", head]
     if t["episodes_by_source"]:
         lines.append("sources: " + ", ".join(f"{k} {v}" for k, v in sorted(t["episodes_by_source"].items())))
     lines.append("actions:")

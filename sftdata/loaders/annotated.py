@@ -85,11 +85,12 @@ def find_trajectories(root: Path) -> Iterator[Path]:
 
 
 def find_orphans(root: Path) -> Iterator[Path]:
-    """Folders under ``root`` that hold screenshots but no task.json and lie in no trajectory: an annotator's
+    """Folders under ``root`` that hold screenshots but no task.json, lie in no trajectory and hold none: an annotator's
     folder whose task file is missing (ledgered as ``no_task_json``, never skipped in silence)."""
     if (root / TASK_FILE).is_file():
         return
-    if any(p.suffix.lower() in IMAGE_SUFFIXES and not is_hidden(p.name) and p.is_file() for p in root.iterdir()):
+    if (any(p.suffix.lower() in IMAGE_SUFFIXES and not is_hidden(p.name) and p.is_file() for p in root.iterdir())
+            and next(find_trajectories(root), None) is None):  # a folder of trajectories is not one itself
         yield root
     for child in sorted((p for p in root.iterdir() if p.is_dir() and not p.is_symlink()),
                         key=lambda p: natural_key(p.name)):

@@ -111,3 +111,15 @@ def test_screenshots_without_task_json_are_ledgered_once(tmp_path):
         assert result.exit_code == 3 and "no_task_json" in result.output
     rejects = (tmp_path / "run" / "rejects.jsonl").read_text().splitlines()
     assert len(rejects) == 1 and '"episode_id":"traj1"' in rejects[0]
+
+
+def test_summary_does_not_count_dropped_steps_or_export_exclusions_as_rejected_episodes(tmp_path):
+    from sftdata.rundir import RunDir
+    from sftdata.summary import format_summary
+
+    run = sample_run(tmp_path, 2)
+    with open(run.rejects_path, "a", encoding="utf-8") as f:
+        f.write('{"episode_id": "t1", "source": "mind2web", "stage": "ingest:step", "reason": "no_positive_candidate"}\n')
+        f.write('{"episode_id": "e1", "source": null, "stage": "export:browser-use", "reason": "platform_not_web"}\n')
+    line = format_summary(RunDir(run.path)).splitlines()[1]
+    assert "rejected 0 " in line and "1 dropped steps" in line and "1 episodes left out of an export" in line
