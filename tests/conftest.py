@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from support import AC_DIR, AC_RECORD
+from support import AC_DIR, AC_RECORD, missing_shared
 
 
 @pytest.fixture
 def ac_fixture() -> Path:
     if not AC_RECORD.exists():
-        pytest.skip(f"real AndroidControl fixture not found at {AC_RECORD}")
+        pytest.skip(missing_shared())
     return AC_RECORD
 
 

@@ -12,6 +12,17 @@ AC_RECORD = AC_DIR / "android_control-00000-of-00001"
 ANNOTATED = FIXTURES / "annotated"
 
 
+def missing_shared() -> str:
+    """The one skip message of every test that reads the real fixtures."""
+    return f"the shared fixtures are not beside the project (looked for {FIXTURES}): tests on real data skip"
+
+
+def needs_shared(obj):
+    """Mark a test (or, as ``pytestmark``, a module) that reads the real fixtures: skipped when they are absent."""
+    import pytest
+    return pytest.mark.skipif(not FIXTURES.is_dir(), reason=missing_shared())(obj)
+
+
 def gunzip(path: Path) -> bytes:
     return gzip.decompress(path.read_bytes())
 

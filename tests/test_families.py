@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from sftdata.families import FAMILIES, glm4v_smart_resize, load_tokenizer, png_size, smart_resize
-from support import AC_DIR
+from support import AC_DIR, missing_shared
 
 SCREENSHOTS = AC_DIR / "screenshots"
 
@@ -213,7 +213,7 @@ def encoded(size, fmt, **kw) -> bytes:
 def test_fixture_screenshots_match_pillow():
     pngs = sorted(SCREENSHOTS.glob("*/*.png"))
     if not pngs:
-        pytest.skip(f"no fixture screenshots under {SCREENSHOTS}")
+        pytest.skip(missing_shared())
     for p in pngs:
         with Image.open(p) as im:
             assert png_size(p) == im.size, p

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from support import FIXTURES
+from support import FIXTURES, missing_shared
 from sftdata.cli import main
 
 
@@ -13,7 +13,7 @@ from sftdata.cli import main
 def annotated_run(tmp_path):
     root = FIXTURES / "annotated"
     if not root.exists():
-        pytest.skip("annotated fixtures not found")
+        pytest.skip(missing_shared())
     run = tmp_path / "run"
     result = CliRunner().invoke(main, ["ingest", "annotated", str(root), "--out", str(run), "--no-progress"])
     assert result.exit_code == 0, result.output

@@ -17,6 +17,7 @@ from sftdata.annotate.check import check_items, mark_words
 from sftdata.annotate.template import (TEMPLATE_VERSION, action_summary, observation, place, quote, target_description,
                                     template_items)
 from sftdata.rundir import RunDir
+from support import missing_shared
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 AC_RECORD = FIXTURES / "androidcontrol" / "android_control-00000-of-00001"
@@ -34,7 +35,7 @@ def sentences(text: str) -> int:
 
 def _need(path: Path) -> None:
     if not path.exists():
-        pytest.skip(f"real fixture not found at {path}")
+        pytest.skip(missing_shared())
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,12 @@ from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.overlay.detect import detect_marks
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
-from support import ANNOTATED
+from support import ANNOTATED, missing_shared
 
 
 def test_exported_images_of_marked_trajectories_carry_no_marks(tmp_path):
     if not ANNOTATED.exists():
-        pytest.skip(f"annotated fixtures not found at {ANNOTATED}")
+        pytest.skip(missing_shared())
     run = RunDir(tmp_path / "run")
     ingest_annotated(ANNOTATED, run, IngestOptions(), progress=False)
     annotate_run(run, AnnotateOptions(progress=False))

@@ -51,7 +51,8 @@ def test_train_sh_uses_the_4x_flags_and_checks_the_installed_release(annotated_r
         done = subprocess.run(["bash", str(out / "train.sh")], env=env, capture_output=True, text=True)
         assert done.returncode == code
         assert done.stderr.strip().splitlines() == [
-            f"train.sh: ms-swift {version} does not take this script's flags; install: pip install '{SWIFT_REQUIREMENT}'"]
+            f"train.sh: ms-swift {version} does not take this script's flags; install: pip install '{SWIFT_REQUIREMENT}' "
+            "(in an sftdata checkout: make swift)"]
 
 
 def test_train_sh_without_ms_swift_says_what_to_install(annotated_run, tmp_path):
@@ -61,7 +62,8 @@ def test_train_sh_without_ms_swift_says_what_to_install(annotated_run, tmp_path)
     env["PATH"] = "/usr/bin:/bin"  # no swift command
     done = subprocess.run(["bash", str(out / "train.sh")], env=env, capture_output=True, text=True)
     assert done.returncode == 3 and done.stderr.strip().splitlines() == [
-        f"train.sh: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}'"]
+        f"train.sh: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}' "
+        "(in an sftdata checkout: make swift)"]
 
 
 @pytest.mark.parametrize("fmt,family,model,image_tokens", [

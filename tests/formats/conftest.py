@@ -21,6 +21,7 @@ from sftdata.synthetic.sample import write_sample
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.annotate.template import template_items
 from sftdata.rundir import RunDir
+from support import missing_shared
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 AC_RECORD = FIXTURES / "androidcontrol" / "android_control-00000-of-00001"
@@ -89,7 +90,7 @@ def sample_episodes(tmp_path_factory) -> list[tuple[Episode, list[dict]]]:
 @pytest.fixture(scope="session")
 def ac_episodes(tmp_path_factory) -> list[tuple[Episode, list[dict]]]:
     if not AC_RECORD.exists():
-        pytest.skip(f"real AndroidControl fixture not found at {AC_RECORD}")
+        pytest.skip(missing_shared())
     run = RunDir(tmp_path_factory.mktemp("formats_ac") / "run")
     ingest_androidcontrol([AC_RECORD], run, IngestOptions(), progress=False)
     return _annotate(run)
@@ -98,7 +99,7 @@ def ac_episodes(tmp_path_factory) -> list[tuple[Episode, list[dict]]]:
 @pytest.fixture(scope="session")
 def annotated_episodes(tmp_path_factory) -> list[tuple[Episode, list[dict]]]:
     if not ANNOTATED.exists():
-        pytest.skip(f"real annotated fixture not found at {ANNOTATED}")
+        pytest.skip(missing_shared())
     run = RunDir(tmp_path_factory.mktemp("formats_an") / "run")
     ingest_annotated(ANNOTATED, run, IngestOptions(), progress=False)
     return _annotate(run)

@@ -22,7 +22,7 @@ from sftdata.loaders.tfrecord import frame_record, read_tfrecords
 from sftdata.model import Action
 from sftdata.overlay.draw import annotator_image
 from sftdata.rundir import RunDir
-from support import AC_RECORD
+from support import AC_RECORD, missing_shared
 
 from accounting import assert_accounted
 
@@ -83,8 +83,8 @@ def test_exif_rotated_frame_is_rejected_not_ingested_sideways(tmp_path):
 
 def test_exif_orientation_1_is_upright_and_kept_byte_for_byte(tmp_path):
     data = _rotated_jpeg(1)
-    folder = _folder(tmp_path, "up", [data, _png(_screen())], ["CLICK [500,100]", "DONE"],
-                     names=["000.jpg", "001.png"], marked=False)
+    _folder(tmp_path, "up", [data, _png(_screen())], ["CLICK [500,100]", "DONE"],
+              names=["000.jpg", "001.png"], marked=False)
     run, _, rejects = _ingest(tmp_path, tmp_path / "run")
     assert rejects == {}
     step = next(run.episodes()).steps[0]
@@ -307,7 +307,7 @@ def small_disk(tmp_path):
 
 def test_a_full_disk_is_one_fatal_message_and_the_rerun_resumes(small_disk, tmp_path):
     if not AC_RECORD.exists():
-        pytest.skip("AndroidControl fixture not found")
+        pytest.skip(missing_shared())
     run = RunDir(small_disk / "run")
     with pytest.raises(FatalError, match=r"disk full while writing .*: free space and rerun \(finished work is kept\)"):
         ingest_androidcontrol([AC_RECORD], run, IngestOptions(), progress=False)

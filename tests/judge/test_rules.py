@@ -17,7 +17,7 @@ from sftdata.judge.stage import JudgeOptions, judge_run
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import write_sample
-from support import AC_RECORD, ANNOTATED, sample_run
+from support import AC_RECORD, ANNOTATED, sample_run, missing_shared
 
 
 def _judgements(run: RunDir) -> dict[str, dict]:
@@ -36,7 +36,7 @@ def _rewrite_annotation(run: RunDir, eid: str, change) -> None:
 @pytest.mark.parametrize("source", ["androidcontrol", "annotated"])
 def test_template_annotations_of_the_real_fixtures_pass(source, tmp_path):
     if not (AC_RECORD.exists() and ANNOTATED.exists()):
-        pytest.skip("real fixtures not found")
+        pytest.skip(missing_shared())
     run = RunDir(tmp_path / "run")
     if source == "androidcontrol":
         ingest_androidcontrol([AC_RECORD], run, IngestOptions(), progress=False)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from support import AC_DIR, ANNOTATED
+from support import AC_DIR, ANNOTATED, missing_shared
 from sftdata.errors import RecordError
 from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.io import iter_jsonl
@@ -21,14 +21,14 @@ from sftdata.rundir import RunDir
 @pytest.fixture
 def annotated_root():
     if not ANNOTATED.exists():
-        pytest.skip(f"annotated fixtures not found at {ANNOTATED}")
+        pytest.skip(missing_shared())
     return ANNOTATED
 
 
 @pytest.fixture(scope="module")
 def fixture_run(tmp_path_factory):
     if not ANNOTATED.exists():
-        pytest.skip("annotated fixtures not found")
+        pytest.skip(missing_shared())
     run = RunDir(tmp_path_factory.mktemp("run"))
     ingest_annotated(ANNOTATED, run, IngestOptions(), progress=False)
     return run

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from hostile.accounting import assert_accounted
-from support import ANNOTATED, episode_schema
+from support import ANNOTATED, episode_schema, missing_shared
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
 from sftdata.model import Episode
@@ -170,7 +170,7 @@ def test_bad_web_fields_are_rejected_with_their_reasons_and_accounted(tmp_path):
 
 def test_mobile_fixtures_stay_mobile_records(tmp_path):
     if not ANNOTATED.exists():
-        pytest.skip(f"annotated fixtures not found at {ANNOTATED}")
+        pytest.skip(missing_shared())
     _ingest(ANNOTATED, tmp_path / "run")
     episodes = list(RunDir(tmp_path / "run").episodes())
     assert len(episodes) == 3

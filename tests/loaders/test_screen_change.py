@@ -17,7 +17,9 @@ from sftdata.loaders.screen_change import (INEFFECTIVE_BELOW, STATUS_BAR, grid_o
                                            screen_change, screen_grid)
 from sftdata.loaders.tfrecord import read_tfrecords, write_tfrecords
 from sftdata.rundir import RunDir
-from support import AC_DIR, AC_RECORD, ANNOTATED
+from support import AC_DIR, AC_RECORD, ANNOTATED, needs_shared
+
+pytestmark = needs_shared  # every test here reads the real frames
 
 SHOTS = AC_DIR / "screenshots"
 

@@ -12,6 +12,7 @@ from sftdata.io import sha256_hex
 from sftdata.model import Episode
 from sftdata.ocr import elements as ocr_module
 from sftdata.ocr import ocr_elements
+from support import missing_shared
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
@@ -21,7 +22,7 @@ FRAME = FIXTURES / "androidcontrol" / "screenshots" / "0" / "screenshot_2.png"  
 @pytest.fixture
 def fixtures():
     if not FIXTURES.is_dir():
-        pytest.skip("the shared fixtures are not beside the project (../shared/fixtures)")
+        pytest.skip(missing_shared())
     return FIXTURES
 
 

@@ -10,6 +10,7 @@ from PIL import Image
 
 from sftdata.loaders.action_text import parse_action
 from sftdata.model import Action, from_relative
+from support import missing_shared
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures"
 
@@ -17,7 +18,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures"
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     if not FIXTURES.is_dir():
-        pytest.skip(f"shared fixtures not found at {FIXTURES.resolve()} (tests read them from ../shared/fixtures)")
+        pytest.skip(missing_shared())
     return FIXTURES
 
 
