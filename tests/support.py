@@ -5,6 +5,8 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 AC_DIR = FIXTURES / "androidcontrol"
@@ -17,10 +19,8 @@ def missing_shared() -> str:
     return f"the shared fixtures are not beside the project (looked for {FIXTURES}): tests on real data skip"
 
 
-def needs_shared(obj):
-    """Mark a test (or, as ``pytestmark``, a module) that reads the real fixtures: skipped when they are absent."""
-    import pytest
-    return pytest.mark.skipif(not FIXTURES.is_dir(), reason=missing_shared())(obj)
+# marks a test (or, as ``pytestmark``, a module) that reads the real fixtures: skipped when they are absent
+needs_shared = pytest.mark.skipif(not FIXTURES.is_dir(), reason=missing_shared())
 
 
 def gunzip(path: Path) -> bytes:
