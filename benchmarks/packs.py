@@ -41,7 +41,7 @@ def main() -> int:
     from sftdata.synthetic.sample import write_sample
     from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
-    from sftdata.swiftcheck.preflight import run_preflight
+    from sftdata.preflight.run import run_preflight
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

@@ -167,7 +167,7 @@ def ingest_mind2web(paths, run_dir, viewport, screenshots, episodes, limit, stri
       sftdata ingest mind2web data/train/train_0.json --screenshots raw_dump/task --out processed/m2w-text
     """
     from .ingest import IngestOptions
-    from .ingest_mind2web import Mind2WebOptions, ingest_mind2web as run_ingest
+    from .ingest.mind2web import Mind2WebOptions, ingest_mind2web as run_ingest
 
     run = RunDir(run_dir)
     with run.creating(), run.writing():

@@ -32,7 +32,7 @@ def preflight(export_dir, model_dir, max_length, json_out):
       sftdata preflight processed/demo/export/qwen2.5-vl-memory
       sftdata preflight out/sft --model /models/Qwen2.5-VL-7B-Instruct
     """
-    from .swiftcheck.preflight import format_preflight, run_preflight
+    from .preflight.run import format_preflight, run_preflight
 
     result = run_preflight(export_dir, model_dir=model_dir, max_length=max_length,
                            json_out=json_out or export_dir / "preflight.json")

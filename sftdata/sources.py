@@ -99,7 +99,7 @@ class Mind2WebSource:
                              "least 64")
 
     def ingest(self, run, opts, progress):
-        from .ingest_mind2web import Mind2WebOptions, ingest_mind2web
+        from .ingest.mind2web import Mind2WebOptions, ingest_mind2web
         width, height = (int(v) for v in self.viewport.split("x"))
         m2w = Mind2WebOptions(viewport=(width, height), screenshots=str(self.screenshots) if self.screenshots else None)
         return ingest_mind2web(self.paths, run, opts, m2w, progress)

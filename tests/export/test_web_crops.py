@@ -7,7 +7,7 @@ from PIL import Image
 
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.ingest import IngestOptions
-from sftdata.ingest_mind2web import ingest_mind2web
+from sftdata.ingest.mind2web import ingest_mind2web
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.mind2web import write_parquet

@@ -14,7 +14,7 @@ from sftdata.export.samples import build_sample
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.ingest import IngestOptions, ingest_annotated
-from sftdata.ingest_mind2web import ingest_mind2web
+from sftdata.ingest.mind2web import ingest_mind2web
 from sftdata.io import iter_jsonl
 from sftdata.model import Episode
 from sftdata.annotate.check import check_items

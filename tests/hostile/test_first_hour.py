@@ -77,7 +77,7 @@ def test_ctrl_c_says_how_to_resume(tmp_path, monkeypatch):
 
 
 def test_tiny_models_without_the_swift_extra_is_one_line(tmp_path, monkeypatch, capsys):
-    from sftdata.swiftcheck import tiny
+    from sftdata.preflight import tiny
 
     def missing(*args, **kwargs):
         raise ImportError("No module named 'transformers'", name="transformers")

@@ -11,7 +11,7 @@ from PIL import Image
 
 from sftdata.cli import main
 from sftdata.ingest import IngestOptions
-from sftdata.ingest_mind2web import Mind2WebOptions, ingest_mind2web
+from sftdata.ingest.mind2web import Mind2WebOptions, ingest_mind2web
 from sftdata.io import iter_jsonl
 from sftdata.loaders.dom_text import texts_by_node_id
 from sftdata.errors import RecordError

@@ -30,7 +30,7 @@ def _require_swift():
 def tiny_models(tmp_path_factory):
     """family -> a tiny local model folder (processor + tokenizer + random weights)."""
     _require_swift()
-    from sftdata.swiftcheck.tiny import tiny_model_dir
+    from sftdata.preflight.tiny import tiny_model_dir
 
     root = tmp_path_factory.mktemp("tiny-models")
     return {family: tiny_model_dir(family, root / family, weights=True)
@@ -43,7 +43,7 @@ def mixed_run(tmp_path_factory):
     annotated web trajectories in one annotated run."""
     _require_swift()
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-    from sftdata.ingest_mind2web import ingest_mind2web
+    from sftdata.ingest.mind2web import ingest_mind2web
     from sftdata.synthetic.mind2web import write_parquet
     from sftdata.synthetic.sample import write_sample
     from sftdata.synthetic.web_annotated import write_web_annotated

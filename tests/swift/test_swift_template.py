@@ -17,7 +17,7 @@ _ENCODED: dict = {}
 
 def _export_and_encode(run, models, tmp_path_factory, fmt, variant):
     if (fmt, variant) not in _ENCODED:
-        from sftdata.swiftcheck.tiny import swift_encode_rows
+        from sftdata.preflight.tiny import swift_encode_rows
 
         out = tmp_path_factory.mktemp("exp") / f"{fmt}-{variant}"
         result = export_run(run, out, ExportOptions(format=fmt, split_ratio=0.2, progress=False, **VARIANTS[variant]))
@@ -58,7 +58,7 @@ def test_swift_encodes_every_row_as_we_measured_it(mixed_run, tiny_models, tmp_p
 
 @pytest.mark.parametrize("fmt,variant", [("qwen2.5-vl", "plain"), ("qwen3-vl", "all")])
 def test_swift_forms_the_packs_the_manifest_predicts(mixed_run, tiny_models, tmp_path_factory, fmt, variant):
-    from sftdata.swiftcheck.tiny import swift_packs
+    from sftdata.preflight.tiny import swift_packs
 
     out, manifest, rows, encoded = _export_and_encode(mixed_run, tiny_models, tmp_path_factory, fmt, variant)
     max_length = manifest["options"]["max_length"]

@@ -18,7 +18,7 @@ CASES = [("qwen2.5-vl", {}), ("qwen2.5-vl", {"agent_tools": True}), ("qwen3-vl",
 @pytest.mark.parametrize("fmt,options", CASES, ids=[f"{f}-{'-'.join(o) or 'plain'}" for f, o in CASES])
 def test_swift_encodes_mixed_phone_and_web_rows(mixed_run, tiny_models, tmp_path, fmt, options):
     from sftdata.families import FAMILIES, png_size
-    from sftdata.swiftcheck.tiny import swift_encode_rows
+    from sftdata.preflight.tiny import swift_encode_rows
 
     out = tmp_path / "out"
     manifest = export_run(mixed_run, out, ExportOptions(format=fmt, split_ratio=0.0, progress=False,

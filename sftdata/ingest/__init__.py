@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from tqdm import tqdm
 
-from .errors import FatalError, RecordError
-from .io import disk_full_error, disk_full_guard, text_for_output
-from .loaders import androidcontrol
-from .loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
-from .parallel import ordered_map
-from .rundir import RunDir
-from .stage import StageRun, fingerprint
-from .values import episode_id_of
+from ..errors import FatalError, RecordError
+from ..io import disk_full_error, disk_full_guard, text_for_output
+from ..loaders import androidcontrol
+from ..loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
+from ..parallel import ordered_map
+from ..rundir import RunDir
+from ..stage import StageRun, fingerprint
+from ..values import episode_id_of
 
 if TYPE_CHECKING:
-    from .loaders.annotated import AnnotatedOptions
+    from ..loaders.annotated import AnnotatedOptions
 
 STAGE = "ingest"
 
@@ -216,7 +216,7 @@ def _checked_line(line: str) -> str:
 
 def _build_annotated(task: tuple[str, str, str, "AnnotatedOptions", dict]) -> str:
     """Worker: one trajectory folder -> the episode's JSON line (mark detection and removal happen here)."""
-    from .loaders import annotated
+    from ..loaders import annotated
 
     folder, root, run_path, aopts, ref = task
     episode = annotated.load_trajectory(Path(folder), Path(root), RunDir(run_path).images, aopts)
@@ -265,7 +265,7 @@ def _unchanged(stage: StageRun) -> IngestResult:
 def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                      annotated_opts: "AnnotatedOptions | None" = None, progress: bool | None = None) -> IngestResult:
     """Read every trajectory folder under ``root`` into ``run`` (episode id = folder path relative to root)."""
-    from .loaders import annotated
+    from ..loaders import annotated
 
     source = annotated.SOURCE
     root = Path(root)
@@ -275,7 +275,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     folders = list(annotated.find_trajectories(root))
     orphans = list(annotated.find_orphans(root))
     if not folders and not orphans:
-        from .exitcodes import NothingProduced
+        from ..exitcodes import NothingProduced
         raise NothingProduced(f"no trajectory found under {root}: each one is a folder with a task.json beside its "
                               "screenshots")
     aopts = annotated_opts or annotated.AnnotatedOptions()

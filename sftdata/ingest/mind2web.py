@@ -15,13 +15,13 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .errors import FatalError, RecordError
-from .ingest import STAGE, IngestOptions, IngestResult, _checked_line, _unchanged
-from .stage import StageRun, fingerprint
-from .io import disk_full_guard, text_for_output
-from .loaders.mind2web import SOURCE
-from .loaders.mind2web_tasks import TaskOutcome, json_tasks, open_parquet, parquet_tasks
-from .rundir import RunDir
+from ..errors import FatalError, RecordError
+from . import STAGE, IngestOptions, IngestResult, _checked_line, _unchanged
+from ..stage import StageRun, fingerprint
+from ..io import disk_full_guard, text_for_output
+from ..loaders.mind2web import SOURCE
+from ..loaders.mind2web_tasks import TaskOutcome, json_tasks, open_parquet, parquet_tasks
+from ..rundir import RunDir
 
 STEP_STAGE = "ingest:step"
 
@@ -67,8 +67,8 @@ def _done(run: RunDir) -> tuple[set[str], set[tuple[str, str, int]], set[tuple[s
 def input_files(paths: list[str | os.PathLike]) -> list[Path]:
     """The files to read: each path as given, a folder as its ``*.parquet`` shards (else its ``*.json`` files) in
     natural order (``train-2`` before ``train-10``), as the release lays them out (``data/train-000NN-of-000MM``)."""
-    from .loaders.annotated import natural_key
-    from .loaders.images import is_hidden
+    from ..loaders.annotated import natural_key
+    from ..loaders.images import is_hidden
 
     out: list[Path] = []
     for p in map(Path, paths):

@@ -313,10 +313,10 @@ def swift_packs(lengths: list[int], packing_length: int, strategy: str = "sequen
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sftdata.swiftcheck.tiny FAMILY DIR``: a tiny random model to smoke-test train.sh on a CPU."""
+    """``python -m sftdata.preflight.tiny FAMILY DIR``: a tiny random model to smoke-test train.sh on a CPU."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m sftdata.swiftcheck.tiny", description=main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m sftdata.preflight.tiny", description=main.__doc__)
     ap.add_argument("family", choices=sorted(FAMILIES))
     ap.add_argument("dest")
     ap.add_argument("--no-weights", action="store_true", help="processor and tokenizer only (for preflight)")
