@@ -135,6 +135,12 @@ def export_review(run: RunDir, out: str | Path, *, sample: int | None = None, se
             continue
         chosen.append((episode, items, verdicts))
     result.candidates = len(chosen)
+    if not chosen:
+        from ..exitcodes import NothingProduced
+        judged = f"{result.judged} by the judge, the others by the rules check"
+        why = {"failed": f"no annotated episode failed ({judged})", "passed": f"no annotated episode passed ({judged})",
+               "all": "no episode is annotated"}[only]
+        raise NothingProduced(f"nothing to review with --only {only}: {why}; no tasks were written")
     if sample is not None and sample < len(chosen):
         picked = sorted(random.Random(seed).sample(range(len(chosen)), sample))
         chosen = [chosen[i] for i in picked]

@@ -246,3 +246,12 @@ def test_push_and_pull_without_what_they_need_say_so_without_a_traceback(run, mo
     dead = runner.invoke(main, ["review", "push", str(run.path), "--token", "t", "--url", "http://127.0.0.1:9"])
     assert dead.exit_code != 0 and "cannot reach Label Studio" in dead.output
     assert not any("Traceback" in r.output for r in (nothing_pushed, no_url, dead))
+
+
+def test_nothing_selected_writes_nothing_and_says_why(tmp_path):
+    from sftdata.exitcodes import NothingProduced
+
+    run = sample_run(tmp_path, 2, annotate=True)
+    with pytest.raises(NothingProduced, match="nothing to review with --only failed: no annotated episode failed"):
+        export_review(run, tmp_path / "rev", only="failed")
+    assert not (tmp_path / "rev" / "tasks.json").exists()
