@@ -17,7 +17,7 @@ from .errors import FatalError
 from .annotate.options import AnnotateOptions
 from .export.options import ExportOptions
 from .judge.options import JudgeOptions
-from .options import Spec, check_value, example_table, option, take_table
+from .options import example_table, option, take_table
 from .sources import Source, source
 
 if sys.version_info >= (3, 11):
@@ -40,16 +40,19 @@ class RunConfig:
     judge: JudgeOptions | None = None  # [judge]: run after annotate when present
 
 
-def _take(cls, table: Any, where: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    return take_table(cls, table, where, skip)
-
-
 def _array_of_tables(raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
         raise FatalError(f"config: {key} must be an array of tables: write [[{key}]] (double brackets) "
                          "before each one")
     return value
+
+
+@dataclass
+class TopLevel:
+    run_dir: str = option(None, "One directory holds every stage's outputs.")
+    workers: int = option(1, "Processes for the CPU-bound parts.", low=1)
+    strict: bool = option(False, "Stop at the first bad record instead of ledgering it.")
 
 
 @dataclass
@@ -62,6 +65,9 @@ class ValidateTable:
 class ReportTable:
     enabled: bool = option(True, "Write RUN/report.html.")
     samples: int = option(3, "Episodes shown with their annotator images.", low=0)
+
+
+TOP_LEVEL = ("run_dir", "workers", "strict")
 
 
 def _table(raw: dict[str, Any], key: str, cls):
@@ -80,35 +86,32 @@ def parse_config(text: str, base: Path) -> RunConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FatalError(f"config is not valid TOML: {exc}") from None
-    top = {"run_dir", "workers", "strict", "sources", "annotate", "judge", "validate", "export", "report"}
+    top = set(TOP_LEVEL) | {"sources", "annotate", "judge", "validate", "export", "report"}
     unknown = sorted(set(raw) - top)
     if unknown:
         raise FatalError(f"config: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(top))}")
     if "run_dir" not in raw:
         raise FatalError("config: run_dir is required")
-    for key, hint in (("run_dir", str), ("workers", int), ("strict", bool)):
-        if key in raw:
-            check_value(key, raw[key], hint, "top level", Spec(low=1) if key == "workers" else None)
+    top_level = TopLevel(**take_table(TopLevel, {k: v for k, v in raw.items() if k in TOP_LEVEL}, "top level"))
     sources = []
     for i, table in enumerate(_array_of_tables(raw, "sources")):
         if isinstance(table.get("episodes"), list):  # ids may be written as numbers
             table = {**table, "episodes": [str(e) if isinstance(e, int) else e for e in table["episodes"]]}
         table = dict(table)
-        src = source(table.pop("type", None), table, base, f"sources {i + 1}", take=_take)
-        sources.append(src)
+        sources.append(source(table.pop("type", None), table, base, f"sources {i + 1}"))
     if not sources:
         raise FatalError("config: at least one [[sources]] table is needed")
-    annotate = AnnotateOptions(**_take(AnnotateOptions, raw.get("annotate", {}), "annotate"))
+    annotate = AnnotateOptions(**take_table(AnnotateOptions, raw.get("annotate", {}), "annotate"))
     if annotate.prompt_file:
         annotate.prompt_file = str(_path(base, annotate.prompt_file))
     judge = None
     if "judge" in raw:
-        judge = JudgeOptions(**_take(JudgeOptions, raw["judge"], "judge"))
+        judge = JudgeOptions(**take_table(JudgeOptions, raw["judge"], "judge"))
         if judge.prompt_file:
             judge.prompt_file = str(_path(base, judge.prompt_file))
     from .formats import load_all, resolve_family, som_formats
 
-    exports = [ExportOptions(**_take(ExportOptions, t, f"export {i + 1}"))
+    exports = [ExportOptions(**take_table(ExportOptions, t, f"export {i + 1}"))
                for i, t in enumerate(_array_of_tables(raw, "export"))]
     for i, e in enumerate(exports):
         if e.som and not getattr(load_all()[e.format], "som", False):
@@ -119,10 +122,10 @@ def parse_config(text: str, base: Path) -> RunConfig:
         except ValueError as exc:
             raise FatalError(f"config [export {i + 1}]: {exc}") from None
     validate, report = _table(raw, "validate", ValidateTable), _table(raw, "report", ReportTable)
-    return RunConfig(run_dir=_path(base, raw["run_dir"]), sources=sources, annotate=annotate, exports=exports,
+    return RunConfig(run_dir=_path(base, top_level.run_dir), sources=sources, annotate=annotate, exports=exports,
                      validate_cjk_threshold=float(validate.cjk_threshold), report=report.enabled,
                      report_samples=report.samples,
-                     workers=int(raw.get("workers", 1)), strict=bool(raw.get("strict", False)), judge=judge)
+                     workers=top_level.workers, strict=top_level.strict, judge=judge)
 
 
 def load_config(path: str | Path) -> RunConfig:

@@ -14,12 +14,12 @@ sftdata.errors.FatalError: config [sources 1 (mind2web)]: unknown key(s) toleran
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from .errors import FatalError
-from .options import option
+from .options import option, take_table
 
 
 def _path(base: Path, value: str | Path) -> Path:
@@ -109,29 +109,14 @@ SOURCES: dict[str, type] = {cls.type: cls for cls in (AndroidControlSource, Anno
 Source = AndroidControlSource | AnnotatedSource | Mind2WebSource
 
 
-def source(kind: Any, table: dict[str, Any], base: Path, where: str,
-           take: Callable[..., dict[str, Any]] | None = None) -> Source:
-    """The typed config of one ``[[sources]]`` table (``kind``: its ``type``), paths resolved against ``base``.
-    ``take`` checks the keys and their value types (``sftdata.config``'s checker); by default only the names."""
+def source(kind: Any, table: dict[str, Any], base: Path, where: str) -> Source:
+    """The typed config of one ``[[sources]]`` table (``kind``: its ``type``), paths resolved against ``base``;
+    keys of another kind and values of the wrong type are refused, naming the source."""
     cls = SOURCES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise FatalError(f"config [{where}]: type must be {', '.join(sorted(SOURCES))}, not {kind!r}")
     where = f"{where} ({kind})"
-    if take is not None:
-        values = take(cls, table, where)
-    else:
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(table) - names)
-        if unknown:
-            raise FatalError(f"config [{where}]: unknown key(s) {', '.join(unknown)}; allowed: "
-                             f"{', '.join(sorted(names))}")
-        values = dict(table)
-    required = [f.name for f in fields(cls)
-                if f.default is MISSING and f.default_factory is MISSING and f.name not in values]
-    if required:
-        article = "an" if kind[0] in "aeiou" else "a"
-        raise FatalError(f"config [{where}]: {article} {kind} source needs {', '.join(required)}")
-    src = cls(**values)
+    src = cls(**take_table(cls, table, where))
     if getattr(src, "episodes", None):
         src.episodes = [str(e) for e in src.episodes]
     src.resolve(base, where)
