@@ -295,13 +295,11 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                disable=(not progress) if progress is not None else None)
     with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
         reject = _rejecter(run, rejects, source, result, opts.strict)
-        for orphan in orphans:  # screenshots without a task.json: a clear reason in the ledger, once
-            orphan_id = prints["no_task_json"][orphans.index(orphan)]
+        for orphan_id in prints["no_task_json"]:  # screenshots without a task.json: a clear reason, once
             if f"{orphan_id}:0" not in done_keys:
                 reject(RecordError("no_task_json", f"{orphan_id} holds screenshots but no {annotated.TASK_FILE}: "
                                    "write one (goal and actions) beside them"), {"file": orphan_id, "index": 0},
                        orphan_id)
-
 
         def tasks():
             nonlocal handled
