@@ -7,11 +7,15 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, _ids, main
+from .cli_base import _fatal_to_exit, main
+from .config import TopLevel
 from .errors import FatalError
 from .exitcodes import NothingProduced
+from .options import click_options, from_cli, size_param
 from .rundir import RunDir
+from .sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
 from .summary import format_summary
+from .values import size_of
 
 
 @main.group()
@@ -19,27 +23,31 @@ def ingest() -> None:
     """Read a source into a run directory (episodes.jsonl, images/, rejects.jsonl, manifest.json)."""
 
 
+OUT = click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+                   help="Run directory to write into (created if missing; re-running resumes).")
+PROGRESS = click.option("--progress/--no-progress", default=None,
+                        help="Progress bar (default: when stderr is a terminal).")
+
+
+def _ingest_source(src, run_dir: Path, options: dict, progress: bool | None):
+    """Ingest ``src`` into ``run_dir`` as ``sftdata run`` would, with the command line's --strict/--workers."""
+    from .sources import ingest_options
+
+    run = RunDir(run_dir)
+    with run.creating(), run.writing():
+        result = src.ingest(run, ingest_options(src, strict=options["strict"], workers=options["workers"]), progress)
+    _report(run_dir, result)
+    return run, result
+
+
 @ingest.command("androidcontrol")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Run directory to write into (created if missing; re-running resumes).")
-@click.option("--splits", type=click.Path(exists=True, dir_okay=False), help="The release's splits.json.")
-@click.option("--split", help="Keep only episodes of this split (train, validation, test); needs --splits.")
-@click.option("--episodes", "episodes", metavar="IDS|FILE",
-              help="Keep only these episode ids: comma-separated, or a file of ids.")
-@click.option("--limit", type=click.IntRange(min=1), help="Stop after N selected episodes.")
-@click.option("--strict", is_flag=True, help="Stop at the first bad record with a non-zero exit.")
-@click.option("--max-record-mb", type=click.IntRange(min=1), default=1024, show_default=True,
-              help="Records claiming more bytes than this are rejected, never allocated.")
-@click.option("--screen-change/--no-screen-change", default=True, show_default=True,
-              help="Decode the screenshots to mark steps that left the screen unchanged (ineffective); "
-                   "the slow part of ingest.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes for decoding and the image store.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@OUT
+@click_options(AndroidControlSource)
+@click_options(TopLevel, skip=("run_dir",))
+@PROGRESS
 @_fatal_to_exit
-def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict, max_record_mb, screen_change,
-                          workers, progress):
+def ingest_androidcontrol(paths, run_dir, progress, **options):
     """Ingest AndroidControl TFRecord files (GZIP or plain), streaming record by record.
 
     \b
@@ -51,14 +59,8 @@ def ingest_androidcontrol(paths, run_dir, splits, split, episodes, limit, strict
       sftdata ingest androidcontrol data/android_control-000*-of-00020 --out processed/ac \\
           --splits data/splits.json --split test
     """
-    from .ingest import IngestOptions, ingest_androidcontrol
-
-    opts = IngestOptions(splits=splits, split=split, episode_ids=_ids(episodes), limit=limit, strict=strict,
-                         max_record_bytes=max_record_mb << 20, screen_change=screen_change, workers=workers)
-    run = RunDir(run_dir)
-    with run.creating(), run.writing():
-        result = ingest_androidcontrol(list(paths), run, opts, progress=progress)
-    _report(run_dir, result)
+    src = from_cli(AndroidControlSource, options, paths=list(paths))
+    run, result = _ingest_source(src, run_dir, options, progress)
     click.echo(format_summary(run))
     _fail_when_empty(run_dir, result)
 
@@ -84,22 +86,12 @@ def _report(run_dir, result) -> None:
 
 @ingest.command("annotated")
 @click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Run directory to write into (created if missing; re-running resumes).")
-@click.option("--tolerance", type=click.FloatRange(min=0), metavar="PX",
-              help="Largest allowed distance between task.json coordinates and the drawn marks "
-                   "[default: 2% of the screen diagonal].")
-@click.option("--require-clean", is_flag=True,
-              help="Reject marked trajectories that have no clean/ frames instead of removing the marks.")
-@click.option("--ocr", is_flag=True,
-              help="Give phone frames text elements read by OCR (needs the ocr extra): grounding, the "
-                   "future-text check and the element-based formats then work on them.")
-@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Keep only these trajectory ids (folder paths).")
-@click.option("--limit", type=click.IntRange(min=1), help="Stop after N trajectories.")
-@click.option("--strict", is_flag=True, help="Stop at the first bad trajectory with a non-zero exit.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@OUT
+@click_options(AnnotatedSource)
+@click_options(TopLevel, skip=("run_dir",))
+@PROGRESS
 @_fatal_to_exit
-def ingest_annotated(root, run_dir, tolerance, require_clean, ocr, episodes, limit, strict, progress):
+def ingest_annotated(root, run_dir, progress, **options):
     """Ingest folders of human-annotated screenshots (one trajectory per folder with a task.json).
 
     \b
@@ -115,43 +107,19 @@ def ingest_annotated(root, run_dir, tolerance, require_clean, ocr, episodes, lim
       sftdata ingest annotated raw/web-annotated --out processed/web-annotated
       sftdata ingest annotated ../shared/fixtures/annotated --out processed/ocr --ocr
     """
-    from .ingest import IngestOptions, ingest_annotated as run_ingest
-    from .loaders.annotated import AnnotatedOptions
-
-    run = RunDir(run_dir)
-    with run.creating(), run.writing():
-        result = run_ingest(root, run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
-                            AnnotatedOptions(tolerance_px=tolerance, require_clean=require_clean, ocr=ocr),
-                            progress=progress)
-    _report(run_dir, result)
+    run, result = _ingest_source(from_cli(AnnotatedSource, options, root=root), run_dir, options, progress)
     click.echo(format_summary(run))
     _fail_when_empty(run_dir, result)
 
 
-def _viewport(ctx, param, value: str) -> tuple[int, int]:
-    try:
-        width, height = (int(v) for v in value.lower().split("x"))
-    except ValueError:
-        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {value!r}") from None
-    if min(width, height) < 64:
-        raise click.BadParameter(f"{value} is too small (each side at least 64)")
-    return width, height
-
-
 @ingest.command("mind2web")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Run directory to write into (created if missing; re-running resumes).")
-@click.option("--viewport", default="1280x720", show_default=True, callback=_viewport, metavar="WxH",
-              help="Size of the window cut from each whole-page screenshot around the target.")
-@click.option("--screenshots", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Text-only JSON: the raw dump's task folders (<annotation_id>/processed/screenshot.json).")
-@click.option("--episodes", "episodes", metavar="IDS|FILE", help="Keep only these task ids (annotation_id).")
-@click.option("--limit", type=click.IntRange(min=1), help="Stop after N tasks.")
-@click.option("--strict", is_flag=True, help="Stop at the first dropped task or step with a non-zero exit.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when stderr is a terminal).")
+@OUT
+@click_options(Mind2WebSource)
+@click_options(TopLevel, skip=("run_dir",))
+@PROGRESS
 @_fatal_to_exit
-def ingest_mind2web(paths, run_dir, viewport, screenshots, episodes, limit, strict, progress):
+def ingest_mind2web(paths, run_dir, progress, **options):
     """Ingest Multimodal-Mind2Web Parquet shards (or text-only Mind2Web JSON), streaming a few rows at a time.
 
     \b
@@ -166,15 +134,7 @@ def ingest_mind2web(paths, run_dir, viewport, screenshots, episodes, limit, stri
       sftdata ingest mind2web data/ --out processed/m2w        (a folder: its shards in order)
       sftdata ingest mind2web data/train/train_0.json --screenshots raw_dump/task --out processed/m2w-text
     """
-    from .ingest import IngestOptions
-    from .ingest.mind2web import Mind2WebOptions, ingest_mind2web as run_ingest
-
-    run = RunDir(run_dir)
-    with run.creating(), run.writing():
-        result = run_ingest(list(paths), run, IngestOptions(episode_ids=_ids(episodes), limit=limit, strict=strict),
-                            Mind2WebOptions(viewport=viewport, screenshots=str(screenshots) if screenshots else None),
-                            progress=progress)
-    _report(run_dir, result)
+    run, result = _ingest_source(from_cli(Mind2WebSource, options, paths=list(paths)), run_dir, options, progress)
     steps = run.manifest()["stages"]["ingest"]["mind2web"]["counts"]["steps"]
     click.echo(f"steps: {steps['exported']} kept, {steps['dropped']} dropped"
                + "".join(f"\n  dropped: {reason:<28} {count:>6}" for reason, count in steps["by_reason"].items()))
@@ -304,7 +264,7 @@ def summary(run_dir, as_json):
               help="Episodes (tasks with --mind2web)  [default: 12; with --mind2web every scripted task, 13; "
                    "with --annotated-web 4]")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--size", default="1080x2400", show_default=True, help="Screen size WIDTHxHEIGHT.")
+@click.option("--size", default="1080x2400", show_default=True, type=size_param(), help="Screen size WIDTHxHEIGHT.")
 @click.option("--mind2web", is_flag=True,
               help="Write web tasks as a Multimodal-Mind2Web Parquet shard (the release's schema) instead.")
 @click.option("--mind2web-json", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
@@ -350,11 +310,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
         return
     from .synthetic.sample import write_sample
 
-    try:
-        width, height = (int(v) for v in size.lower().split("x"))
-    except ValueError:
-        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {size!r}", param_hint="--size") from None
-    count = write_sample(out, n_episodes=n_episodes or 12, seed=seed, size=(width, height),
+    count = write_sample(out, n_episodes=n_episodes or 12, seed=seed, size=size_of(size),
                          progress=sys.stderr.isatty())
     click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 

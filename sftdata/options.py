@@ -41,6 +41,13 @@ class PathType:
 
 
 @dataclass(frozen=True)
+class SizeType:
+    """A ``WIDTHxHEIGHT`` option (each side at least ``least``), checked on the command line and in a config."""
+
+    least: int = 1
+
+
+@dataclass(frozen=True)
 class Spec:
     """What an option says about itself. ``cli``: the flag (True: ``--name-with-dashes``; False: not on the
     command line); ``config``: allowed in a run config table; ``cli_only_choices``: choices the command line has
@@ -125,6 +132,9 @@ def click_options(cls, skip: Sequence[str] = ()):
             if isinstance(spec.click_type, PathType):
                 t = spec.click_type
                 kwargs["type"] = click.Path(exists=t.exists, file_okay=t.file_okay, dir_okay=t.dir_okay)
+            elif isinstance(spec.click_type, SizeType):
+                kwargs["type"] = size_param(spec.click_type.least)
+                kwargs.setdefault("metavar", "WxH")
             elif spec.click_type is not None:
                 kwargs["type"] = spec.click_type
             elif values is not None:
@@ -148,6 +158,24 @@ def click_options(cls, skip: Sequence[str] = ()):
             fn = opt(fn)
         return fn
     return decorate
+
+
+def size_param(least: int = 1):
+    """A click parameter type for ``WIDTHxHEIGHT`` (the text is kept; :func:`sftdata.values.size_of` reads it)."""
+    import click
+
+    from .values import size_of
+
+    class Size(click.ParamType):
+        name = "size"
+
+        def convert(self, value, param, ctx):
+            try:
+                size_of(value, least)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+            return str(value).strip()
+    return Size()
 
 
 def from_cli(cls, values: dict[str, Any], **extra: Any):
@@ -197,6 +225,13 @@ def check_value(key: str, value: Any, hint: Any, where: str, spec: Spec | None =
             (low is not None and value < low) or (high is not None and value > high)):
         raise FatalError(f"config [{where}]: {key} = {value!r} is out of range "
                          f"({low if low is not None else '-inf'}..{high if high is not None else 'inf'})")
+    if isinstance(spec.click_type, SizeType):
+        from .values import size_of
+        try:
+            size_of(value, spec.click_type.least)
+        except ValueError:
+            raise FatalError(f"config [{where}]: {key} = {value!r} should be WIDTHxHEIGHT, each side at least "
+                             f"{spec.click_type.least}") from None
     allowed = choices_of(spec, cli=False)
     if allowed is not None and value not in allowed:
         raise FatalError(f"config [{where}]: {key} = {value!r} should be one of {', '.join(allowed)}")
@@ -255,7 +290,7 @@ def example_table(cls, shown: dict[str, Any], skip: Sequence[str] = ()) -> str:
             value, prefix = (default if default is not None else spec.example), "# "
             if value is None:
                 continue
-        text = spec.config_help or _short(help_of(spec))
+        text = (spec.config_help or _short(help_of(spec))).rstrip(".")
         values = choices_of(spec, cli=False)
         if values and len(values) <= 6 and not all(v in text for v in values):
             text += ": " + ", ".join(values)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from .config import RunConfig
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_fingerprint, export_run
-from .ingest import IngestOptions
+from .sources import ingest_options
 from .io import Ledger, iter_jsonl, read_json
 from .annotate.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
@@ -55,9 +55,7 @@ def _timed(result: PipelineResult, stage: str, fn: Callable[[], Any]) -> Any:
 
 def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None) -> None:
     for src in cfg.sources:
-        opts = IngestOptions(splits=str(src.splits) if getattr(src, "splits", None) else None,
-                             split=getattr(src, "split", None), episode_ids=src.episodes, limit=src.limit,
-                             strict=cfg.strict, workers=cfg.workers)
+        opts = ingest_options(src, strict=cfg.strict, workers=cfg.workers)
         out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress))
         if out.skipped:
             result.skipped.append(f"ingest {src.type}")

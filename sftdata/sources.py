@@ -13,13 +13,17 @@ sftdata.errors.FatalError: config [sources 1 (mind2web)]: unknown key(s) toleran
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import FatalError
-from .options import option, take_table
+from .options import PathType, SizeType, id_list, option, take_table
+from .values import size_of
+
+# the id filter every source has: a list in a config, ``a,b,c`` or a file of ids on the command line
+EPISODES = dict(help="Only these episode ids: comma-separated, or a file of ids.",
+                config_help="Only these episode ids.", metavar="IDS|FILE", click_type=str, to_value=id_list)
 
 
 def _path(base: Path, value: str | Path) -> Path:
@@ -31,13 +35,18 @@ def _path(base: Path, value: str | Path) -> Path:
 class AndroidControlSource:
     """The AndroidControl release's GZIP TFRecords (and, optionally, its splits file)."""
 
-    paths: list[Path] = option(default_factory=list, help="GZIP TFRecord files of the release, or any in its format.")
+    paths: list[Path] = option(default_factory=list, help="GZIP TFRecord files of the release, or any in its format.",
+                               cli=False)
     splits: Path | None = option(None, "The release's splits file (splits.json).",
-                                 example="raw/android_control/splits.json")
+                                 example="raw/android_control/splits.json",
+                                 click_type=PathType(exists=True, dir_okay=False))
     split: str | None = option(None, "Only this split (needs splits).", choices=("train", "validation", "test"),
                                example="train")
-    episodes: list[str] | None = option(None, "Only these episode ids.", example=["0", "20"])
+    episodes: list[str] | None = option(None, **EPISODES, example=["0", "20"])
     limit: int | None = option(None, "Stop after N episodes.", low=1, example=100)
+    max_record_mb: int = option(1024, "Records claiming more bytes than this are rejected, never allocated.", low=1)
+    screen_change: bool = option(True, "Decode the screenshots to mark steps that left the screen unchanged "
+                                       "(ineffective); the slow part of ingest.", negatable=True)
     type: ClassVar[str] = "androidcontrol"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -55,13 +64,19 @@ class AndroidControlSource:
 class AnnotatedSource:
     """A folder of human-annotated trajectories (one folder with task.json and screenshots per trajectory)."""
 
-    root: Path = option(None, "The folder of trajectories (one folder with task.json and screenshots each).")
-    episodes: list[str] | None = option(None, "Only these trajectory ids.")
+    root: Path = option(None, "The folder of trajectories (one folder with task.json and screenshots each).",
+                        cli=False)
+    episodes: list[str] | None = option(None, **EPISODES)
     limit: int | None = option(None, "Stop after N trajectories.", low=1)
     tolerance: float | None = option(None, "Pixels allowed between task.json coordinates and the drawn marks "
-                                           "(default 2% of the diagonal).", low=0, example=30)
-    require_clean: bool = option(False, "Reject marked trajectories without clean/ frames.")
-    ocr: bool = option(False, "OCR text elements for phone frames without a tree (pip install 'sftdata[ocr]').")
+                                           "(default 2% of the diagonal).", low=0, example=30, metavar="PX")
+    require_clean: bool = option(False, "Reject marked trajectories that have no clean/ frames instead of removing "
+                                        "the marks.",
+                                 config_help="Reject marked trajectories without clean/ frames.")
+    ocr: bool = option(False, "Give phone frames text elements read by OCR (needs the ocr extra): grounding, the "
+                              "future-text check and the element-based formats then work on them.",
+                       config_help="OCR text elements for phone frames without a tree "
+                                   "(pip install 'sftdata[ocr]').")
     type: ClassVar[str] = "annotated"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -81,12 +96,13 @@ class Mind2WebSource:
     """Multimodal-Mind2Web Parquet shards, or the text-only JSON with the raw dump's screenshots."""
 
     paths: list[Path] = option(default_factory=list, help="Multimodal-Mind2Web Parquet shards (in order), or text-only "
-                                                         "Mind2Web JSON files.")
-    episodes: list[str] | None = option(None, "Only these task ids.")
+                                                         "Mind2Web JSON files.", cli=False)
+    episodes: list[str] | None = option(None, **EPISODES)
     limit: int | None = option(None, "Stop after N tasks.", low=1)
-    viewport: str = option("1280x720", "The window cut from each whole-page screenshot around the target.")
+    viewport: str = option("1280x720", "The window cut from each whole-page screenshot around the target.",
+                           click_type=SizeType(least=64))
     screenshots: Path | None = option(None, "JSON only: the folder of <annotation_id>/processed/screenshot.json.",
-                                        example="raw/mind2web/task")
+                                        example="raw/mind2web/task", click_type=PathType(exists=True, file_okay=False))
     type: ClassVar[str] = "mind2web"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -94,14 +110,11 @@ class Mind2WebSource:
             raise FatalError(f"config [{where}]: a mind2web source needs paths")
         self.paths = [_path(base, p) for p in self.paths]
         self.screenshots = _path(base, self.screenshots) if self.screenshots else None
-        if not re.fullmatch(r"\d+x\d+", self.viewport) or min(map(int, self.viewport.split("x"))) < 64:
-            raise FatalError(f"config [{where}]: viewport = {self.viewport!r} should be WIDTHxHEIGHT, each at "
-                             "least 64")
 
     def ingest(self, run, opts, progress):
         from .ingest.mind2web import Mind2WebOptions, ingest_mind2web
-        width, height = (int(v) for v in self.viewport.split("x"))
-        m2w = Mind2WebOptions(viewport=(width, height), screenshots=str(self.screenshots) if self.screenshots else None)
+        m2w = Mind2WebOptions(viewport=size_of(self.viewport, 64),
+                              screenshots=str(self.screenshots) if self.screenshots else None)
         return ingest_mind2web(self.paths, run, opts, m2w, progress)
 
 
@@ -121,3 +134,13 @@ def source(kind: Any, table: dict[str, Any], base: Path, where: str) -> Source:
         src.episodes = [str(e) for e in src.episodes]
     src.resolve(base, where)
     return src
+
+
+def ingest_options(src: Source, *, strict: bool = False, workers: int = 1):
+    """What the ingest stage is given for ``src``: its selection, its own switches and the run's strict/workers."""
+    from .ingest import IngestOptions
+
+    return IngestOptions(splits=str(src.splits) if getattr(src, "splits", None) else None,
+                         split=getattr(src, "split", None), episode_ids=src.episodes, limit=src.limit, strict=strict,
+                         max_record_bytes=getattr(src, "max_record_mb", 1024) << 20,
+                         screen_change=getattr(src, "screen_change", True), workers=workers)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .errors import FatalError, RecordError
@@ -118,3 +119,18 @@ def loads_strict(text: str | bytes) -> Any:
         raise RecordError("malformed_json", "nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError("malformed_json", f"not valid JSON ({getattr(exc, 'msg', exc)})") from None
+
+
+def size_of(text: Any, least: int = 1) -> tuple[int, int]:
+    """``"1280x720"`` -> ``(1280, 720)``; a ValueError that says what was expected otherwise.
+
+    >>> size_of("1080x2400"), size_of(" 1280 X 720 ")
+    ((1080, 2400), (1280, 720))
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
+    if not match:
+        raise ValueError(f"expected WIDTHxHEIGHT, got {text!r}")
+    width, height = int(match[1]), int(match[2])
+    if min(width, height) < least:
+        raise ValueError(f"{text} is too small (each side at least {least})")
+    return width, height

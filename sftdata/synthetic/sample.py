@@ -35,6 +35,7 @@ from ..loaders.protos import make_example
 from .screens import (CONVOS, FIRST_PAGE, LAUNCHER, N_PHOTOS, SETTINGS_ROWS, SUBPAGES, TABS, Node, State,
                       product, render)
 from ..loaders.tfrecord import write_tfrecords
+from ..values import size_of
 
 __all__ = ["SampleSpec", "generate_records", "write_sample", "main"]
 QUERIES = ["蓝牙耳机", "保温杯", "机械键盘", "运动鞋", "双肩包"]
@@ -345,7 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     ap.add_argument("--size", default="1080x2400", help="screenshot WIDTHxHEIGHT (default 1080x2400)")
     args = ap.parse_args(argv)
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    try:
+        w, h = size_of(args.size)
+    except ValueError as exc:
+        ap.error(str(exc))
     start = time.perf_counter()
     n = write_sample(args.out, args.episodes, args.seed, (w, h))
     print(f"wrote {n} episodes to {args.out} in {time.perf_counter() - start:.1f}s", file=sys.stderr)
