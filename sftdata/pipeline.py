@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from .config import RunConfig
 from .exitcodes import EndpointUnavailable, NothingProduced
-from .export.stage import ExportOptions, export_fingerprint, export_run
+from .export.stage import ExportOptions, export_run, export_unchanged
 from .sources import ingest_options
 from .io import Ledger, iter_jsonl, read_json
 from .annotate.stage import ANNOTATIONS, annotate_run
@@ -142,8 +142,8 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
         taken.add(name)
         out_dir = run.path / "export" / name
         opts = replace(opts, progress=progress, workers=cfg.workers)
-        previous = read_json(out_dir / "manifest.json", default=None) if (out_dir / "manifest.json").exists() else None
-        if previous and previous.get("fingerprint") == export_fingerprint(run, opts):
+        previous = export_unchanged(run, out_dir, opts)
+        if previous is not None:
             manifest = previous
             result.skipped.append(f"export {name}")
         else:

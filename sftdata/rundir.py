@@ -105,6 +105,28 @@ class RunDir:
                 os.close(_held.pop(key)[0])
 
     @contextlib.contextmanager
+    def recording(self) -> Iterator[bool]:
+        """For a stage that reads a run and may note what it did in the manifest (export, report): True inside
+        the block when the writer lock is held (taken without waiting, or already held by this process); False
+        when the run is read-only or another process is writing it, and then nothing is recorded."""
+        key = self.path.resolve()
+        if key in _held:
+            yield True
+            return
+        try:
+            fd = _acquire(self.path, readonly_ok=True)
+        except FatalError:  # another process writes the run, or it cannot be written
+            fd = None
+        if fd is None:
+            yield False
+            return
+        _held[key] = [fd, 1]
+        try:
+            yield True
+        finally:
+            os.close(_held.pop(key)[0])
+
+    @contextlib.contextmanager
     def creating(self) -> Iterator["RunDir"]:
         """For a command that may create the run: when it fails before anything was ledgered, a directory it
         created is removed again (a wrong input leaves no empty run behind); one that existed is never touched."""

@@ -47,6 +47,16 @@ def fingerprint(paths: Iterable[Path], options: dict[str, Any]) -> dict[str, Any
     return {"inputs": inputs, "options": options}
 
 
+def output_key(run: Any, path: str | Path) -> str:
+    """How a stage that writes ``path`` (an export, a report) is keyed in the manifest: relative to the run
+    directory when inside it, else the whole path."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(run.path.resolve()))
+    except ValueError:
+        return text_for_output(str(path))
+
+
 def _count(value: Any) -> int | None:
     """A running total read back from the manifest, if it is one (a non-negative integer)."""
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
@@ -79,6 +89,7 @@ class StageRun:
     stage: str
     key: str
     fingerprint: dict[str, Any] | None = None
+    resumes: bool = True  # False: every invocation does the whole work again (export, report), so no time adds up
     started: float = field(default_factory=time.monotonic)
     previous: dict[str, Any] = field(init=False)
 
@@ -94,7 +105,7 @@ class StageRun:
 
     def elapsed_s(self) -> float:
         """Seconds spent so far, earlier invocations included."""
-        before = self.previous.get("elapsed_s")
+        before = self.previous.get("elapsed_s") if self.resumes else 0.0
         before = before if isinstance(before, (int, float)) and math.isfinite(before) and before >= 0 else 0.0
         return round(before + time.monotonic() - self.started, 3)
 

@@ -1,5 +1,6 @@
 """sftdata run: the example config, config errors, skipping finished stages, redoing only what changed."""
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,15 @@ def test_run_then_rerun_skips_then_redoes_only_the_changed_export(workdir):
     assert (run / "annotations.jsonl").read_bytes() == annotations
     manifest = json.loads((run / "manifest.json").read_text())
     assert all(a["balanced"] for k, a in manifest["stages"]["pipeline"]["last"]["accounting"].items() if k != "ingested")
+    # every stage keeps its entry in the run's manifest, export and report included
+    entry = manifest["stages"]["export"]["export/react-zh"]
+    assert entry["finished"] and entry["fingerprint"]["options"]["history"] == 1
+    assert entry["samples"]["train"] > 0 and entry["format"] == "react-zh"
+
+    shutil.rmtree(exports / "react-zh")  # the manifest says done, but the export is gone: it is made again
+    fourth = _run(workdir, history=1)
+    assert "export react-zh" not in fourth.split("skipped, already done:")[1]
+    assert (exports / "react-zh" / "manifest.json").is_file()
 
 
 def test_workers_give_the_same_shards(workdir, tmp_path_factory):

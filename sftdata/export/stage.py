@@ -24,11 +24,12 @@ from tqdm import tqdm
 from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family, som_formats
-from ..io import count_lines, disk_full_guard, write_bytes_atomic, write_json_atomic
+from ..io import count_lines, disk_full_guard, read_json, text_for_output, write_bytes_atomic, write_json_atomic
 from ..judge.status import judge_status
 from ..review.apply import review_counts, reviewed_annotations
 from ..rundir import ANNOTATIONS, JUDGEMENTS, REVIEWS, RunDir
 from ..parallel import ordered_map
+from ..stage import StageRun, output_key
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
 from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap_into_place
@@ -90,8 +91,27 @@ def export_run(run: RunDir, out: str | Path, opts: ExportOptions, *, force: bool
     """Export ``run`` in format ``opts.format`` to directory ``out`` (replaced atomically). ``out`` must be new,
     empty, or (``force``) an earlier export of ours; see :func:`check_out`. A full disk is a one-line
     FatalError; the staging directory is removed and an earlier export stays as it was."""
+    stage_run = StageRun(run, "export", output_key(run, out), resumes=False)
     with disk_full_guard(f"the export {out}"):
-        return _export(run, out, opts, force)
+        result = _export(run, out, opts, force)
+    stage_run.fingerprint = result.manifest["fingerprint"]
+    with run.recording() as writable:  # a read-only run is exported without a note in its manifest
+        if writable:
+            m = result.manifest
+            stage_run.finish({"dir": text_for_output(str(result.out)), "format": m["format"], "family": m["family"],
+                              "samples": m["samples"], "episodes": m["episodes"],
+                              "dropped_episodes": len(m["dropped_episodes"]), "dropped": m["dropped"]})
+    return result
+
+
+def export_unchanged(run: RunDir, out: Path, opts: ExportOptions) -> dict[str, Any] | None:
+    """The manifest of the export in ``out`` when the run's manifest says it finished with the same inputs and
+    options and ``out`` still holds it (then there is nothing to redo), else None."""
+    stage_run = StageRun(run, "export", output_key(run, out), fingerprint=export_fingerprint(run, opts))
+    if not stage_run.unchanged or not (out / "manifest.json").is_file():
+        return None
+    previous = read_json(out / "manifest.json", default=None)
+    return previous if isinstance(previous, dict) and previous.get("fingerprint") == stage_run.fingerprint else None
 
 
 def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> ExportResult:

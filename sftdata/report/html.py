@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..io import write_bytes_atomic
+from ..io import text_for_output, write_bytes_atomic
+from ..rundir import RunDir
+from ..stage import StageRun, output_key
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
@@ -175,7 +177,6 @@ def episodes_html(views: list[EpisodeView]) -> str:
 
 def _alignment(run_path: Path) -> str:
     """The judge's alignment figures and its worst items beside their screenshots, or how to get them."""
-    from ..rundir import RunDir
 
     figures = RunDir(run_path).manifest().get("stages", {}).get("judge", {}).get("verdicts", {}).get("alignment", {})
     tables = alignment_tables(figures)
@@ -188,7 +189,6 @@ def _alignment(run_path: Path) -> str:
 
 def _review(run_path: Path) -> str:
     """Decisions and agreement of the human review (``sftdata review import``), or how to start one."""
-    from ..rundir import RunDir
 
     entry = RunDir(run_path).manifest().get("stages", {}).get("review", {}).get("human", {})
     tables = review_tables(entry)
@@ -243,6 +243,12 @@ def write_report(run_dir: str | Path, out_html: str | Path, *, max_length: int |
     step, picked by ``seed``. Example: ``write_report("processed/demo", "report.html")``.
     """
     out = Path(out_html)
-    page = render_report(run_dir, max_length=max_length, samples=samples, seed=seed)
-    write_bytes_atomic(out, page.encode("utf-8"), fsync=False)
+    run = RunDir(run_dir)
+    stage_run = StageRun(run, "report", output_key(run, out), resumes=False)
+    page = render_report(run_dir, max_length=max_length, samples=samples, seed=seed).encode("utf-8")
+    write_bytes_atomic(out, page, fsync=False)
+    with run.recording() as writable:  # noted in the manifest unless the run is read-only or busy
+        if writable:
+            stage_run.finish({"path": text_for_output(str(out.resolve())), "bytes": len(page), "samples": samples,
+                              "seed": seed})
     return out

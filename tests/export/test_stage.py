@@ -162,3 +162,25 @@ def test_workers_build_the_same_export(annotated_run, tmp_path):
     names = sorted(p.name for p in one.glob("*.jsonl"))
     assert names == sorted(p.name for p in two.glob("*.jsonl")) and names
     assert all((one / n).read_bytes() == (two / n).read_bytes() for n in names)
+
+
+def test_an_export_is_noted_in_the_run_manifest_unless_the_run_is_read_only(annotated_run, tmp_path):
+    out = tmp_path / "noted"
+    export_run(annotated_run, out, ExportOptions(progress=False))
+    entry = annotated_run.manifest()["stages"]["export"][str(out.resolve())]
+    assert entry["finished"] and entry["samples"] == json.loads((out / "manifest.json").read_text())["samples"]
+    assert entry["fingerprint"] == json.loads((out / "manifest.json").read_text())["fingerprint"]
+
+    before = annotated_run.manifest_path.read_bytes()
+    with annotated_run.writing():  # another writer holds the run: the export is made, nothing is noted
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")
+        proc = ctx.Process(target=_export_in_child, args=(str(annotated_run.path), str(tmp_path / "busy")))
+        proc.start()
+        proc.join(120)
+    assert proc.exitcode == 0 and (tmp_path / "busy" / "manifest.json").is_file()
+    assert annotated_run.manifest_path.read_bytes() == before
+
+
+def _export_in_child(run_path, out):
+    export_run(RunDir(run_path), out, ExportOptions(progress=False))

@@ -152,3 +152,10 @@ def test_renders_in_headless_chromium(built, tmp_path):
     assert all(u.startswith("data:") or u == built["html"].resolve().as_uri() for u in requests), requests
     shot = Image.open(tmp_path / "report.png")
     assert shot.size == (1280, 900) and len(shot.convert("L").getcolors(1 << 16) or []) > 10
+
+
+def test_the_report_is_noted_in_the_run_manifest(built):
+    entry = built["run"].manifest()["stages"]["report"][str(built["html"].resolve())]
+    assert entry["bytes"] == built["html"].stat().st_size and entry["samples"] == 3 and entry["elapsed_s"] >= 0
+    export = built["run"].manifest()["stages"]["export"]["export/react-zh"]
+    assert export["finished"] and export["format"] == "react-zh"
