@@ -145,8 +145,9 @@ def click_options(cls, skip: Sequence[str] = ()):
                 kwargs["type"] = (click.FloatRange(spec.low, spec.high) if (spec.low, spec.high) != (None, None)
                                   else float)
             kwargs["show_default"] = default is not None
-        if spec.cli_required:
-            kwargs.update(required=True, default=None, show_default=False)
+        if spec.cli_required:  # no default at all: click 8.3+ takes an explicit default=None as a given value
+            kwargs.update(required=True, show_default=False)
+            del kwargs["default"]
         if spec.envvar:
             kwargs["envvar"] = spec.envvar
         if spec.metavar:

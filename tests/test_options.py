@@ -17,20 +17,31 @@ from sftdata.families import FAMILIES
 from sftdata.formats import names as format_names
 from sftdata.judge.options import JudgeOptions
 from sftdata.options import config_fields, spec_of
+from sftdata.sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
 
-COMMANDS = {"annotate": AnnotateOptions, "judge": JudgeOptions, "export": ExportOptions, "validate": ValidateTable}
+COMMANDS = {"annotate": AnnotateOptions, "judge": JudgeOptions, "export": ExportOptions, "validate": ValidateTable,
+            "ingest androidcontrol": AndroidControlSource, "ingest annotated": AnnotatedSource,
+            "ingest mind2web": Mind2WebSource}
 HEAD = 'run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npaths = ["a.gz"]\n'
 
 
 @pytest.mark.parametrize("command, cls", COMMANDS.items())
 def test_every_declared_option_is_a_flag_with_its_help(command, cls):
-    help_text = " ".join(CliRunner().invoke(main, [command, "--help"], terminal_width=400).output.split())
+    help_text = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=400).output.split())
     for f in fields(cls):
         spec = spec_of(f)
         if spec is None or spec.cli is False:
             continue
         flag = spec.cli if isinstance(spec.cli, str) else "--" + f.name.replace("_", "-")
         assert flag in help_text, (command, flag)
+
+
+def test_a_required_flag_is_required(tmp_path):
+    """An option the command line must give (export --format) is refused when missing, not taken as None."""
+    (tmp_path / "run").mkdir()
+    result = CliRunner().invoke(main, ["export", str(tmp_path / "run"), "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "Missing option '--format'" in result.output
+    assert not (tmp_path / "x").exists()
 
 
 def test_every_config_key_is_in_the_example_and_the_example_parses():
