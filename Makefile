@@ -77,7 +77,7 @@ swift: $(VENV)/.installed-swift
 
 test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed) \
       $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 .venv-bench/.installed: pyproject.toml
 	$(PYTHON) -m venv .venv-bench

@@ -108,7 +108,10 @@ class Element:
     def from_dict(cls, d: dict[str, Any]) -> "Element":
         # hot path (hundreds of nodes per step): JSON already gives ints, so no per-value conversion
         g = d.get
-        return cls(d["index"], tuple(d["bounds"]), g("text", ""), g("desc", ""), g("hint", ""),  # type: ignore[arg-type]
+        bounds = tuple(d["bounds"])
+        if len(bounds) != 4:
+            raise MalformedEpisode(f"an element's bounds are [left, top, right, bottom], got {str(d['bounds'])[:40]}")
+        return cls(d["index"], bounds, g("text", ""), g("desc", ""), g("hint", ""),  # type: ignore[arg-type]
                    g("class_name", ""), g("resource_id", ""), g("package", ""), tuple(g("flags", ())),
                    g("depth", 0), g("window", 0), g("tag", ""), _attrs(g("attrs")))
 
@@ -214,7 +217,12 @@ class Screenshot:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Screenshot":
-        return cls(sha256=d["sha256"], path=d["path"], width=_size(d["width"], "width"),
+        path = d["path"]
+        if (not isinstance(path, str) or not path or path.startswith(("/", "\\"))
+                or ".." in path.replace("\\", "/").split("/")):
+            raise MalformedEpisode(f"a screenshot path is relative to the run and stays inside it, "
+                                   f"got {str(path)[:60]!r}")
+        return cls(sha256=d["sha256"], path=path, width=_size(d["width"], "width"),
                    height=_size(d["height"], "height"))
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..io import iter_jsonl, read_json
 from ..model import Episode
+from ..values import MalformedEpisode
 from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir
 
@@ -120,6 +121,16 @@ def find_exports(run_dir: str | Path) -> list[Path]:
                   and (p / "manifest.json").is_file())
 
 
+def _count_episode(summary: "RunSummary", record: dict) -> None:
+    steps = record.get("steps") or []
+    summary.episodes += 1
+    summary.steps += len(steps)
+    summary.by_source[record.get("source", "?")] += 1
+    summary.steps_by_source[record.get("source", "?")] += len(steps)
+    summary.steps_per_episode[len(steps)] += 1
+    summary.actions.update((s.get("action") or {}).get("type", "?") for s in steps)
+
+
 def summarize(run_dir: str | Path, *, samples: int = 3, seed: int = 0) -> RunSummary:
     """Count ``run_dir`` in one pass over each ledger and keep ``samples`` episodes picked by ``seed``.
 
@@ -129,20 +140,17 @@ def summarize(run_dir: str | Path, *, samples: int = 3, seed: int = 0) -> RunSum
     summary = RunSummary(path=run.path)
     annotated = _scan_annotations(run.path / ANNOTATIONS, summary)
     picked: list[tuple[tuple[bool, bytes], dict]] = []  # the `samples` smallest keys so far, sorted
-    for record in run.episode_records():
-        steps = record.get("steps") or []
-        summary.episodes += 1
-        summary.steps += len(steps)
-        summary.by_source[record.get("source", "?")] += 1
-        summary.steps_by_source[record.get("source", "?")] += len(steps)
-        summary.steps_per_episode[len(steps)] += 1
-        summary.actions.update((s.get("action") or {}).get("type", "?") for s in steps)
-        if samples > 0:
+    for number, record in enumerate(run.episode_records(), 1):
+        try:
+            _count_episode(summary, record)
             key = (str(record["id"]) not in annotated, sample_key(str(record["id"]), seed))
-            if len(picked) < samples or key < picked[-1][0]:
-                picked.append((key, record))
-                picked.sort(key=lambda item: item[0])
-                del picked[samples:]
+        except (AttributeError, KeyError, TypeError) as exc:  # a record that is not an episode: one clear line
+            raise MalformedEpisode(f"{run.episodes_path} record {number} is not an episode "
+                                   f"({type(exc).__name__}: {str(exc)[:80]}); see `sftdata validate`") from None
+        if samples > 0 and (len(picked) < samples or key < picked[-1][0]):
+            picked.append((key, record))
+            picked.sort(key=lambda item: item[0])
+            del picked[samples:]
     summary.sampled = [Episode.from_dict(record) for _, record in picked]
     for record in run.rejects():
         reason = str(record.get("reason", "?"))

@@ -201,6 +201,12 @@ def _with_point(point) -> dict:
     (_record(steps=[{**_record()["steps"][0], "action": {"type": "fly"}}, _record()["steps"][1]]), "malformed_episode"),
     (_record(steps=[{**_record()["steps"][0], "screenshot": {"sha256": "0", "path": "x", "width": True,
                                                             "height": 5}}]), "malformed_episode"),
+    # a screenshot outside the run would be copied into an export; bounds of two numbers broke annotate
+    (_record(steps=[{**_record()["steps"][0], "screenshot": {**_record()["steps"][0]["screenshot"],
+                                                            "path": "../../etc/passwd"}}]), "malformed_episode"),
+    (_record(steps=[{**_record()["steps"][0], "screenshot": {**_record()["steps"][0]["screenshot"],
+                                                            "path": "/etc/passwd"}}]), "malformed_episode"),
+    (_record(steps=[{**_record()["steps"][0], "elements": [{"index": 0, "bounds": [1, 2]}]}]), "malformed_episode"),
 ])
 def test_episode_records_with_bad_values_are_record_errors(record, reason):
     with pytest.raises(RecordError) as err:
@@ -245,6 +251,18 @@ def test_summary_names_the_line_of_a_record_without_steps(tmp_path, bad):
     run = _run_with(tmp_path, _record(), bad)
     with pytest.raises(FatalError, match=r"episodes.jsonl:2: not an episode record"):
         format_summary(run)
+
+
+@pytest.mark.parametrize("bad", [{"id": "e2", "source": "x", "goal": "g", "steps": {"a": 1}},
+                                 {"id": "e2", "source": "x", "goal": "g", "steps": ["click"]},
+                                 {"source": "x", "goal": "g", "steps": []}])
+def test_report_names_the_record_that_is_not_an_episode(tmp_path, bad):
+    from sftdata.report import write_report
+
+    run = _run_with(tmp_path, _record(), bad)
+    with pytest.raises(FatalError, match=r"episodes.jsonl record 2 is not an episode"):
+        write_report(run.path, tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_record_id_of_a_line_without_id_is_a_fatal_error_naming_the_line(tmp_path):
