@@ -82,6 +82,12 @@ def _report(run_dir, result) -> None:
         click.echo(f"ingested {result.new_exported} new {result.source} episodes, rejected {result.new_rejected}"
                    + (f", filtered out {result.filtered}" if result.filtered else "")
                    + f" ({result.elapsed_s:.1f} s in total for this source)")
+    if result.reread:
+        click.echo(f"read again {result.reread} trajectories rejected earlier and changed since (their old rejects "
+                   "were taken back)")
+    if result.changed_kept:
+        click.echo(f"note: {result.changed_kept} trajectories changed after they were ingested; their episodes stay "
+                   "as ingested (ingest into a new run to take the changes)")
 
 
 @ingest.command("annotated")

@@ -4,6 +4,7 @@ and passed over without being decoded again; a finished stage with the same inpu
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..parallel import ordered_map
 from ..rundir import RunDir
 from ..stage import StageRun, fingerprint
 from ..values import episode_id_of
+from .trajectories import changed, folder_digest, key_of, seen_trajectories
 
 if TYPE_CHECKING:
     from ..loaders.annotated import AnnotatedOptions
@@ -47,6 +49,8 @@ class IngestResult:
     filtered: int = 0
     new_exported: int = 0
     new_rejected: int = 0
+    reread: int = 0  # annotated: trajectories rejected earlier and changed since, read again
+    changed_kept: int = 0  # annotated: trajectories ingested earlier and changed since (their episodes kept)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
 
@@ -187,10 +191,11 @@ def _rejecter(run: RunDir, rejects, source: str, result: IngestResult, strict: b
     return reject
 
 
-def _first_time(episode_id: str, seen_ids: set[str], ref: dict[str, Any], reject) -> bool:
+def _first_time(episode_id: str, seen_ids: set[str], ref: dict[str, Any], reject, where: str = "") -> bool:
     """Claim ``episode_id`` for this run; a second record with the same id is ledgered as a duplicate."""
     if episode_id in seen_ids:
-        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested"), ref, episode_id)
+        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested {where}".rstrip()),
+               ref, episode_id)
         return False
     seen_ids.add(episode_id)
     return True
@@ -280,26 +285,49 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                               "screenshots")
     aopts = annotated_opts or annotated.AnnotatedOptions()
     options = {**{k: v for k, v in asdict(opts).items() if k != "workers"}, **asdict(aopts)}
-    inputs = [folder / annotated.TASK_FILE for folder in folders]
-    prints = fingerprint(inputs, options)
-    prints["root"] = text_for_output(str(root.resolve()))
-    prints["no_task_json"] = [text_for_output(annotated.episode_id_for(o, root)) for o in orphans]
+    root_text = text_for_output(str(root.resolve()))
+    ids = {folder: text_for_output(annotated.episode_id_for(folder, root)) for folder in [*folders, *orphans]}
+    digests = {folder: folder_digest(folder) for folder in [*folders, *orphans]}
+    prints = fingerprint([folder / annotated.TASK_FILE for folder in folders], options)
+    prints["root"] = root_text
+    prints["no_task_json"] = [ids[o] for o in orphans]
+    prints["contents"] = hashlib.sha256(" ".join(digests.values()).encode()).hexdigest()[:16]  # screenshots too
     stage = StageRun(run, STAGE, source, prints)
     if stage.unchanged:
         return _unchanged(stage)
-    done_keys, seen_ids = _done(run, source)
-    wanted = set(opts.episode_ids) if opts.episode_ids else None
+    seen, seen_ids = seen_trajectories(run, source, STAGE)
     result = IngestResult(source, False)
-    handled = len(done_keys)
+    earlier = {folder: seen.get(f"{root_text}|{ids[folder]}") or seen.get(ids[folder]) for folder in digests}
+    # a trajectory rejected earlier and changed since is read again: its reject is taken back first, so a kill
+    # in between leaves it in neither ledger and the next run reads it
+    again = {f"{root_text}|{ids[f]}" for f, prev in earlier.items()
+             if prev and prev.rejected and changed(prev, digests[f])}
+    if again:
+        run.withdraw_rejects(lambda r: r.get("stage") == STAGE and r.get("source") == source
+                             and isinstance(r.get("record"), dict) and key_of(r["record"]) in again)
+        result.reread = len(again)
+
+    def ref_of(folder: Path) -> dict[str, Any]:
+        return {"file": ids[folder], "index": 0, "root": root_text, "digest": digests[folder]}
+
+    def done(folder: Path) -> bool:
+        prev = earlier[folder]
+        if prev is None or f"{root_text}|{ids[folder]}" in again:
+            return False
+        if not prev.rejected and changed(prev, digests[folder]):
+            result.changed_kept += 1  # said in the output; the episode stays as it was ingested
+        return True
+
+    wanted = set(opts.episode_ids) if opts.episode_ids else None
+    handled = sum(1 for folder in folders if earlier[folder] is not None) - len(again)
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
     with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
         reject = _rejecter(run, rejects, source, result, opts.strict)
-        for orphan_id in prints["no_task_json"]:  # screenshots without a task.json: a clear reason, once
-            if f"{orphan_id}:0" not in done_keys:
-                reject(RecordError("no_task_json", f"{orphan_id} holds screenshots but no {annotated.TASK_FILE}: "
-                                   "write one (goal and actions) beside them"), {"file": orphan_id, "index": 0},
-                       orphan_id)
+        for orphan in orphans:  # screenshots without a task.json: a clear reason in the ledger, once
+            if not done(orphan):
+                reject(RecordError("no_task_json", f"{ids[orphan]} holds screenshots but no {annotated.TASK_FILE}: "
+                                   "write one (goal and actions) beside them"), ref_of(orphan), ids[orphan])
 
         def tasks():
             nonlocal handled
@@ -308,15 +336,14 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                     return
                 # a name with undecodable bytes keeps them as \udcff text in every ledger (the loader rejects
                 # it as bad_path_encoding); the escaped id is also the resume key
-                episode_id = text_for_output(annotated.episode_id_for(folder, root))
-                ref = {"file": episode_id, "index": 0}
-                if f"{episode_id}:0" in done_keys:
+                episode_id, ref = ids[folder], ref_of(folder)
+                if done(folder):
                     continue
                 if wanted is not None and episode_id not in wanted:
                     result.filtered += 1
                     continue
                 handled += 1
-                if not _first_time(episode_id, seen_ids, ref, reject):
+                if not _first_time(episode_id, seen_ids, ref, reject, "from another folder"):
                     continue
                 yield (ref, episode_id), (str(folder), str(root), str(run.path), aopts, ref)
 

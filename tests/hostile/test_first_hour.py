@@ -123,3 +123,47 @@ def test_summary_does_not_count_dropped_steps_or_export_exclusions_as_rejected_e
         f.write('{"episode_id": "e1", "source": null, "stage": "export:browser-use", "reason": "platform_not_web"}\n')
     line = format_summary(RunDir(run.path)).splitlines()[1]
     assert "rejected 0 " in line and "1 dropped steps" in line and "1 episodes left out of an export" in line
+
+
+def _ledgers(run: Path) -> tuple[list[str], list[str]]:
+    read = lambda name: (run / name).read_text().splitlines() if (run / name).exists() else []  # noqa: E731
+    return read("episodes.jsonl"), read("rejects.jsonl")
+
+
+def test_a_second_root_with_the_same_trajectory_id_is_ledgered_not_skipped(tmp_path):
+    import shutil
+
+    assert invoke("sample", tmp_path / "a", "--annotated-web", "--episodes", "1").exit_code == 0
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    assert invoke("ingest", "annotated", tmp_path / "a", "--out", tmp_path / "run", "--no-progress").exit_code == 0
+    second = invoke("ingest", "annotated", tmp_path / "b", "--out", tmp_path / "run", "--no-progress")
+    assert "rejected 1" in second.output
+    episodes, rejects = _ledgers(tmp_path / "run")
+    assert len(episodes) == 1 and len(rejects) == 1
+    assert '"duplicate_episode"' in rejects[0] and "from another folder" in rejects[0]
+    again = invoke("ingest", "annotated", tmp_path / "b", "--out", tmp_path / "run", "--no-progress")
+    assert again.exit_code == 0 and len(_ledgers(tmp_path / "run")[1]) == 1  # ledgered once
+
+
+def test_a_trajectory_fixed_after_its_reject_is_read_again(tmp_path):
+    assert invoke("sample", tmp_path / "root", "--annotated-web", "--episodes", "2").exit_code == 0
+    task = next((tmp_path / "root").glob("*/task.json"))
+    good = task.read_text()
+    task.write_text('{"goal": ')
+    first = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run", "--no-progress")
+    assert first.exit_code == 0 and "rejected 1" in first.output
+    assert '"bad_task_json"' in _ledgers(tmp_path / "run")[1][0]
+
+    task.write_text(good)  # fixed
+    second = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run", "--no-progress")
+    assert second.exit_code == 0 and "ingested 1 new" in second.output and "read again 1" in second.output
+    episodes, rejects = _ledgers(tmp_path / "run")
+    assert len(episodes) == 2 and rejects == []
+
+    image = next(task.parent.glob("*.png"))  # changed after it was ingested: said, and the episode kept
+    image.write_bytes(image.read_bytes())
+    import os
+    os.utime(image, ns=(1, 1))
+    third = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run", "--no-progress")
+    assert "1 trajectories changed after they were ingested" in third.output
+    assert _ledgers(tmp_path / "run") == (episodes, [])
