@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FatalError, RecordError
-from ..io import Ledger, atomic_path, iter_jsonl
+from ..io import Ledger, atomic_path
 from ..stage import StageRun
 from ..rundir import RunDir
 from ..llm.backends import chat_body, clean_usage
-from ..llm.batch import BatchReplyError, request_line, result_text
+from ..llm.batch import BatchReplyError, read_results, request_line, result_text
 from .check import Failure, check_items
 from .prompt import structured_format
 from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
@@ -76,10 +76,7 @@ def _reply_text(line: dict[str, Any]) -> tuple[str | None, Failure | None, dict]
 
 
 def import_results(run: RunDir, opts: AnnotateOptions, path: Path) -> AnnotateResult:
-    results: dict[str, dict] = {}
-    for line in iter_jsonl(path):
-        if isinstance(line, dict) and isinstance(line.get("custom_id"), str):
-            results[line["custom_id"]] = line
+    results = read_results(path, run)
     annotator = Annotator(run, opts, backend=_BodyOnly(opts))
     result = AnnotateResult()
     stage = StageRun(run, STAGE, "reconstruction")

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FatalError
-from ..io import Ledger, atomic_path, iter_jsonl
+from ..io import Ledger, atomic_path
 from ..annotate.annotator import split_windows
-from ..llm.batch import BatchReplyError, request_line, result_text
+from ..llm.batch import BatchReplyError, read_results, request_line, result_text
 from ..annotate.parse import ReplyError
 from ..stage import StageRun
 from ..rundir import RunDir
@@ -86,8 +86,7 @@ def _text(line: dict[str, Any]) -> tuple[str, dict]:
 
 def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeResult:
     """Judge the episodes whose every window has a result line in ``path``."""
-    results = {line["custom_id"]: line for line in iter_jsonl(path)
-               if isinstance(line, dict) and isinstance(line.get("custom_id"), str)}
+    results = read_results(path, run, prefix="judge::")
     stage = StageRun(run, STAGE, "verdicts")
     judge, annotations, digests, todo = _setup(run, opts)
     model, version = judge.model, judge.prompt.version

@@ -12,8 +12,12 @@ sftdata.llm.batch.BatchReplyError: ('llm_error', 'batch request failed: {"messag
 from __future__ import annotations
 
 import json
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
+from ..io import iter_jsonl
 from .backends import clean_usage
 
 
@@ -34,6 +38,8 @@ def request_line(custom_id: str, body: dict[str, Any]) -> str:
 def result_text(line: dict[str, Any]) -> tuple[str, dict[str, int]]:
     """The reply text and usage of one Batch API output line; :class:`BatchReplyError` when it has none."""
     response = line.get("response") or {}
+    if not isinstance(response, dict):
+        raise BatchReplyError("llm_error", f"the result line's response is not an object: {str(response)[:80]!r}")
     if line.get("error") or response.get("status_code") != 200:
         detail = json.dumps(line.get("error") or response.get("body"), ensure_ascii=False)[:300]
         raise BatchReplyError("llm_error", f"batch request failed: {detail}")
@@ -49,3 +55,40 @@ def result_text(line: dict[str, Any]) -> tuple[str, dict[str, int]]:
     if choice.get("finish_reason") == "length":
         raise BatchReplyError("truncated", "the reply was cut off by max_tokens", usage)
     return text, usage
+
+
+_CUSTOM_ID = re.compile(r"(.+)::(\d+)-(\d+)", re.S)  # <episode id>::<first step>-<end step>
+
+
+def read_results(path: Path, run: Any, prefix: str = "") -> dict[str, dict[str, Any]]:
+    """The result lines of a Batch API output file by ``custom_id``, checked against ``run``: a file with no
+    result line, or none for an episode of this run, is a :class:`~sftdata.exitcodes.NothingProduced` naming why
+    (another run's results, a request file, the wrong file); lines of other runs' episodes are said and skipped.
+    ``prefix``: the stage's custom_id prefix (``judge::``)."""
+    from ..exitcodes import NothingProduced
+
+    results: dict[str, dict[str, Any]] = {}
+    other = 0
+    for line in iter_jsonl(path):
+        if isinstance(line, dict) and isinstance(line.get("custom_id"), str) and "method" not in line:
+            results[line["custom_id"]] = line
+        else:
+            other += 1
+    if not results:
+        what = "request lines (the file to submit), not results" if other else "no line"
+        raise NothingProduced(f"{path} holds {what}: give the Batch API's output file (lines with custom_id and "
+                              "response); nothing was imported")
+    ours = {str(r.get("id")) for r in run.episode_records() if isinstance(r, dict)}
+    foreign = [cid for cid in results if not ((m := _CUSTOM_ID.fullmatch(cid[len(prefix):]))
+                                              and cid.startswith(prefix) and m[1] in ours)]
+    if len(foreign) == len(results):
+        raise NothingProduced(f"no line of {path} answers a request of this run ({len(results)} result lines, e.g. "
+                              f"custom_id {foreign[0][:60]!r}): results of another run or stage? nothing was imported")
+    notes = []
+    if foreign:
+        notes.append(f"{len(foreign)} result lines answer no request of this run (e.g. {foreign[0][:60]!r}); skipped")
+    if other:
+        notes.append(f"{other} lines are not result objects (no custom_id, or a request line); skipped")
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return {cid: line for cid, line in results.items() if cid not in foreign}

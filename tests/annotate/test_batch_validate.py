@@ -148,6 +148,44 @@ def test_import_results(run, tmp_path):
     assert "checked 3   passed 3   failed 0   without annotation 4" in check.output
 
 
+@pytest.mark.parametrize("stage, prefix", [("annotate", ""), ("judge", "judge::")])
+def test_a_results_file_that_answers_nothing_of_this_run_says_so_and_imports_nothing(run, tmp_path, stage, prefix):
+    requests = tmp_path / "requests.jsonl"
+    assert write_requests(run, requests).exit_code == 0
+    before = sorted(p.name for p in run.path.iterdir())
+    cases = {
+        "empty.jsonl": ("", "holds no line"),
+        "requests.jsonl": (requests.read_text(encoding="utf-8"), "holds request lines"),
+        "other.jsonl": (dumps(ok_line(f"{prefix}999999::0-5", "x", 0)) + "\n" + dumps(ok_line("zzz", "x", 1)) + "\n",
+                        "no line of"),
+    }
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        result = sftdata(stage, run.path, "--backend", "batch", "--model", "m", "--import-results", tmp_path / name)
+        assert result.exit_code == 3 and message in result.output and "nothing was imported" in result.output, name
+    assert sorted(p.name for p in run.path.iterdir()) == before  # no ledger, no manifest entry
+
+
+def test_result_lines_of_another_run_or_broken_ones_are_said_and_skipped(run, tmp_path):
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    assert write_requests(run, requests, "--episodes", "100000,100001").exit_code == 0
+    index, lines = EpisodeIndex(run.path, window=WINDOW), []
+    for n, line in enumerate(iter_jsonl(requests)):
+        if line["custom_id"].startswith("100000::"):
+            lines.append(dumps(ok_line(line["custom_id"], index.correct_reply(line["body"]), n)))
+        else:  # a broken response for every window of the other episode
+            lines.append(dumps({"custom_id": line["custom_id"], "response": "nope"}))
+    lines += [dumps(ok_line("999999::0-5", "x", 99)), dumps({"note": "not a result"})]
+    results.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["annotate", str(run.path), "--backend", "batch", "--model", "m", "--window",
+                                       str(WINDOW), "--import-results", str(results)])
+    assert result.exit_code == 0, result.output
+    assert "1 result lines answer no request of this run" in result.stderr
+    assert "1 lines are not result objects" in result.stderr
+    assert "annotated 1 new episodes" in result.output and "Traceback" not in result.output
+    assert [(r["episode_id"], r["reason"]) for r in run.rejects()] == [("100001", "llm_error")]
+
+
 def test_truncated_batch_reply_is_rejected(run, tmp_path):
     requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
     assert write_requests(run, requests, "--episodes", "100005").exit_code == 0
