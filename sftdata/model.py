@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -43,10 +42,6 @@ ELEMENT_FLAGS = (
     "focusable", "focused", "selected", "enabled", "visible",
 )
 
-
-
-# typed text may break lines (\n) and hold tabs; any other control character is a corrupt value, not a keystroke
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 @dataclass(frozen=True)
 class Element:
@@ -170,9 +165,6 @@ class Action:
                     raise ValueError(f"swipe direction {self.direction!r} disagrees with its points ({derived!r})")
         if self.type in ("input", "type") and self.text is None:
             raise ValueError(f"an {self.type} action needs text")
-        if self.text and (bad := _CONTROL.search(self.text)):
-            raise RecordError("bad_action", f"the text of this {self.type} action holds the control character "
-                              f"U+{ord(bad.group()):04X}, which no keyboard types (a line break is \\n)")
         if self.type in ("type", "select") and self.point is None and self.element is None and not self.target:
             raise ValueError(f"a {self.type} action needs a point, an element or a target description")
         if self.type == "select" and not self.text:
