@@ -8,8 +8,9 @@ errors (a typo must not silently fall back to a default); relative paths are rel
 """
 from __future__ import annotations
 
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ class RunConfig:
     validate_cjk_threshold: float = 0.5
     report: bool = True
     report_samples: int = 3
-    workers: int = 1
+    workers: int = field(default_factory=lambda: default_workers())
     strict: bool = False
     judge: JudgeOptions | None = None  # [judge]: run after annotate when present
 
@@ -48,10 +49,20 @@ def _array_of_tables(raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return value
 
 
+def default_workers() -> int:
+    """The cores this process may use, at most 8: ingest's screenshot decoding scales with them."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(8, cores))
+
+
 @dataclass
 class TopLevel:
     run_dir: str = option(None, "One directory holds every stage's outputs.")
-    workers: int = option(1, "Processes for the CPU-bound parts.", low=1)
+    workers: int = option(default_workers(), "Processes for the CPU-bound parts (decoding and comparing screenshots, "
+                          "the image store, mark removal); by default this machine's cores, at most 8.", low=1)
     strict: bool = option(False, "Stop at the first bad record instead of ledgering it.")
 
 
@@ -148,7 +159,7 @@ def example_config() -> str:
     parts = [
         "# sftdata pipeline: `sftdata run THIS_FILE`. Relative paths are relative to this file.",
         'run_dir = "processed/my-run"      # one directory holds every stage\'s outputs (a new name: never another run\'s)',
-        "workers = 2                        # processes for the CPU-bound parts (decoding, image store, mark removal)",
+        "workers = 2                        # processes for the CPU-bound parts (default: the machine's cores, at most 8)",
         "strict = false                     # true: stop at the first bad record instead of ledgering it",
         "",
         "[[sources]]                        # the AndroidControl release, or any file in its format",

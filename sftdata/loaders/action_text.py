@@ -126,6 +126,9 @@ def parse_action(value: Any) -> RawAction:
             return RawAction(kind)
         if kind == "input":
             rest = rest[1:].strip() if rest[:1] in (":", "：") else rest
+            if not _unquote(rest):
+                raise RecordError("bad_action", f"{value!r}: INPUT needs the text to type (in quotes to keep spaces "
+                                  "at its ends)")
             return RawAction("input", text=_unquote(rest))
         if kind == "open_app":
             name = _unquote(rest.lstrip(":： ").strip())

@@ -42,7 +42,7 @@ def test_json_objects(obj, expected):
 
 @pytest.mark.parametrize("bad", [
     "JUMP [1,2]", "CLICK [1,2] [3,4]", "CLICK somewhere", "DONE now", "OPEN APP", "SWIPE [1,2]", "scroll down",
-    "", None, 42, {"type": "fly"}, {"type": "input"}, {"type": "swipe", "start": [1, 2]},
+    "", None, 42, "INPUT", "INPUT   ", "INPUT \"\"", "INPUT：", {"type": "fly"}, {"type": "input"}, {"type": "swipe", "start": [1, 2]},
 ])
 def test_bad_actions_name_the_problem(bad):
     with pytest.raises(RecordError) as err:
