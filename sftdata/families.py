@@ -269,9 +269,18 @@ FAMILIES: dict[str, Family] = {
 
 def load_tokenizer(path: str | os.PathLike):
     """A ``tokenizers.Tokenizer`` from ``path`` (a model directory holding tokenizer.json, or the file)."""
+    from .errors import FatalError
+
     try:
         from tokenizers import Tokenizer
-    except ImportError as e:
-        raise ImportError("load_tokenizer needs the 'tokenizers' package: pip install tokenizers") from e
+    except ImportError:
+        raise FatalError("--tokenizer needs the 'tokenizers' package: pip install tokenizers") from None
     p = Path(path)
-    return Tokenizer.from_file(str(p / "tokenizer.json" if p.is_dir() else p))
+    file = p / "tokenizer.json" if p.is_dir() else p
+    if not file.is_file():
+        raise FatalError(f"--tokenizer {path}: no such file (give a tokenizer.json or the folder holding one)")
+    try:
+        return Tokenizer.from_file(str(file))
+    except Exception as exc:  # the Rust library raises a bare Exception for a file it cannot read
+        raise FatalError(f"--tokenizer {file} is not a tokenizer.json Hugging Face tokenizers can read: "
+                         f"{str(exc)[:120]}") from None

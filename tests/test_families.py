@@ -10,6 +10,7 @@ import sys
 import pytest
 from PIL import Image
 
+from sftdata.errors import FatalError
 from sftdata.families import FAMILIES, glm4v_smart_resize, load_tokenizer, png_size, smart_resize
 from support import AC_DIR, missing_shared
 
@@ -267,5 +268,15 @@ def test_bad_headers_raise(data, match):
 # --- Tokenizer ---------------------------------------------------------------------------------------------
 def test_load_tokenizer_names_the_missing_package(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "tokenizers", None)  # makes `import tokenizers` fail
-    with pytest.raises(ImportError, match="tokenizers"):
+    with pytest.raises(FatalError, match="needs the 'tokenizers' package"):
+        load_tokenizer(tmp_path)
+
+
+def test_a_tokenizer_that_is_missing_or_unreadable_is_one_line(tmp_path):
+    with pytest.raises(FatalError, match="no such file"):
+        load_tokenizer(tmp_path / "nope.json")
+    with pytest.raises(FatalError, match="no such file"):
+        load_tokenizer(tmp_path)  # a folder without tokenizer.json
+    (tmp_path / "tokenizer.json").write_text('{"x": 1}')
+    with pytest.raises(FatalError, match="is not a tokenizer.json"):
         load_tokenizer(tmp_path)
