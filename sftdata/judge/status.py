@@ -26,7 +26,7 @@ from typing import Any
 
 from ..io import iter_jsonl
 from ..rundir import JUDGEMENTS
-from .verdict import annotation_digest
+from .digest import annotation_digest
 
 DEFAULT_MIN_SCORE = 3  # what a judgement written before min_score was recorded used
 

@@ -16,13 +16,12 @@ goal matches); None never fails an episode.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..annotate.parse import ReplyError, extract_json
 from ..schemas import validator
+from .digest import annotation_digest  # noqa: F401 (re-exported)
 
 # the fields that fail an item, in the order a reject names the first: judge_<field>
 FAIL_ORDER = ("aligned", "hindsight", "grounded", "target_unambiguous", "score")
@@ -63,16 +62,6 @@ def failed_fields(items: list[ItemVerdict], min_score: int) -> list[str]:
     """Every field that fails some item, in :data:`FAIL_ORDER` (empty: the episode passes)."""
     found = {name for v in items for name in item_fails(v, min_score)}
     return [name for name in FAIL_ORDER if name in found]
-
-
-def annotation_digest(items: list[dict]) -> str:
-    """A short hash of an annotation's items: a judgement holds for exactly the items it judged.
-
-    >>> annotation_digest([{"reasoning": "完成。"}]) == annotation_digest([{"reasoning": "完成。"}])
-    True
-    """
-    canonical = json.dumps(items, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
 REFUSALS = ("i can't", "i cannot", "i'm sorry", "i am sorry", "unable to", "我无法", "无法协助", "抱歉", "不能提供")
