@@ -14,12 +14,29 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 K = TypeVar("K")
 
 
+class Ready:
+    """A payload whose result is already known (a record the reader rejected): it takes its place in the
+    order like any other, so ledgers come out the same with any number of workers.
+
+    >>> list(ordered_map(abs, [("a", -1), ("b", Ready("bad")), ("c", 3)], workers=1))
+    [('a', 1), ('b', 'bad'), ('c', 3)]
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], workers: int = 1,
                 window: int | None = None) -> Iterator[tuple[K, Any]]:
     """For each ``(key, payload)`` yield ``(key, fn(payload))``, or ``(key, exception)`` when ``fn`` raised.
     ``workers <= 1`` runs in this process (no pickling, easiest to debug)."""
     if workers <= 1:
         for key, payload in items:
+            if isinstance(payload, Ready):
+                yield key, payload.value
+                continue
             try:
                 yield key, fn(payload)
             except Exception as exc:  # noqa: BLE001 - handed to the caller, which ledgers it
@@ -30,7 +47,7 @@ def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], worker
     pending: deque = deque()
     try:
         for key, payload in items:
-            pending.append((key, pool.submit(fn, payload)))
+            pending.append((key, payload if isinstance(payload, Ready) else pool.submit(fn, payload)))
             while len(pending) >= window:
                 yield _result(*pending.popleft())
         while pending:
@@ -40,6 +57,8 @@ def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], worker
 
 
 def _result(key, future) -> tuple[Any, Any]:
+    if isinstance(future, Ready):
+        return key, future.value
     try:
         return key, future.result()
     except Exception as exc:  # noqa: BLE001

@@ -93,11 +93,14 @@ def test_truncated_copy_rejects_the_cut_record(truncated, tmp_path):
     assert reject["reason"] in ("gzip_truncated", "truncated") and reject["record"]["index"] == 2
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("bad", ["flipped", "truncated"])
-def test_strict_stops_with_nonzero_exit(bad, request, tmp_path):
+def test_strict_stops_with_nonzero_exit(bad, workers, request, tmp_path):
+    """The reader's rejects take their place in record order, so --strict stops after every earlier record,
+    with any number of workers (with two, the bad record's reject once overtook the episode before it)."""
     path = request.getfixturevalue(bad)
     run = tmp_path / "run"
-    result = ingest(path, "--out", run, "--strict")
+    result = ingest(path, "--out", run, "--strict", "--workers", workers)
     assert result.exit_code != 0
     assert "--strict" in result.output
     assert len(ledger(run, "rejects.jsonl")) == 1  # the bad record is still on the ledger

@@ -16,7 +16,7 @@ from ..errors import FatalError, RecordError
 from ..io import disk_full_error, disk_full_guard, text_for_output
 from ..loaders import androidcontrol
 from ..loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
-from ..parallel import ordered_map
+from ..parallel import Ready, ordered_map
 from ..rundir import RunDir
 from ..stage import StageRun, fingerprint
 from ..values import episode_id_of
@@ -133,7 +133,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
         reject = _rejecter(run, rejects, source, result, opts.strict)
 
         def tasks():  # this process reads, checks CRCs and filters; the pool builds episodes
-            nonlocal handled
+            nonlocal handled  # a record the reader rejects is a Ready outcome: ledgered in record order
             for f in files:
                 for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
                                             skip=lambda i, name=labels[f]: f"{name}:{i}" in done_keys,
@@ -143,28 +143,25 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     ref = {"file": labels[f], "index": frame.index, "offset": frame.offset}
                     if frame.error is not None:
                         if f"{labels[f]}:{frame.index}" not in done_keys:
-                            reject(frame.error, ref)
                             handled += 1
+                            yield (ref, None), Ready(frame.error)
                         continue
                     if frame.data is None:  # passed over: handled by an earlier run
                         continue
                     try:
                         features = androidcontrol.decode_features(frame.data)
+                        episode_id = episode_id_of(features["episode_id"][0])  # never "b'ep'" from bytes
                     except RecordError as exc:
-                        reject(exc, ref)
                         handled += 1
-                        continue
-                    try:
-                        episode_id = episode_id_of(features["episode_id"][0])
-                    except RecordError as exc:  # bytes, a boolean: never an id like "b'ep'"
-                        reject(exc, ref)
-                        handled += 1
+                        yield (ref, None), Ready(exc)
                         continue
                     if not selected(episode_id):
                         result.filtered += 1
                         continue
                     handled += 1
-                    if not _first_time(episode_id, seen_ids, ref, reject):
+                    duplicate = _duplicate(episode_id, seen_ids)
+                    if duplicate is not None:
+                        yield (ref, episode_id), Ready(duplicate)
                         continue
                     meta: dict[str, Any] = {"record": {"file": labels[f], "index": frame.index}}
                     if episode_id in split_of:
@@ -191,14 +188,12 @@ def _rejecter(run: RunDir, rejects, source: str, result: IngestResult, strict: b
     return reject
 
 
-def _first_time(episode_id: str, seen_ids: set[str], ref: dict[str, Any], reject, where: str = "") -> bool:
-    """Claim ``episode_id`` for this run; a second record with the same id is ledgered as a duplicate."""
+def _duplicate(episode_id: str, seen_ids: set[str], where: str = "") -> RecordError | None:
+    """Claim ``episode_id`` for this run: None, or the ``duplicate_episode`` error of a second record with it."""
     if episode_id in seen_ids:
-        reject(RecordError("duplicate_episode", f"episode {episode_id} was already ingested {where}".rstrip()),
-               ref, episode_id)
-        return False
+        return RecordError("duplicate_episode", f"episode {episode_id} was already ingested {where}".rstrip())
     seen_ids.add(episode_id)
-    return True
+    return None
 
 
 def _build_androidcontrol(task: tuple[dict, str, dict, bool]) -> str:
@@ -343,9 +338,9 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                     result.filtered += 1
                     continue
                 handled += 1
-                if not _first_time(episode_id, seen_ids, ref, reject, "from another folder"):
-                    continue
-                yield (ref, episode_id), (str(folder), str(root), str(run.path), aopts, ref)
+                duplicate = _duplicate(episode_id, seen_ids, "from another folder")
+                yield (ref, episode_id), (Ready(duplicate) if duplicate is not None
+                                          else (str(folder), str(root), str(run.path), aopts, ref))
 
         for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
