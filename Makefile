@@ -15,7 +15,7 @@ MIND2WEB := raw/sample/mind2web.parquet
 WEB_ANNOTATED := raw/sample/web-annotated
 DEMO   := processed/demo
 
-.PHONY: demo test swift labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks fonts clean help
+.PHONY: demo test swift labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks bench-speed fonts clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
@@ -97,7 +97,14 @@ bench-checks: $(VENV)/.installed fonts
 	$(BIN)/python benchmarks/template_quality.py
 	$(BIN)/python benchmarks/ocr.py
 
-bench: bench-ingest bench-overlay bench-checks
+# the speed targets that need the fixtures beside the project (../shared): screen comparison, export start to end,
+# Mind2Web against pyarrow
+bench-speed: $(VENV)/.installed fonts
+	$(BIN)/python benchmarks/screen_change.py --ingest
+	$(BIN)/python benchmarks/export.py --cli
+	$(BIN)/python benchmarks/mind2web_speed.py
+
+bench: bench-ingest bench-overlay bench-checks bench-speed
 
 # Label Studio for `sftdata review` and tests/review/test_label_studio.py, in its own virtualenv (its pins clash
 # with ours); about 1.5 minutes. The test skips without it unless SFTDATA_REQUIRE_LABEL_STUDIO=1.

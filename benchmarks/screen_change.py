@@ -163,12 +163,12 @@ def speed(fixtures: Path, repeat: int = 5) -> dict[str, float]:
     return out
 
 
-def ingest_cost(fixtures: Path, copies: int = 20, synthetic: int = 24) -> list[tuple[str, float, float]]:
-    """Seconds to ingest the same TFRecord into a fresh run without and with the screen comparison (one
-    process, best of two): the real fixture records repeated ``copies`` times, and ``synthetic`` generated
+def ingest_cost(fixtures: Path, copies: int = 20, synthetic: int = 24,
+                workers: int = 1) -> list[tuple[str, float, float]]:
+    """Seconds to ingest the same TFRecord into a fresh run without and with the screen comparison (``workers``
+    processes, best of two): the real fixture records repeated ``copies`` times, and ``synthetic`` generated
     1080x2400 episodes. Returns (input, seconds without, seconds with)."""
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
-    from sftdata.loaders import androidcontrol
     from sftdata.loaders.protos import make_example, parse_example
     from sftdata.loaders.tfrecord import read_tfrecords, write_tfrecords
     from sftdata.rundir import RunDir
@@ -181,7 +181,6 @@ def ingest_cost(fixtures: Path, copies: int = 20, synthetic: int = 24) -> list[t
             for k in range(copies) for i, r in enumerate(real)],
         f"synthetic ({synthetic} episodes)": list(generate_records(n_episodes=synthetic, seed=7, size=(1080, 2400))),
     }
-    defaults = androidcontrol.episode_from_features.__kwdefaults__
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, records in inputs.items():
@@ -189,16 +188,15 @@ def ingest_cost(fixtures: Path, copies: int = 20, synthetic: int = 24) -> list[t
             write_tfrecords(path, records)
             times = {}
             for flag in (False, True):
-                defaults["screen_change"] = flag
                 best = float("inf")
                 for attempt in range(2):
                     run = RunDir(Path(tmp) / f"run-{flag}-{attempt}-{len(out)}")
                     t0 = time.perf_counter()
-                    ingest_androidcontrol([path], run, IngestOptions(), progress=False)
+                    ingest_androidcontrol([path], run, IngestOptions(workers=workers, screen_change=flag),
+                                          progress=False)
                     best = min(best, time.perf_counter() - t0)
                 times[flag] = best
             out.append((name, times[False], times[True]))
-    defaults["screen_change"] = True
     return out
 
 
@@ -210,9 +208,12 @@ def main() -> None:
     ap.add_argument("--ingest", action="store_true", help="time AndroidControl ingest without / with the comparison")
     args = ap.parse_args()
     if args.ingest:
-        print(f"{'ingest (1 process, best of 2)':<40}{'without s':>10}{'with s':>9}{'ratio':>7}")
-        for name, without, with_ in ingest_cost(args.fixtures):
-            print(f"{name:<40}{without:>10.2f}{with_:>9.2f}{with_ / without:>7.2f}")
+        from sftdata.config import default_workers
+
+        for workers in sorted({1, default_workers()}):
+            print(f"{f'ingest ({workers} processes, best of 2)':<40}{'without s':>10}{'with s':>9}{'ratio':>7}")
+            for name, without, with_ in ingest_cost(args.fixtures, workers=workers):
+                print(f"{name:<40}{without:>10.2f}{with_:>9.2f}{with_ / without:>7.2f}")
         return
     scores = measure(args.fixtures, args.sheet)
     print(f"{'pairs':<38}{'count':>6}  {'min':>7} {'median':>7} {'max':>7}  ineffective  max cell move")
