@@ -32,6 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from machine import machine  # noqa: E402
 
 
 def tagged_png(data: bytes, tag: str) -> bytes:
@@ -114,6 +117,7 @@ def cli_case(copies: int = 20, repeat: int = 5) -> None:
                             "--no-progress"], check=True, stdout=subprocess.DEVNULL)
             export_s.append(time.perf_counter() - t0)
         rows = sum(1 for _ in open(next((tmp / "out0").glob("train-*.jsonl")), "rb"))
+        print(f"machine: {machine()}")
         print(f"real AndroidControl: {copies * len(real)} episodes, {len(images)} distinct screenshots "
               f"({size / 1e6:.0f} MB), {rows} train rows")
         print(f"{'measure':<44}{'seconds':>9}")

@@ -33,6 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from machine import machine  # noqa: E402
 
 SPEC_FEATURES = ("screenshots", "screenshot_widths", "screenshot_heights", "accessibility_trees", "actions",
                  "step_instructions")
@@ -131,19 +134,6 @@ def worker(mode: str, path: Path) -> dict:
         raise SystemExit(f"unknown mode {mode}")
     return {"mode": mode, "seconds": time.perf_counter() - t0, "records": records, "errors": errors,
             "peak_rss_mb": _peak_rss_mb()}
-
-
-def machine() -> str:
-    """The CPU model and the cores this process may use."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {len(os.sched_getaffinity(0))} cores, Python {sys.version.split()[0]}"
 
 
 def run_worker(mode: str, path: Path) -> dict | None:

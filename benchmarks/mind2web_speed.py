@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from machine import machine  # noqa: E402
+
 
 def best(fn, repeat: int) -> float:
     times = []
@@ -87,6 +89,7 @@ def main() -> None:
                     "WebP lossless": encoder(format="WEBP", lossless=True, quality=0, method=0)}
         encode_s = {name: best(fn, args.repeat) for name, fn in encoders.items()}
 
+    print(f"\nmachine: {machine()}", end="")
     print(f"\n{len(shards)} shards, {size / 1e6:.0f} MB, {rows} rows, {len(pages)} page screenshots")
     print(f"{'measure':<46}{'seconds':>9}{'x pyarrow':>11}")
     print(f"{'pyarrow read_table, every column':<46}{arrow_s:>9.2f}{1:>10.2f}x")
