@@ -314,7 +314,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         return True
 
     wanted = set(opts.episode_ids) if opts.episode_ids else None
-    handled = sum(1 for folder in folders if earlier[folder] is not None) - len(again)
+    handled = sum(1 for f in folders if earlier[f] is not None and f"{root_text}|{ids[f]}" not in again)
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
     with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:

@@ -26,10 +26,11 @@ def key_of(ref: dict[str, Any]) -> str:
 
 
 def folder_digest(folder: Path) -> str:
-    """A short digest of every file under ``folder`` (relative name, size, modification time)."""
+    """A short digest of every file under ``folder`` (relative name, size, modification time); a subfolder
+    holding its own task.json is another trajectory and is left out."""
     entries = []
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d / "task.json").exists())
         for name in sorted(filenames):
             path = Path(dirpath) / name
             try:
