@@ -84,15 +84,21 @@ class RunDir:
         self._totals: tuple[list[int], dict[str, Any]] | None = None
 
     @contextlib.contextmanager
-    def writing(self, *, readonly_ok: bool = False) -> Iterator["RunDir"]:
+    def writing(self, *, readonly_ok: bool = False, busy_ok: bool = False) -> Iterator["RunDir"]:
         """Hold the run's writer lock for the block: a second writing process gets a FatalError naming the
         holder's pid. An OS lock (flock): it dies with its process, so a kill -9 leaves no stale lock. Nests
-        within one process. ``readonly_ok``: a read-only run directory (one that only export reads) is not locked."""
+        within one process. ``readonly_ok``: a read-only run directory (one that only export reads) is not locked;
+        ``busy_ok``: nor is one another process writes, or one that cannot be locked (see :meth:`recording`)."""
         key = self.path.resolve()
         if key in _held:
             _held[key][1] += 1
         else:
-            fd = _acquire(self.path, readonly_ok)
+            try:
+                fd = _acquire(self.path, readonly_ok)
+            except FatalError:
+                if not busy_ok:
+                    raise
+                fd = None
             if fd is None:
                 yield self
                 return
@@ -109,22 +115,8 @@ class RunDir:
         """For a stage that reads a run and may note what it did in the manifest (export, report): True inside
         the block when the writer lock is held (taken without waiting, or already held by this process); False
         when the run is read-only or another process is writing it, and then nothing is recorded."""
-        key = self.path.resolve()
-        if key in _held:
-            yield True
-            return
-        try:
-            fd = _acquire(self.path, readonly_ok=True)
-        except FatalError:  # another process writes the run, or it cannot be written
-            fd = None
-        if fd is None:
-            yield False
-            return
-        _held[key] = [fd, 1]
-        try:
-            yield True
-        finally:
-            os.close(_held.pop(key)[0])
+        with self.writing(readonly_ok=True, busy_ok=True):
+            yield self.path.resolve() in _held
 
     @contextlib.contextmanager
     def creating(self) -> Iterator["RunDir"]:
