@@ -290,31 +290,30 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
     stage = StageRun(run, STAGE, source, prints)
     if stage.unchanged:
         return _unchanged(stage)
+    refs = {folder: {"file": ids[folder], "index": 0, "root": root_text, "digest": digests[folder]}
+            for folder in digests}
+    keys = {folder: key_of(ref) for folder, ref in refs.items()}
     seen, seen_ids = seen_trajectories(run, source, STAGE)
     result = IngestResult(source, False)
-    earlier = {folder: seen.get(f"{root_text}|{ids[folder]}") or seen.get(ids[folder]) for folder in digests}
+    earlier = {folder: seen.get(keys[folder]) or seen.get(ids[folder]) for folder in digests}
     # a trajectory rejected earlier and changed since is read again: its reject is taken back first, so a kill
     # in between leaves it in neither ledger and the next run reads it
-    again = {f"{root_text}|{ids[f]}" for f, prev in earlier.items()
-             if prev and prev.rejected and changed(prev, digests[f])}
+    again = {keys[f] for f, prev in earlier.items() if prev and prev.rejected and changed(prev, digests[f])}
     if again:
         run.withdraw_rejects(lambda r: r.get("stage") == STAGE and r.get("source") == source
                              and isinstance(r.get("record"), dict) and key_of(r["record"]) in again)
         result.reread = len(again)
 
-    def ref_of(folder: Path) -> dict[str, Any]:
-        return {"file": ids[folder], "index": 0, "root": root_text, "digest": digests[folder]}
-
     def done(folder: Path) -> bool:
         prev = earlier[folder]
-        if prev is None or f"{root_text}|{ids[folder]}" in again:
+        if prev is None or keys[folder] in again:
             return False
         if not prev.rejected and changed(prev, digests[folder]):
             result.changed_kept += 1  # said in the output; the episode stays as it was ingested
         return True
 
     wanted = set(opts.episode_ids) if opts.episode_ids else None
-    handled = sum(1 for f in folders if earlier[f] is not None and f"{root_text}|{ids[f]}" not in again)
+    handled = sum(1 for f in folders if earlier[f] is not None and keys[f] not in again)
     bar = tqdm(folders, unit="ep", desc=f"ingest {source}", dynamic_ncols=True,
                disable=(not progress) if progress is not None else None)
     with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
@@ -322,7 +321,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
         for orphan in orphans:  # screenshots without a task.json: a clear reason in the ledger, once
             if not done(orphan):
                 reject(RecordError("no_task_json", f"{ids[orphan]} holds screenshots but no {annotated.TASK_FILE}: "
-                                   "write one (goal and actions) beside them"), ref_of(orphan), ids[orphan])
+                                   "write one (goal and actions) beside them"), refs[orphan], ids[orphan])
 
         def tasks():
             nonlocal handled
@@ -331,7 +330,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                     return
                 # a name with undecodable bytes keeps them as \udcff text in every ledger (the loader rejects
                 # it as bad_path_encoding); the escaped id is also the resume key
-                episode_id, ref = ids[folder], ref_of(folder)
+                episode_id, ref = ids[folder], refs[folder]
                 if done(folder):
                     continue
                 if wanted is not None and episode_id not in wanted:

@@ -47,7 +47,6 @@ class Seen:
 
     rejected: bool
     digest: str | None
-    reason: str | None = None
 
 
 def seen_trajectories(run: Any, source: str, stage: str) -> tuple[dict[str, Seen], set[str]]:
@@ -64,7 +63,7 @@ def seen_trajectories(run: Any, source: str, stage: str) -> tuple[dict[str, Seen
     for rec in run.rejects():
         ref = rec.get("record")
         if rec.get("source") == source and rec.get("stage") == stage and isinstance(ref, dict) and "file" in ref:
-            seen.setdefault(key_of(ref), Seen(True, ref.get("digest"), rec.get("reason")))
+            seen.setdefault(key_of(ref), Seen(True, ref.get("digest")))
     return seen, ids
 
 
