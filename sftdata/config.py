@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +78,7 @@ class ReportTable:
     samples: int = option(3, "Episodes shown with their annotator images.", low=0)
 
 
-TOP_LEVEL = ("run_dir", "workers", "strict")
+TOP_LEVEL = tuple(f.name for f in fields(TopLevel))  # the keys above the tables
 
 
 def _table(raw: dict[str, Any], key: str, cls):
