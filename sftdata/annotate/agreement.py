@@ -27,7 +27,7 @@ from typing import Any
 
 from ..model import Step
 from .calls import element_label, normalize, target_element
-from .decision import Decision, claims_complete, finger_direction, stated_decision
+from .decision import RELATION as _RELATION, Decision, claims_complete, finger_direction, mask_quotes, quotes_in, stated_decision
 from .screen_text import element_texts, visible_elements
 
 # function name -> verb classes a reasoning may state for it
@@ -100,10 +100,15 @@ def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     return f"the reasoning selects “{_short(options[-1])}”, the call selects “{_short(value)}”"
 
 
+_TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+|a\s+|my\s+)?\w+(?:\s\w+)?\s+as\s+"
+                       r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
     r"|^\s*(?:输入|填写|填入|键入|填上|录入)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-]*(?:\s[\w@.+\-]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
+
+
+_QUOTE_EDGES = re.compile(r"^[\"“'‘「]|[\"”'’」]$")
 
 
 def _exact(a: str, b: str) -> bool:
@@ -117,9 +122,15 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str 
     if decision.verb != "input" or name not in ("input", "type"):
         return None
     typed = str(params.get("text") or "")
+    if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
+        said = decision.continuation.strip()
+        cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
+        if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _exact(_QUOTE_EDGES.sub("", said), typed):
+            return None
+        return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
     if not decision.quotes:
-        m = _UNQUOTED_TYPED.match(decision.after_verb or "")
-        said = (m.group("en") or m.group("zh") or m.group("colon")).strip() if m else ""
+        m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
+        said = next((g for g in m.groups() if g), "").strip() if m else ""
         if not said or _exact(said, typed):
             return None
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
@@ -177,9 +188,7 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        tail = normalize(decision.rest)
-        said = [t for t in sorted(others, key=len, reverse=True)
-                if _names(tail, t) and not any(_same_text(t, v) for v in values if v)][:1]
+        said = _named(normalize(decision.rest), others, values)
     labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
                         for t in element_texts(e)}
     for quote in said:
@@ -197,7 +206,77 @@ def _target_problem(decision: Decision, name: str, params: dict[str, Any], step:
         if not step.elements and _quoted(target_param):
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”; the call targets {label}"
-    return None
+    return _qualifier_problem(decision, step, element, others, values)
+
+
+def _named(text: str, others: dict[str, str], values: list[str]) -> list[str]:
+    """The longest label of another element that ``text`` names unquoted (not a typed or chosen value)."""
+    return [t for t in sorted(others, key=len, reverse=True)
+            if _names(text, t) and not any(_same_text(t, v) for v in values if v)][:1]
+
+
+_WORDY = re.compile(r"[\u4e00-\u9fff].*[\u4e00-\u9fff]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
+
+
+def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str, str],
+                       values: list[str]) -> str | None:
+    """Whose control: the decision names another element to say which of several alike the target is
+    (``Click 'Add to cart' for Soft earbuds #1``, ``… looks good — tap its picture``, ``Click the first result,
+    Pro earbuds #1``). Of the controls alike the target (the same label, else the same kind and size), the one
+    nearest the named element must be the target."""
+    point = step.action.point
+    if element is None or point is None:
+        return None
+    peers = _peers(element, visible_elements(step), step.screenshot.width * step.screenshot.height)
+    if len(peers) < 2:
+        return None
+    own = set(element_texts(element))
+    names = {k: v for k, v in others.items() if _WORDY.search(k) and _long(k)}
+    named = _named(normalize(mask_quotes(decision.rest) + " " + decision.appendix), names, values)
+    if not named and decision.antecedent and not _RELATION.search(decision.antecedent):
+        named = _named_last(normalize(decision.antecedent), names, own)
+    named = [t for t in named if t not in own and not any(t in o for o in own)]
+    if not named:
+        return None
+    holders = [e for e in visible_elements(step) if named[0] in element_texts(e) and not e.contains(point)]
+    if not holders:
+        return None
+    kind = element.class_name or element.tag
+    peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge
+    nearest = min(peers, key=lambda e: min(_distance(e, h) for h in holders))
+    if nearest is element or nearest.contains(point):
+        return None
+    return (f"the reasoning names “{_short(named[0])}”, beside another “{_short(element_label(nearest))}” than the "
+            f"call's “{_short(element_label(element))}”")
+
+
+def _named_last(text: str, names: dict[str, str], own: set[str]) -> list[str]:
+    """The label named last in ``text`` (what a pronoun after it points back to), the target's own included."""
+    found = [(text.rfind(t) + len(t), len(t), t) for t in list(names) + sorted(own) if _names(text, t)]
+    return [max(found)[2]] if found else []
+
+
+def _peers(element, visible, screen_area: int) -> list:
+    """The visible controls alike ``element``: the same label, or else the same kind (when known) and size (±25%)."""
+    label = normalize(element_label(element))
+    twins = [e for e in visible if label and normalize(element_label(e)) == label]
+    if len(twins) >= 2:
+        return twins
+    kind = element.class_name or element.tag
+    w, h = element.bounds[2] - element.bounds[0], element.bounds[3] - element.bounds[1]
+    if w <= 0 or h <= 0 or w * h > 0.25 * screen_area:
+        return []  # a container is nobody's peer
+    if not any((e.class_name or e.tag) == kind for e in visible):
+        kind = None  # the screen's elements do not say their kind: size alone
+    return [e for e in visible if kind is None or (e.class_name or e.tag) == kind
+            if abs((e.bounds[2] - e.bounds[0]) - w) <= 0.25 * w and abs((e.bounds[3] - e.bounds[1]) - h) <= 0.25 * h]
+
+
+def _distance(a, b) -> float:
+    (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a.bounds, b.bounds
+    dx = max(0, max(ax1, bx1) - min(ax2, bx2))
+    dy = max(0, max(ay1, by1) - min(ay2, by2))
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _long(text: str) -> bool:

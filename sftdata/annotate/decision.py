@@ -30,7 +30,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _VERBS_ZH = (
     ("long_press", r"长按"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]))(?![框法栏区域])"),
-    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
+    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
@@ -44,7 +44,7 @@ _VERBS_ZH = (
 _VERBS_EN = (
     ("long_press", r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
-              r"|enter(?:ing)?(?= \S*[\d@])|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
+              r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up))\b"),
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|press(?:ing)? (?:the )?home(?: button| key)?"
              r"|return(?:ing)? to the home screen)\b"),
@@ -71,7 +71,8 @@ _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|
                       re.I)
 _DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
-_NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)")  # 点击后页面显示出了…: an outcome told
+_NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
+                       r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
@@ -91,7 +92,7 @@ _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|
                      r"|\b(?:so|therefore|thus|now|next|I'll|I will|I need to|I should|I must|I'm going to|I am going to"
                      r"|let me|let's|I have to|the next action|my next action|I)\b", re.I)
 
-_PRONOUN = re.compile(r"\s*(?:一下)?(?:它|这个|这一项|这一条|这条|这款|该项|那个|\b(?:it|this|that|this one|that one)\b)", re.I)
+_PRONOUN = re.compile(r"\s*(?:一下)?(?:它的|它|这个|这一项|这一条|这条|这款|该项|那个|\b(?:its|it|this|that|this one|that one)\b)", re.I)
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 _FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
@@ -115,6 +116,9 @@ class Decision:
     phrase: str
     after_verb: str  # the clause from the verb on (unquoted words of the target)
     rest: str = ""  # the clause after the verb itself (what the verb acts on)
+    antecedent: str = ""  # what a pronoun after the verb points back to (``… looks good — tap its picture``)
+    appendix: str = ""  # verbless clauses after it in the sentence (``Click the first result, Pro earbuds #1``)
+    continuation: str = ""  # the rest of the line when the clause ends at a colon (``Type the reply: 明天见！``)
 
 
 def mask_quotes(text: str) -> str:
@@ -179,7 +183,9 @@ class _Candidate:
     marked: bool
     strong: bool
     purpose: bool
-    lead: str  # the sentence before this clause (what a pronoun after the verb points back to)
+    lead: str  # the sentence before the verb (what a pronoun after the verb points back to)
+    follow: str  # the sentence after this clause
+    line_rest: str  # the line after this clause
 
 
 def _candidates(text: str) -> list[_Candidate]:
@@ -215,9 +221,13 @@ def _candidates(text: str) -> list[_Candidate]:
                 continue
             if _LATER_INLINE.search(before):
                 continue
-            lead = text[offset:start] if offset >= 0 else ""
+            lead = text[offset:start + at] if offset >= 0 else ""
+            clause_end = start + len(masked)
+            sentence_end = offset + len(sentence) if offset >= 0 else clause_end
+            line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
-                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead))
+                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead,
+                                  text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None]))
             sentence_has = True
             seen_decision = True
     return out
@@ -236,10 +246,33 @@ def stated_decision(text: str) -> Decision | None:
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
     quotes = quotes_in(tail)
-    if not quotes and _PRONOUN.match(chosen.masked[chosen.end:]):  # 点击它 / tap it: the thing named just before
+    pronoun = _PRONOUN.match(chosen.masked[chosen.end:]) is not None
+    if not quotes and pronoun:  # 点击它 / tap it: the thing named just before
         quotes = quotes_in(chosen.lead)[-1:]
+    continuation = ""
+    if re.match(r"\s*[：:]", chosen.line_rest):
+        continuation = re.sub(r"^\s*[：:]\s*", "", chosen.line_rest)
     return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail,
-                    chosen.clause[chosen.end:])
+                    chosen.clause[chosen.end:], chosen.lead if pronoun else "",
+                    "" if quotes or continuation else _appendix(chosen.follow), continuation)
+
+
+RELATION = re.compile(r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|而不是|不|没|别|无需|但|不过|之间|对面|隔壁|稍后|再|然后"
+                      r"|是|在|比|\b(?:next to|below|above|beside|under|over|near|instead|not|no|don't|but|rather"
+                      r"|between|left of|right of|then|later|is|are|was|than)\b", re.I)
+
+
+def _appendix(follow: str) -> str:
+    """The verbless clauses that open ``follow`` (an appositive naming the target), up to the first clause
+    with a verb, a relation to something else (``旁边``, ``below``) or a quotation."""
+    parts = []
+    for m in re.finditer(r"^[，,]([^，,；;]+)", follow):
+        part = m.group(1)
+        if _first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
+            break
+        parts.append(part)
+        break  # one appositive
+    return "，".join(parts)
 
 
 _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
@@ -248,6 +281,9 @@ _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操
                        r"|\b(?:the |this |our )?(?:task|goal|reservation|booking|order|purchase)\s+(?:is|has been|was)\s+(?:now\s+)?"
                        r"(?:complete|completed|done|finished|accomplished|achieved)\b"
                        r"|(?:^|(?<=[.!;。]\s)|(?<=[.!;。]))\s*(?:the\s+)?(?:task|goal)\s+(?:complete|completed|done|finished|accomplished)\b"
+                       r"|(?:^|(?<=[.!;。！；—–]))\s*(?:(?:the\s+)?(?:task|goal)\s+)?(?:all\s+)?(?:complete|completed|done|finished"
+                       r"|accomplished)\s*(?=[.!。！]|$)"  # … — done.   Done.   — task complete
+                       r"|(?:^|(?<=[，,。！；;—–]))\s*(?:搞定|大功告成|全部完成|都完成)了?\s*(?=[。！!]|$)"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
                        re.I)
 _NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"

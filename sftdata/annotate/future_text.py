@@ -41,6 +41,8 @@ _SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
 _MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1000XM4
 _PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]")
+_COUNTER = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})")
+_COUNTED = re.compile(r"[个件张条项次位只本台份篇首款封页组]")  # a word that opens with a measure word follows a number
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ def _names(label: str) -> list[str]:
     """The whole label and its parts between separators (``好评率 98% · 5.3万人已购`` -> ``好评率 98%``,
     ``5.3万人已购``, ``好评率``...), the long enough ones; a price (``¥459``, ``$230.00``) counts as a name, a
     single English word of a longer label (``products`` of ``Search products``) does not."""
-    words = [p.strip() for p in label.split() if _CJK.search(p) or _MODEL.search(p)]  # not "products" alone
+    words = [p.strip() for p in label.split()  # not "products" alone, nor a counted unit ("个对话" of "1 个对话")
+             if (_CJK.search(p) or _MODEL.search(p)) and not _COUNTED.match(p)]
     parts = [label] + [p.strip() for p in _SEPARATORS.split(label)] + words
     out = []
     for part in parts:
@@ -127,6 +130,9 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
                          and not _is_known(q, known)), None)
             if word is None:
                 word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)), None)
+            if word is None and (m := _COUNTER.fullmatch(label)) and re.search(
+                    rf"(?<!\d){m.group(1)}\s*/\s*{m.group(2)}(?!\d)", text):
+                word = label  # a viewer's position, 8 / 30: the agent cannot know it before it is shown
             if word is None or word in seen:
                 continue
             seen.update((label, word))

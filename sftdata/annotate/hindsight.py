@@ -83,7 +83,7 @@ _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截�
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
 _ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
-           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
+           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
 _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|收起|切换|变成|变为|更新为|消失|回到|返回到|载入|加载出|刷新出"
@@ -92,8 +92,24 @@ _ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新
 _ZH_EVENTS = re.compile(
     rf"(?:随后|随即|随之|紧接着|紧跟着|接着|结果|果然|立即|立刻|马上)[^。，,]{{0,24}}?(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
     rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
-    rf"|(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
+# claims that an action worked: this step's outcome only once the text has stated this step's action (before
+# that they are read off the current screen about the previous step: 现在显示 On，说明切换成功 / The swipe worked:)
+_SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
+                      r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
+                      r"(?:worked|took effect|succeeded|was successful)\b", re.I)
+# a present-tense result told after the step's action: the row now reads On / the bubble has now appeared
+_EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contains|sits|appears|showing|displaying"
+                            r"|reading|listing|sitting)\b|\b(?:it's|it is|they're|they are)\s+now\b"
+                            r"|\b(?:is|are|has been|have been)\s+(?:now\s+)?(?:confirmed|saved|sent|submitted|deleted"
+                            r"|added|completed|cleared|booked|placed|posted)\b"
+                            r"|\b(?:has|have)\s+(?:now\s+|just\s+)?(?:appeared|opened|loaded|changed|switched|turned|gone"
+                            r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
+                            r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b",
+                            re.I)
+_ZH_NOW_STATE = re.compile(r"(?:已经|已)(?:回到|返回到|切换到|跳转到|滚到|翻到|停在)"
+                           rf"|(?:已经|已)(?:成功)?(?:{_ZH_CHANGE}|提交|保存|发送|删除|添加|加入|填成|填好|设为|选好|到了)"
+                           r"[^，,。]{0,12}?了|(?:已经|已)(?:成功)?(?:出现|显示|弹出)在")
 _ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:之后|以后|过后|后|完毕|完成后|完成(?=[，,]))")
 _EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
               r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
@@ -105,9 +121,7 @@ _EN_EVENTS = re.compile(
     rf"|\bthen\s+{_EN_RESULT}\b"
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
     rf"|\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))"
-    r"|\bas a result\b"
-    r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
-    r"(?:worked|took effect|succeeded|was successful)\b",
+    r"|\bas a result\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
 _ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了)(?!在)(?:了|来|出来|出)?")
@@ -124,7 +138,8 @@ _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll
                         r"|doing so|this tap|that tap|the tap|this action)\b[^.,;]{0,40}", re.I)
 # statements of this step's own action (present tense), which open the zone where completed changes are outcomes
 _ZH_ACTION = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}(?![了过])")  # 已打开 is a state, not this step's action
-_EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b", re.I)
+_EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b"
+                        rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)", re.I)
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
 _EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
@@ -147,7 +162,7 @@ _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
-_CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:])+", re.I)
+_CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
 
 
 def _mask(text: str) -> str:
@@ -182,6 +197,12 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
             # English: a modal anywhere after it too ("after that, Reserve now should go through" is a plan)
             if not _MODAL.search(sentence[left:m.end()] if pattern is _ZH_EVENTS else sentence[left:]):
                 spans.append(m.span())
+    return spans + _more_triggers(sentence)
+
+
+def _after_reports(sentence: str) -> list[tuple[int, int]]:
+    """Spans of "after the action, this happened" reports in one sentence (点击后进入了…, After I scrolled, X came)."""
+    spans = []
     for m in _ZH_AFTER.finditer(sentence):  # 点击后…: what follows, up to the end of the next clause
         rest = sentence[m.end():]
         cut = [i for i in (rest.find(c, 1) for c in "，,；;") if i >= 0]
@@ -195,6 +216,11 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
         if not _MODAL.search(sentence[left:]) and _en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
             spans.append(m.span())
+    return spans
+
+
+def _more_triggers(sentence: str) -> list[tuple[int, int]]:
+    spans = []
     m = _EN_DID_THEN_NOW.match(sentence)  # Tapped Dark theme and it now reads On / Pressed back — the grid is visible again
     if m and not _MODAL.search(sentence) and not _PAST.search(sentence):
         spans.append(m.span())
@@ -205,6 +231,18 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
     if g and not _MODAL.search(g.group()) and _en_past(g.group()[len(g.group().split()[0]):]):
         spans.append(g.span())
     return spans
+
+
+def _acts_later(rest: str) -> bool:
+    """Does ``rest`` state an action of this step (a clause that acts, not a plan for later)?"""
+    return any((_ZH_ACTION.search(c.group()) or _EN_ACTION.search(c.group())) and not _IF.search(c.group())
+               and not _REPORTED.search(c.group()) for c in _CLAUSE.finditer(rest))
+
+
+_REPORTED = re.compile(r"被|已|了")  # 照片被保存到相册: a report, not an action
+
+
+_IF = re.compile(r"如果|假如|要是|万一|若|会|将要|打算|准备|接下来|然后|下一步|\b(?:if|unless|in case|will|then|next)\b", re.I)
 
 
 def find_hindsight(text: str) -> list[str]:
@@ -229,10 +267,17 @@ def find_hindsight(text: str) -> list[str]:
         if _PAST.search(sentence):
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
+        spans += [(offset + a, offset + b) for a, b in _after_reports(sentence)  # 右滑之后回到了 5/30。按返回键…:
+                  if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
         for c in _CLAUSE.finditer(sentence):
             clause = c.group()
             if _REASON.search(clause):
                 pass
+            elif acted and (m := _SUCCESS.search(clause)) and not _MODAL.search(clause):
+                spans.append((offset + c.start() + m.start(), offset + c.start() + m.end()))
+            elif (acted or narrated) and not _MODAL.search(clause) and (_EN_NOW_RESULT.search(clause) or (
+                    _ZH_NOW_STATE.search(clause) and not _ZH_ACTION.search(clause))):
+                spans.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):

@@ -162,3 +162,53 @@ def test_the_development_set_scores_at_least_095():
     assert len(records) >= 400 and sum(r["label"] == "contradicts" for r in records) >= 150
     e = evaluate(records, load_steps())
     assert e["tp"] / (e["tp"] + e["fp"]) >= 0.95 and e["tp"] / (e["tp"] + e["fn"]) >= 0.95
+
+
+def _cards(kind: str = "") -> tuple[list[Element], Step]:
+    """Three product cards (image, title, an “Add to cart” button each); the call taps the second card's."""
+    elements = []
+    for row, name in enumerate(("Anker 降噪耳机 经典款", "Sony 降噪耳机 旗舰款", "Nike 运动水壶 轻便款")):
+        top = 300 + row * 400
+        elements += [Element(3 * row, (30, top, 270, top + 240), desc=f"商品图片 {name}", class_name=kind,
+                             flags=("visible", "clickable")),
+                     Element(3 * row + 1, (300, top, 900, top + 60), text=name, flags=("visible",)),
+                     Element(3 * row + 2, (800, top + 180, 1050, top + 240), text="加入购物车", class_name="button",
+                             flags=("visible", "clickable"))]
+    return elements, elements
+
+
+def test_whose_control_among_alike_ones():
+    elements, _ = _cards("android.widget.ImageView")
+    button = Step(0, SHOT, Action("click", point=(900, 910), element=elements[5]), elements=elements)
+    image = Step(0, SHOT, Action("click", point=(150, 800), element=elements[3]), elements=elements)
+    click = {"name": "click", "parameters": {}}
+    # the shared label is qualified by another card's title: after it, in an appositive, or before a pronoun
+    assert contradictions("Tap '加入购物车' under Nike 运动水壶 轻便款.", click, button)
+    assert contradictions("Open the third product, Nike 运动水壶 轻便款.", click, image)
+    assert contradictions("Anker 降噪耳机 经典款 的评价最好，点它的图片。", click, image)
+    # the right card, or a relation that says the named one is elsewhere, passes
+    assert contradictions("Tap '加入购物车' for Sony 降噪耳机 旗舰款.", click, button) == []
+    assert contradictions("Sony 降噪耳机 旗舰款 looks right — tap its picture.", click, image) == []
+    assert contradictions("Sony 降噪耳机 旗舰款 在 Anker 降噪耳机 经典款 下面，点它的图片。", click, image) == []
+
+
+def test_typed_text_after_a_colon_or_as_a_value():
+    field = Element(0, (0, 300, 1080, 400), text="Message", flags=("visible", "editable"))
+    step = Step(0, SHOT, Action("input", text="好的，马上到", element=field), elements=[field])
+    typing = {"name": "input", "parameters": {"text": "好的，马上到"}}
+    assert contradictions("Write back: 好的", typing, step)  # the colon's text is typed, and it is partial
+    assert contradictions("Write back: 好的，马上到", typing, step) == []
+    assert contradictions("不点历史记录，直接打字最快：输入“好的，马上到”。", typing, step) == []
+    date = {"name": "type", "parameters": {"text": "2024-06-01"}}
+    assert contradictions("Enter the arrival date as June 2 in the field.", date, step)
+    assert contradictions("Enter the arrival date as 2024-06-01.", date, step) == []
+
+
+def test_completion_said_in_a_word_and_scratched_swipes():
+    assert claims_complete("The form has every value now — done.") and claims_complete("Everything is set. Done!")
+    assert claims_complete("照片都看过了，搞定。") and claims_complete("Back on the list — task complete.")
+    assert claims_complete("Tap Done.") is None and claims_complete("Not done yet.") is None
+    left = {"name": "swipe", "parameters": {"direction": "LEFT"}}
+    assert contradictions("手指往右划一下，回到上一张。", left, Step(0, SHOT, Action("swipe", direction="left")))
+    done = {"name": "done", "parameters": {}}  # an outcome told after 返回 is not a decision to go back
+    assert contradictions("返回后首页显示“已收藏 1 件”，任务完成。", done, Step(0, SHOT, Action("done"))) == []

@@ -68,3 +68,13 @@ def test_the_development_set():
     assert len(records) >= 400 and sum(r["label"] == "hindsight" for r in records) >= 100
     tp, fp, fn, _ = scores(records, load_episodes())["union"]
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.95
+
+
+def test_a_viewers_position_and_counted_units():
+    photos = Episode("p", "sample", "翻看几张照片", [screen(0, "相册", "3 / 12", "已选 2 个文件"),
+                                                 screen(1, "4 / 12", action=Action("swipe", direction="left")),
+                                                 screen(2, "5 / 12", "共 2 个文件", action=Action("done"))])
+    assert future_screen_text("向左滑，到第 5 / 12 张。", photos, 0) == [FutureText("5 / 12", 2)]
+    assert future_screen_text("现在是 3 / 12，向左滑。", photos, 0) == []  # shown now
+    assert future_screen_text("还是第 15 / 120 张。", photos, 0) == []  # digits are not part of another number
+    assert future_screen_text("已经选了 2 个文件，向左滑。", photos, 0) == []  # "个文件" alone is no name

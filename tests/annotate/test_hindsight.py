@@ -158,3 +158,22 @@ def test_quoted_text_is_never_read_and_phrases_come_from_the_original():
 @pytest.mark.parametrize("value", ["", "   ", None, 3, ["共 8 步"]])
 def test_blank_or_non_text_is_clean(value):
     assert find_hindsight(value) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [
+    "Press Save — the note is now saved in the list.",  # a present-tense result after the action
+    "Tap the bell; it's now muted for this chat.",
+    "点一下收藏，收藏夹已经显示这篇文章了。",  # a completed state after the action, without 后
+    "切到“已完成”标签，列表已经停在最底部。",
+])
+def test_results_told_in_the_present_after_the_action(text):
+    assert find_hindsight(text)
+
+
+@pytest.mark.parametrize("text", [
+    "删除之后列表变短了，再点一下下一条的删除。",  # what the last step did, then this step's decision
+    "After I scrolled, the footer came into view; tap Contact us.",
+    "音量条现在显示 80%，说明调节成功，任务完成。",  # a success read off the current screen
+])
+def test_reports_before_a_new_decision_are_the_last_step(text):
+    assert find_hindsight(text) == []

@@ -63,7 +63,8 @@ def sample(tmp_path) -> RunDir:
 
 @pytest.mark.parametrize("index,change,field", [
     (1, lambda items: items[1].update(reasoning="这是第 2 步，共 9 步。" + items[1]["reasoning"]), "hindsight"),
-    (1, lambda items: items[1].update(reasoning="点击后页面显示出了新的列表。" + items[1]["reasoning"]), "hindsight"),
+    # an outcome told after the decision (told before a new decision, it is the previous step's)
+    (1, lambda items: items[1].update(reasoning=items[1]["reasoning"] + "点击后页面显示出了新的列表。"), "hindsight"),
     (0, lambda items: items[0].update(function={"name": "press_home", "parameters": {}}), "aligned"),
     (2, lambda items: items[2].update(reasoning=items[2]["reasoning"] + "图中的红圈标出了位置。"), "hindsight"),
 ])
