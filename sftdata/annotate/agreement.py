@@ -26,8 +26,9 @@ import re
 from typing import Any
 
 from ..model import Step
-from .calls import element_label, normalize, target_element
-from .decision import RELATION as _RELATION, Decision, claims_complete, finger_direction, mask_quotes, quotes_in, stated_decision
+from .agreement_target import _CONTRAST, _before_contrast, _leading, _names, _same_text, _short, target_problem
+from .calls import normalize, target_element
+from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
 from .screen_text import element_texts, visible_elements
 
 # function name -> verb classes a reasoning may state for it
@@ -52,11 +53,6 @@ _VERB_WORDS = {"click": "click", "open": "open", "back": "go back", "home": "go 
                "long_press": "long-press", "input": "type", "back_key": "press the back key", "swipe": "swipe", "wait": "wait", "done": "finish"}
 
 
-def _same_text(a: str, b: str) -> bool:
-    a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
-    return bool(a) and bool(b) and (a == b or a in b or b in a)
-
-
 _BACK_CONTROL = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
 
 
@@ -68,11 +64,6 @@ def _verb_problem(decision: Decision, name: str) -> str | None:
         return None
     return (f"the reasoning decides to {_VERB_WORDS.get(decision.verb, decision.verb)} (“{_short(decision.phrase)}”), "
             f"the call is {name}")
-
-
-def _short(text: str, limit: int = 30) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
@@ -87,14 +78,22 @@ def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) ->
     return f"the reasoning moves the {whose} {said} (“{_short(decision.phrase)}”), the call's direction is {want.upper()}"
 
 
+_OPTION = re.compile(r"^\s*(?:choose|choosing|select|selecting|pick|picking|set)\s+(?!the\b|a\b|an\b|it\b|this\b)"
+                     r"(?P<en>[A-Za-z0-9][\w .'&-]{0,30}?)\s+(?:from|in|on|for|as|under)\b"
+                     r"|^\s*(?:选择|选中|选)\s*(?P<zh>[A-Za-z0-9][\w .'&-]{0,30}?)\s*(?:[，,。；;]|$|作为)", re.I)
+
+
 def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """A select whose decision quotes an option other than the call's value (the field's own label aside)."""
-    if name != "select" or not decision.quotes:
+    if name != "select":
         return None
     value = str(params.get("value") or "")
     own = [normalize(t) for e in ([target_element(step)] if target_element(step) else []) for t in element_texts(e)]
-    own += [normalize(q) for q in _quoted(str(params.get("target_element") or ""))]
-    options = [q for q in decision.quotes if not any(normalize(q) == o for o in own)]
+    own += [normalize(q) for q in quotes_in(str(params.get("target_element") or ""))]
+    quotes = list(decision.quotes)
+    if not quotes and (m := _OPTION.match(decision.after_verb or "")):  # Choose Tennessee from the State list
+        quotes = [next(g for g in m.groups() if g)]
+    options = [q for q in quotes if not any(normalize(q) == o for o in own)]
     if not options or any(_same_text(q, value) for q in options):
         return None
     return f"the reasoning selects “{_short(options[-1])}”, the call selects “{_short(value)}”"
@@ -146,162 +145,24 @@ _APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「�
                         r"|\b(?:open|launch|start)\s+(?:the\s+)?(?P<en>[A-Za-z0-9][\w .&'-]{0,24}?)\s+app\b", re.I)
 
 
-def _app_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
+def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     if name != "open_app" or decision.verb not in ("open_app", "open"):
         return None
-    named = list(decision.quotes)
+    app = str(params.get("app_name") or "")
+    named = list(_before_contrast(decision))
     if not named:
         m = _APP_NAMED.search(decision.after_verb if decision.after_verb else decision.phrase) or \
             _APP_NAMED.search(decision.phrase)
         named = [(m.group("zh") or m.group("en")).strip()] if m else []
-    app = str(params.get("app_name") or "")
+    if not named:  # 打开 Google 搜索: an icon of the screen, by its label or the label's first words
+        rest = _CONTRAST.split(normalize(decision.rest), 1)[0]
+        icons = {n for e in visible_elements(step) for t in element_texts(e) for n in _leading(t)}
+        named = sorted((n for n in icons if _names(rest, n)), key=len, reverse=True)
+        if any(_same_text(n, app) for n in named):
+            return None
     if not named or any(_same_text(q, app) for q in named):
         return None
     return f"the reasoning opens “{_short(named[0])}”, the call opens “{_short(app)}”"
-
-
-def _target_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
-    """A label the decision names that belongs to another visible element and not to the target."""
-    if name not in ("click", "long_press", "type", "select", "open_app") or decision.verb not in (
-            "click", "long_press", "open", "input", "open_app"):
-        return None
-    target_param = str(params.get("target_element") or "")
-    point = step.action.point
-    own: list[str] = []
-    element = target_element(step)
-    for e in ([element] if element is not None else []) + [e for e in step.elements if point and e.contains(point)]:
-        own += element_texts(e)
-    if step.action.element is not None:
-        own += element_texts(step.action.element)
-    own += [normalize(q) for q in _quoted(target_param)] + ([normalize(target_param)] if target_param else [])
-    if name == "open_app" and params.get("app_name"):
-        own.append(normalize(str(params["app_name"])))
-    others: dict[str, str] = {}
-    for e in visible_elements(step):
-        if point is not None and e.contains(point):
-            continue
-        for text in element_texts(e):
-            if len(text) >= 2 and not any(_same_text(text, o) for o in own if o):
-                others.setdefault(text, element_label(e) or text)
-    values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
-    said = [normalize(q) for q in decision.quotes if not any(_same_text(q, v) for v in values if v)]
-    if decision.verb == "input" and name != "type":
-        said = []  # an input's quotes are the field and the text: the field is checked by grounding
-    elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        said = _named(normalize(decision.rest), others, values)
-    labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
-                        for t in element_texts(e)}
-    for quote in said:
-        if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
-            label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
-        if not quote or any(_same_text(quote, o) for o in own if o):
-            continue
-        if _long(quote) and any(quote in t for t in others):  # “6月12日 8:00” of 照片，6月12日 8:00
-            label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, part of another element of this screen; the call targets {label}"
-        if quote in others or (not others and step.elements == [] and _quoted(target_param)):
-            label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
-        if not step.elements and _quoted(target_param):
-            label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”; the call targets {label}"
-    return _qualifier_problem(decision, step, element, others, values)
-
-
-def _named(text: str, others: dict[str, str], values: list[str]) -> list[str]:
-    """The longest label of another element that ``text`` names unquoted (not a typed or chosen value)."""
-    return [t for t in sorted(others, key=len, reverse=True)
-            if _names(text, t) and not any(_same_text(t, v) for v in values if v)][:1]
-
-
-_WORDY = re.compile(r"[\u4e00-\u9fff].*[\u4e00-\u9fff]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
-
-
-def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str, str],
-                       values: list[str]) -> str | None:
-    """Whose control: the decision names another element to say which of several alike the target is
-    (``Click 'Add to cart' for Soft earbuds #1``, ``… looks good — tap its picture``, ``Click the first result,
-    Pro earbuds #1``). Of the controls alike the target (the same label, else the same kind and size), the one
-    nearest the named element must be the target."""
-    point = step.action.point
-    if element is None or point is None:
-        return None
-    peers = _peers(element, visible_elements(step), step.screenshot.width * step.screenshot.height)
-    if len(peers) < 2:
-        return None
-    own = set(element_texts(element))
-    names = {k: v for k, v in others.items() if _WORDY.search(k) and _long(k)}
-    named = _named(normalize(mask_quotes(decision.rest) + " " + decision.appendix), names, values)
-    if not named and decision.antecedent and not _RELATION.search(decision.antecedent):
-        named = _named_last(normalize(decision.antecedent), names, own)
-    named = [t for t in named if t not in own and not any(t in o for o in own)]
-    if not named:
-        return None
-    holders = [e for e in visible_elements(step) if named[0] in element_texts(e) and not e.contains(point)]
-    if not holders:
-        return None
-    kind = element.class_name or element.tag
-    peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge
-    nearest = min(peers, key=lambda e: min(_distance(e, h) for h in holders))
-    if nearest is element or nearest.contains(point):
-        return None
-    return (f"the reasoning names “{_short(named[0])}”, beside another “{_short(element_label(nearest))}” than the "
-            f"call's “{_short(element_label(element))}”")
-
-
-def _named_last(text: str, names: dict[str, str], own: set[str]) -> list[str]:
-    """The label named last in ``text`` (what a pronoun after it points back to), the target's own included."""
-    found = [(text.rfind(t) + len(t), len(t), t) for t in list(names) + sorted(own) if _names(text, t)]
-    return [max(found)[2]] if found else []
-
-
-def _peers(element, visible, screen_area: int) -> list:
-    """The visible controls alike ``element``: the same label, or else the same kind (when known) and size (±25%)."""
-    label = normalize(element_label(element))
-    twins = [e for e in visible if label and normalize(element_label(e)) == label]
-    if len(twins) >= 2:
-        return twins
-    kind = element.class_name or element.tag
-    w, h = element.bounds[2] - element.bounds[0], element.bounds[3] - element.bounds[1]
-    if w <= 0 or h <= 0 or w * h > 0.25 * screen_area:
-        return []  # a container is nobody's peer
-    if not any((e.class_name or e.tag) == kind for e in visible):
-        kind = None  # the screen's elements do not say their kind: size alone
-    return [e for e in visible if kind is None or (e.class_name or e.tag) == kind
-            if abs((e.bounds[2] - e.bounds[0]) - w) <= 0.25 * w and abs((e.bounds[3] - e.bounds[1]) - h) <= 0.25 * h]
-
-
-def _distance(a, b) -> float:
-    (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a.bounds, b.bounds
-    dx = max(0, max(ax1, bx1) - min(ax2, bx2))
-    dy = max(0, max(ay1, by1) - min(ay2, by2))
-    return (dx * dx + dy * dy) ** 0.5
-
-
-def _long(text: str) -> bool:
-    """Long enough to single out a label: 3+ CJK characters or 5+ others."""
-    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
-    return cjk >= 3 or len(text) - cjk >= 5
-
-
-def _names(text: str, label: str) -> bool:
-    """Does ``text`` name ``label`` unquoted: 2+ CJK characters, or a 4+ letter Latin label as whole words."""
-    if re.search(r"[\u4e00-\u9fff]", label):
-        return len(label) >= 2 and label in text
-    return len(label) >= 4 and re.search(rf"(?<![A-Za-z0-9]){re.escape(label)}(?![A-Za-z0-9])", text) is not None
-
-
-def _quoted(text: str) -> list[str]:
-    from .decision import quotes_in
-    return quotes_in(text)
-
-
-def _target_name(element, target_param: str) -> str:
-    if element is not None and element_label(element):
-        return f"“{_short(element_label(element))}”"
-    quoted = _quoted(target_param)
-    return f"“{_short(quoted[0])}”" if quoted else f"“{_short(target_param)}”"
 
 
 def _done_problem(text: str, decision: Decision | None, name: str) -> str | None:
@@ -335,7 +196,7 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
         return [verb]
     for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params),
                     _value_problem(decision, name, params, step),
-                    _app_problem(decision, name, params), _target_problem(decision, name, params, step)):
+                    _app_problem(decision, name, params, step), target_problem(decision, name, params, step)):
         if problem:
             out.append(problem)
     return out

@@ -30,7 +30,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _VERBS_ZH = (
     ("long_press", r"长按"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]))(?![框法栏区域])"),
-    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
+    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
@@ -38,7 +38,7 @@ _VERBS_ZH = (
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|点(?=[“「『\"]|它|这|那)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目))|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -53,7 +53,7 @@ _VERBS_EN = (
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
-    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bnow )(?<!\bstill )(?<!already )\b(?:open|opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
+    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bnow )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
               r"|pick|picking|check|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
@@ -79,10 +79,12 @@ _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不�
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
                        r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
-_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|以后)"
+_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
 _LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
                            r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$", re.I)
+_LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
+                          r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)", re.I)  # I'll hit Reserve now on the next step
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
@@ -219,7 +221,7 @@ def _candidates(text: str) -> list[_Candidate]:
                 continue
             if (seen_decision or sentence_has) and _LATER.match(masked):
                 continue
-            if _LATER_INLINE.search(before):
+            if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
                 continue
             lead = text[offset:start + at] if offset >= 0 else ""
             clause_end = start + len(masked)
@@ -257,9 +259,10 @@ def stated_decision(text: str) -> Decision | None:
                     "" if quotes or continuation else _appendix(chosen.follow), continuation)
 
 
-RELATION = re.compile(r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|而不是|不|没|别|无需|但|不过|之间|对面|隔壁|稍后|再|然后"
-                      r"|是|在|比|\b(?:next to|below|above|beside|under|over|near|instead|not|no|don't|but|rather"
-                      r"|between|left of|right of|then|later|is|are|was|than)\b", re.I)
+SPATIAL = re.compile(r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|之间|对面|隔壁"
+                     r"|\b(?:next to|below|above|beside|under|over|near|between|left of|right of)\b", re.I)
+RELATION = re.compile(SPATIAL.pattern + r"|而不是|不|没|别|无需|但|不过|稍后|再|然后|是|在|比"
+                      r"|\b(?:instead|not|no|don't|but|rather|then|later|is|are|was|than)\b", re.I)
 
 
 def _appendix(follow: str) -> str:
@@ -284,6 +287,8 @@ _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操
                        r"|(?:^|(?<=[.!;。！；—–]))\s*(?:(?:the\s+)?(?:task|goal)\s+)?(?:all\s+)?(?:complete|completed|done|finished"
                        r"|accomplished)\s*(?=[.!。！]|$)"  # … — done.   Done.   — task complete
                        r"|(?:^|(?<=[，,。！；;—–]))\s*(?:搞定|大功告成|全部完成|都完成)了?\s*(?=[。！!]|$)"
+                       r"|\bthat'?s (?:everything|all)(?= *[—–.!;,]| *$)|\b(?:finishing|wrapping up)\s*(?=[.!。]|$)"
+                       r"|\ball set\s*(?=[—–.!]|$)"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
                        re.I)
 _NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"

@@ -131,7 +131,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
             if word is None:
                 word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)), None)
             if word is None and (m := _COUNTER.fullmatch(label)) and re.search(
-                    rf"(?<!\d){m.group(1)}\s*/\s*{m.group(2)}(?!\d)", text):
+                    rf"(?<!\d){m.group(1)}\s*(?:/|of|out of)\s*{m.group(2)}(?!\d)", text):
                 word = label  # a viewer's position, 8 / 30: the agent cannot know it before it is shown
             if word is None or word in seen:
                 continue

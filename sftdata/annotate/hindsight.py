@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import re
 
+from .decision import stated_decision
+
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
@@ -72,7 +74,8 @@ _COUNTS = re.compile("|".join((
     rf"(?:轨迹|整个任务|全程|整个过程|整个流程)[^，,。]{{0,6}}?(?:包含|包括|共有|共|分为)\s*{_ZN}{_ZSTEP}",
     rf"\b(?:episode|trajectory)\s+(?:has|takes|contains|consists of)\s+{_EN_NUM}\s+steps\b",
     rf"\b{_EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{_EN_NUM}\s+steps\s+in all\b",
-    r"\b(?:last|final)\s+step\s+of\s+(?:the|this)\s+(?:trajectory|episode)\b",
+    r"\b(?:last|final)\s+(?:step|action|move|tap)\s+(?:of|in)\s+(?:the|this)\s+(?:trajectory|episode|recording)\b",
+    r"(?:记录|轨迹|录制|episode)[^，,。]{0,4}?(?:的)?(?:最后一步|最后一个动作|最后一个操作)",
     rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{_ZN}{_ZSTEP}",
     r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
 )), re.I)
@@ -107,6 +110,11 @@ _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contain
                             r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
                             r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b",
                             re.I)
+_EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|row|toolbar|sheet|tab|view|viewer|badge"
+                           r"|title|header|keyboard|link|banner|toast|popup|pop-up|counter|cart|icon|grid|feed)\s+"
+                           r"(?:now\s+|then\s+|also\s+)?(?:switches|changes|shows|lists|reads|displays|opens|appears|updates"
+                           r"|turns|becomes|scrolls|slides|pops up|closes|expands|collapses|jumps|fills|clears|refreshes"
+                           r"|loads|disappears|goes away|comes up|shows up)\b", re.I)
 _ZH_NOW_STATE = re.compile(r"(?:已经|已)(?:回到|返回到|切换到|跳转到|滚到|翻到|停在)"
                            rf"|(?:已经|已)(?:成功)?(?:{_ZH_CHANGE}|提交|保存|发送|删除|添加|加入|填成|填好|设为|选好|到了)"
                            r"[^，,。]{0,12}?了|(?:已经|已)(?:成功)?(?:出现|显示|弹出)在")
@@ -139,6 +147,9 @@ _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll
 # statements of this step's own action (present tense), which open the zone where completed changes are outcomes
 _ZH_ACTION = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}(?![了过])")  # 已打开 is a state, not this step's action
 _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b"
+                        r"|^\s*(?:tapp|press|long-press|hitt|typ|swip|scroll|pull|enter|click|select|choos|pick|open"
+                        r"|touch|search|check|toggl|sav|delet|send|submitt)ing\b"
+                        r"|\b(?:entered|typed|tapped|clicked|selected|opened|pressed|saved|sent|deleted|submitted)\s*$"
                         rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)", re.I)
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
@@ -235,8 +246,8 @@ def _more_triggers(sentence: str) -> list[tuple[int, int]]:
 
 def _acts_later(rest: str) -> bool:
     """Does ``rest`` state an action of this step (a clause that acts, not a plan for later)?"""
-    return any((_ZH_ACTION.search(c.group()) or _EN_ACTION.search(c.group())) and not _IF.search(c.group())
-               and not _REPORTED.search(c.group()) for c in _CLAUSE.finditer(rest))
+    decision = stated_decision(rest)
+    return decision is not None and not _IF.search(decision.phrase) and not _REPORTED.search(decision.phrase)
 
 
 _REPORTED = re.compile(r"被|已|了")  # 照片被保存到相册: a report, not an action
@@ -269,13 +280,15 @@ def find_hindsight(text: str) -> list[str]:
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + a, offset + b) for a, b in _after_reports(sentence)  # 右滑之后回到了 5/30。按返回键…:
                   if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
+        hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
         for c in _CLAUSE.finditer(sentence):
             clause = c.group()
-            if _REASON.search(clause):
+            if _REASON.search(clause) or hedged:
                 pass
             elif acted and (m := _SUCCESS.search(clause)) and not _MODAL.search(clause):
                 spans.append((offset + c.start() + m.start(), offset + c.start() + m.end()))
-            elif (acted or narrated) and not _MODAL.search(clause) and (_EN_NOW_RESULT.search(clause) or (
+            elif (acted or narrated) and not _MODAL.search(clause) and (
+                    _EN_NOW_RESULT.search(clause) or _EN_UI_RESULT.search(clause) or (
                     _ZH_NOW_STATE.search(clause) and not _ZH_ACTION.search(clause))):
                 spans.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and (
@@ -289,6 +302,7 @@ def find_hindsight(text: str) -> list[str]:
                 spans.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
+            hedged = hedged or bool(_MODAL.search(clause))
             acted = acted or bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
     merged: list[list[int]] = []

@@ -212,3 +212,39 @@ def test_completion_said_in_a_word_and_scratched_swipes():
     assert contradictions("手指往右划一下，回到上一张。", left, Step(0, SHOT, Action("swipe", direction="left")))
     done = {"name": "done", "parameters": {}}  # an outcome told after 返回 is not a decision to go back
     assert contradictions("返回后首页显示“已收藏 1 件”，任务完成。", done, Step(0, SHOT, Action("done"))) == []
+
+
+def test_ninth_pass_classes():
+    elements, _ = _cards()
+    image = Step(0, SHOT, Action("click", point=(150, 800), element=elements[3]), elements=elements)
+    click = {"name": "click", "parameters": {}}
+    # 点 before an ordinal, a place or an unquoted Latin name is a tap
+    assert stated_decision("点第三个商品").verb == "click" and stated_decision("点 Nike 那一款").verb == "click"
+    assert stated_decision("这是重点，注意一点。") is None
+    # a name after a contrast is not the target; a later plan is not the decision
+    assert contradictions("打开 Sony 降噪耳机 旗舰款 的图片，而不是 Anker 降噪耳机 经典款。", click, image) == []
+    assert contradictions("先点它的图片，接下来再输入“耳机”。", click, image) == []
+    assert contradictions("Open this one's picture; I'll type a review on the next step.", click, image) == []
+    # a price says which card when one card shows it
+    priced = elements + [Element(20, (300, 1100, 420, 1160), text="¥88", flags=("visible",))]
+    tap = Step(0, SHOT, Action("click", point=(150, 800), element=elements[3]), elements=priced)
+    assert contradictions("The ¥88 one is cheapest — tap its picture.", click, tap)
+    # a finger pulled down is a DOWN swipe
+    up = {"name": "swipe", "parameters": {"direction": "UP"}}
+    assert contradictions("把手指往下拖一下，回到顶部。", up, SWIPE_UP)
+
+
+def test_ninth_pass_values_apps_and_completion():
+    field = Element(0, (0, 300, 1080, 400), text="Country", flags=("visible",), tag="select")
+    pick = Step(0, SHOT, Action("select", text="Canada", element=field), elements=[field])
+    chosen = {"name": "select", "parameters": {"value": "Canada"}}
+    assert contradictions("Choose Mexico from the Country list.", chosen, pick)
+    assert contradictions("Choose Canada from the Country list.", chosen, pick) == []
+    icons = [Element(0, (0, 300, 300, 400), text="Google 地图 Maps", flags=("visible",)),
+             Element(1, (300, 300, 600, 400), text="日历 Calendar", flags=("visible",))]
+    home = Step(0, SHOT, Action("open_app", app="日历"), elements=icons)
+    launch = {"name": "open_app", "parameters": {"app_name": "日历"}}
+    assert contradictions("打开 Google 地图，看看会议在哪里。", launch, home)
+    assert contradictions("打开日历，不用 Google 地图。", launch, home) == []
+    assert claims_complete("Both items are in the cart. That's everything — finishing.")
+    assert claims_complete("That's all I can see on this page, so scroll.") is None

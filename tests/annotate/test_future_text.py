@@ -78,3 +78,8 @@ def test_a_viewers_position_and_counted_units():
     assert future_screen_text("现在是 3 / 12，向左滑。", photos, 0) == []  # shown now
     assert future_screen_text("还是第 15 / 120 张。", photos, 0) == []  # digits are not part of another number
     assert future_screen_text("已经选了 2 个文件，向左滑。", photos, 0) == []  # "个文件" alone is no name
+
+
+def test_a_position_said_in_words():
+    photos = Episode("p", "sample", "翻看照片", [screen(0, "相册", "3 / 12"), screen(1, "5 / 12", action=Action("done"))])
+    assert future_screen_text("Swipe on to photo 5 of 12.", photos, 0) == [FutureText("5 / 12", 1)]

@@ -177,3 +177,17 @@ def test_results_told_in_the_present_after_the_action(text):
 ])
 def test_reports_before_a_new_decision_are_the_last_step(text):
     assert find_hindsight(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Opening the report — the header switches to Q3 totals.",  # a gerund, then a present-tense UI result
+    "Address entered: the field now shows 221B Baker Street.",
+    "Submitting the form; this is the last action of the recording.",
+    "点“提交”，这是整条轨迹的最后一步。",
+])
+def test_ninth_pass_hindsight(text):
+    assert find_hindsight(text)
+
+
+def test_an_expectation_carries_to_the_end_of_its_sentence():
+    assert find_hindsight("Tapping Details should open the order page, where the invoice is shown.") == []

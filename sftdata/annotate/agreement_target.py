@@ -1,0 +1,214 @@
+"""Which element a reasoning's decision names, and whether it is the call's target (part of the agreement check).
+
+A label the decision names that belongs to another visible element (quoted, unquoted, or a part of a longer
+label) contradicts the call; so does a qualifier that points at another of several alike controls
+(``Click 'Add to cart' for Soft earbuds #1``, ``… looks good — tap its picture``): of the controls alike the
+target, the one nearest the named element must be the target. Names after a contrast (``rather than Chrome``)
+are not the target.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> from sftdata.annotate.decision import stated_decision
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> wifi = Element(0, (0, 300, 1080, 400), text="WLAN", flags=("visible",))
+>>> bt = Element(1, (0, 400, 1080, 500), text="蓝牙", flags=("visible",))
+>>> step = Step(0, shot, Action("click", point=(540, 350), element=wifi), elements=[wifi, bt])
+>>> target_problem(stated_decision("所以点击蓝牙。"), "click", {}, step)
+'the reasoning names “蓝牙”, another element of this screen; the call targets “WLAN”'
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Step
+from .calls import element_label, normalize, target_element
+from .decision import SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
+from .screen_text import element_texts, visible_elements
+
+
+def _same_text(a: str, b: str) -> bool:
+    a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
+    return bool(a) and bool(b) and (a == b or a in b or b in a)
+
+
+def _short(text: str, limit: int = 30) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _leading(label: str) -> list[str]:
+    """A label and its first words (``google 搜索 search`` -> ``google``, ``google 搜索``): how an app is called."""
+    words = label.split()
+    return [label] + [" ".join(words[:k]) for k in range(1, len(words)) if _long(" ".join(words[:k]))]
+
+
+def target_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
+    """A label the decision names that belongs to another visible element and not to the target."""
+    if name not in ("click", "long_press", "type", "select", "open_app") or decision.verb not in (
+            "click", "long_press", "open", "input", "open_app"):
+        return None
+    target_param = str(params.get("target_element") or "")
+    point = step.action.point
+    own: list[str] = []
+    element = target_element(step)
+    for e in ([element] if element is not None else []) + [e for e in step.elements if point and e.contains(point)]:
+        own += element_texts(e)
+    if step.action.element is not None:
+        own += element_texts(step.action.element)
+    own += [normalize(q) for q in quotes_in(target_param)] + ([normalize(target_param)] if target_param else [])
+    if name == "open_app" and params.get("app_name"):
+        own.append(normalize(str(params["app_name"])))
+    others: dict[str, str] = {}
+    for e in visible_elements(step):
+        if point is not None and e.contains(point):
+            continue
+        for text in element_texts(e):
+            if len(text) >= 2 and not any(_same_text(text, o) for o in own if o):
+                others.setdefault(text, element_label(e) or text)
+    values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
+    said = [normalize(q) for q in _before_contrast(decision) if not any(_same_text(q, v) for v in values if v)]
+    if decision.verb == "input" and name != "type":
+        said = []  # an input's quotes are the field and the text: the field is checked by grounding
+    elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
+        said = _named(normalize(decision.rest), others, values)
+    labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
+                        for t in element_texts(e)}
+    for quote in said:
+        if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
+        if not quote or any(_same_text(quote, o) for o in own if o):
+            continue
+        if _long(quote) and any(quote in t for t in others):  # “6月12日 8:00” of 照片，6月12日 8:00
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, part of another element of this screen; the call targets {label}"
+        if quote in others or (not others and step.elements == [] and quotes_in(target_param)):
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
+        if not step.elements and quotes_in(target_param):
+            label = _target_name(element, target_param)
+            return f"the reasoning names “{_short(quote)}”; the call targets {label}"
+    return _qualifier_problem(decision, step, element, others, values)
+
+
+def _named(text: str, others: dict[str, str], values: list[str], prices: bool = False) -> list[str]:
+    """The longest label of another element, or part of one (``6月12日 8:00`` of ``照片，6月12日 8:00``), that
+    ``text`` names unquoted before any contrast (``rather than Chrome``); not a typed or chosen value, nor a price
+    unless ``prices`` (a price says which card, not which control)."""
+    text = _CONTRAST.split(text, 1)[0]
+    names: set[str] = set()
+    for label in others:
+        if prices and _PRICE.fullmatch(label):
+            names.add(label)
+        elif _WORDY.search(label):
+            names.add(label)
+            names.update(p for p in _PARTS.split(label) if p != label and _long(p) and _WORDY.search(p))
+    return [t for t in sorted(names, key=len, reverse=True)
+            if _names(text, t) and not any(_same_text(t, v) for v in values if v)][:1]
+
+
+_CONTRAST = re.compile(r"\b(?:rather than|instead of|not|never)\b|而不是|而非|不是|不用|不去|别", re.I)
+_PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
+_PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
+
+
+_WORDY = re.compile(r"[\u4e00-\u9fff].*[\u4e00-\u9fff]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
+
+
+def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str, str],
+                       values: list[str]) -> str | None:
+    """Whose control: the decision names another element to say which of several alike the target is
+    (``Click 'Add to cart' for Soft earbuds #1``, ``… looks good — tap its picture``, ``Click the first result,
+    Pro earbuds #1``). Of the controls alike the target (the same label, else the same kind and size), the one
+    nearest the named element must be the target."""
+    point = step.action.point
+    if element is None or point is None:
+        return None
+    peers = _peers(element, visible_elements(step), step.screenshot.width * step.screenshot.height)
+    if len(peers) < 2:
+        return None
+    own = set(element_texts(element))
+    names = {k: v for k, v in others.items() if (_WORDY.search(k) and _long(k)) or _PRICE.fullmatch(k)}
+    named = _named(normalize(mask_quotes(decision.rest) + " " + decision.appendix), names, values, prices=True)
+    if not named and decision.antecedent and not _SPATIAL.search(decision.antecedent):
+        everyone = {t for e in visible_elements(step) for t in element_texts(e)
+                    if (_WORDY.search(t) and _long(t)) or _PRICE.fullmatch(t)}
+        named = _named_last(normalize(decision.antecedent), everyone, own)
+    named = [t for t in named if t not in own and not any(t in o for o in own)]
+    if not named:
+        return None
+    exact = _PRICE.fullmatch(named[0]) is not None  # a price: the nodes that show it alone
+    holders = [e for e in visible_elements(step) if any((t == named[0]) if exact else (named[0] in t)
+                                                        for t in element_texts(e)) and not e.contains(point)]
+    if not holders or (_PRICE.fullmatch(named[0]) and len(holders) > 1):
+        return None  # a price two cards share says nothing
+    kind = element.class_name or element.tag
+    peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge
+    nearest = min(peers, key=lambda e: min(_distance(e, h) for h in holders))
+    if nearest is element or nearest.contains(point):
+        return None
+    return (f"the reasoning names “{_short(named[0])}”, beside another “{_short(element_label(nearest))}” than the "
+            f"call's “{_short(element_label(element))}”")
+
+
+def _named_last(text: str, labels: set[str], own: set[str]) -> list[str]:
+    """The label named last in ``text`` (what a pronoun after it points back to); nothing when it is the target's
+    own (or part of it)."""
+    found = [(text.rfind(t) + len(t), len(t), t) for t in labels if _names(text, t)]
+    if not found:
+        return []
+    last = max(found)[2]
+    return [] if any(last in o for o in own) else [last]
+
+
+def _peers(element, visible, screen_area: int) -> list:
+    """The visible controls alike ``element``: the same label, or else the same kind (when known) and size (±25%)."""
+    label = normalize(element_label(element))
+    twins = [e for e in visible if label and normalize(element_label(e)) == label]
+    if len(twins) >= 2:
+        return twins
+    kind = element.class_name or element.tag
+    w, h = element.bounds[2] - element.bounds[0], element.bounds[3] - element.bounds[1]
+    if w <= 0 or h <= 0 or w * h > 0.25 * screen_area:
+        return []  # a container is nobody's peer
+    if not any((e.class_name or e.tag) == kind for e in visible):
+        kind = None  # the screen's elements do not say their kind: size alone
+    return [e for e in visible if kind is None or (e.class_name or e.tag) == kind
+            if abs((e.bounds[2] - e.bounds[0]) - w) <= 0.25 * w and abs((e.bounds[3] - e.bounds[1]) - h) <= 0.25 * h]
+
+
+def _distance(a, b) -> float:
+    (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a.bounds, b.bounds
+    dx = max(0, max(ax1, bx1) - min(ax2, bx2))
+    dy = max(0, max(ay1, by1) - min(ay2, by2))
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def _before_contrast(decision: Decision) -> tuple[str, ...]:
+    """The decision's quotes, less those after a contrast in its clause (点击“商城”而不是“Chrome”)."""
+    m = _CONTRAST.search(mask_quotes(decision.after_verb))
+    if m is None:
+        return decision.quotes
+    late = set(quotes_in(decision.after_verb[m.start():]))
+    return tuple(q for q in decision.quotes if q not in late or q in quotes_in(decision.after_verb[:m.start()]))
+
+
+def _long(text: str) -> bool:
+    """Long enough to single out a label: 3+ CJK characters or 5+ others."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    return cjk >= 3 or len(text) - cjk >= 5
+
+
+def _names(text: str, label: str) -> bool:
+    """Does ``text`` name ``label`` unquoted: 2+ CJK characters, a price, or a 4+ letter Latin label as whole
+    words."""
+    if re.search(r"[\u4e00-\u9fff]", label):
+        return len(label) >= 2 and label in text
+    return (len(label) >= 4 or _PRICE.fullmatch(label) is not None) and re.search(rf"(?<![A-Za-z0-9]){re.escape(label)}(?![A-Za-z0-9])", text) is not None
+
+
+def _target_name(element, target_param: str) -> str:
+    if element is not None and element_label(element):
+        return f"“{_short(element_label(element))}”"
+    quoted = quotes_in(target_param)
+    return f"“{_short(quoted[0])}”" if quoted else f"“{_short(target_param)}”"
