@@ -103,7 +103,7 @@ _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-]*(?:\s[\w@.+\-]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
@@ -115,7 +115,7 @@ def _exact(a: str, b: str) -> bool:
     return bool(a) and a == b
 
 
-def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str | None:
+def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
     if decision.verb != "input" or name not in ("input", "type"):
@@ -130,8 +130,9 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any]) -> str 
     if not decision.quotes:
         m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
-        if not said or _exact(said, typed):
-            return None
+        field = target_element(step)
+        if not said or _exact(said, typed) or (field is not None and normalize(said) in element_texts(field)):
+            return None  # 先填 Full name: the field, not the text
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
     said = decision.quotes[-1] if name == "type" and len(decision.quotes) > 1 else decision.quotes[0]
     if len(decision.quotes) > 1 and any(_exact(q, typed) for q in decision.quotes):
@@ -165,6 +166,21 @@ def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: St
     return f"the reasoning opens “{_short(named[0])}”, the call opens “{_short(app)}”"
 
 
+def _labelled_value_problem(text: str, name: str, params: dict[str, Any], step: Step) -> str | None:
+    """No verb, a field and its value (``Phone number: 555-0143``, ``Next, the To field: Dallas``): on a typing
+    step the value after the call's own field must be the typed text."""
+    element = target_element(step)
+    if name not in ("input", "type") or element is None:
+        return None
+    typed = str(params.get("text") or "")
+    for label in element_texts(element):
+        m = re.search(rf"(?<![\w]){re.escape(label)}(?:\s*(?:field|box|框|栏))?\s*[:：]\s*(?P<v>[^\n]+?)\s*[.。]?\s*$",
+                      normalize(text), re.I | re.M)
+        if m and not _exact(_QUOTE_EDGES.sub("", m.group("v")), typed) and not _exact(m.group("v"), typed):
+            return f"the reasoning gives “{_short(label)}” the value “{_short(m.group('v'))}”, the call types “{_short(typed)}”"
+    return None
+
+
 def _done_problem(text: str, decision: Decision | None, name: str) -> str | None:
     if name == "done":
         if decision is not None and decision.verb not in ("done", "open") and decision.verb in (
@@ -190,11 +206,12 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
     if done:
         return [done]
     if decision is None:
-        return []
+        labelled = _labelled_value_problem(text, name, params, step)
+        return [labelled] if labelled else []
     verb = _verb_problem(decision, name)
     if verb:
         return [verb]
-    for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params),
+    for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params, step),
                     _value_problem(decision, name, params, step),
                     _app_problem(decision, name, params, step), target_problem(decision, name, params, step)):
         if problem:

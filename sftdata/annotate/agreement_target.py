@@ -71,9 +71,13 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
         said = _named(normalize(decision.rest), others, values)
-    labels_elsewhere = {t for e in visible_elements(step) if not (point is not None and e.contains(point))
-                        for t in element_texts(e)}
+    field = _field_problem(decision, name, step, own, labels_elsewhere := {
+        t for e in visible_elements(step) if not (point is not None and e.contains(point)) for t in element_texts(e)})
+    if field:
+        return field
     for quote in said:
+        if element is not None and _describes_target(quote, step, element):
+            continue  # the card with the 秒杀 tag: a word of the target's own card
         if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
@@ -89,6 +93,52 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
             label = _target_name(element, target_param)
             return f"the reasoning names “{_short(quote)}”; the call targets {label}"
     return _qualifier_problem(decision, step, element, others, values)
+
+
+_INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\s+(?:box|field|input|textbox|text box)\b"
+                         r"|在\s*(?P<zh>[^，,。\s“”]{1,12}?)\s*(?:输入框|框|栏|字段)", re.I)
+
+
+def _field_problem(decision: Decision, name: str, step: Step, own: list[str], elsewhere: set[str]) -> str | None:
+    """Typing into another field of the page: ``type Boston into the To box`` when the call's field is From."""
+    if name != "type" or decision.verb != "input":
+        return None
+    m = _INTO_FIELD.search(decision.after_verb)
+    field = normalize(m.group("en") or m.group("zh")) if m else ""
+    if not field or field not in elsewhere or any(_same_text(field, o) for o in own if o):
+        return None
+    return f"the reasoning types into “{_short(field)}”, another field of this page than the call's"
+
+
+def _describes_target(name: str, step: Step, element) -> bool:
+    """Is ``name`` shown inside the target's own card or row (the smallest box around the tapped point that is
+    not the whole screen), by an element unlike the target: ``the card with the 秒杀 tag``."""
+    point = step.action.point
+    if point is None:
+        return False
+    screen = step.screenshot.width * step.screenshot.height
+    cards = [e for e in step.elements if e.contains(point) and 0 < e.area <= 0.25 * screen and e is not element
+             and e.area > element.area]
+    if not cards:
+        return False
+    card = min(cards, key=lambda e: e.area)
+    visible = visible_elements(step)
+    holders = [e for e in visible if any(name in t for t in element_texts(e)) and not e.contains(point)]
+    exact = [e for e in holders if name in element_texts(e)]  # a row titled so, not a subtitle that mentions it
+    holders = exact or holders
+    alike = _peers(element, visible, screen)  # another tab of the same bar is a choice, not a description
+    return any(_inside(h, card) and h not in alike and not _same_row(h, element) for h in holders)
+
+
+def _same_row(a, b) -> bool:
+    """Side by side and of one height (±25%): tabs of a bar, chips of a filter row."""
+    ha, hb = a.bounds[3] - a.bounds[1], b.bounds[3] - b.bounds[1]
+    return abs(ha - hb) <= 0.25 * max(ha, hb) and min(a.bounds[3], b.bounds[3]) - max(a.bounds[1], b.bounds[1]) > 0.5 * min(ha, hb)
+
+
+def _inside(inner, outer) -> bool:
+    (a1, b1, a2, b2), (c1, d1, c2, d2) = inner.bounds, outer.bounds
+    return a1 >= c1 and b1 >= d1 and a2 <= c2 and b2 <= d2
 
 
 def _named(text: str, others: dict[str, str], values: list[str], prices: bool = False) -> list[str]:

@@ -29,7 +29,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
-    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]))(?![框法栏区域])"),
+    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
@@ -38,7 +38,7 @@ _VERBS_ZH = (
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它)"),
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目))|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
+    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -53,7 +53,7 @@ _VERBS_EN = (
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
-    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bnow )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
+    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
               r"|pick|picking|check|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
@@ -265,12 +265,15 @@ RELATION = re.compile(SPATIAL.pattern + r"|而不是|不|没|别|无需|但|不�
                       r"|\b(?:instead|not|no|don't|but|rather|then|later|is|are|was|than)\b", re.I)
 
 
+_APPOSITION = re.compile(r"^\s*(?:也就是|也即|即|就是|\bi\.e\.\s*|\bnamely\b|\bthat is\b)\s*", re.I)
+
+
 def _appendix(follow: str) -> str:
     """The verbless clauses that open ``follow`` (an appositive naming the target), up to the first clause
     with a verb, a relation to something else (``旁边``, ``below``) or a quotation."""
     parts = []
     for m in re.finditer(r"^[，,]([^，,；;]+)", follow):
-        part = m.group(1)
+        part = _APPOSITION.sub("", m.group(1))
         if _first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
             break
         parts.append(part)

@@ -71,6 +71,7 @@ _COUNTS = re.compile("|".join((
     rf"\bsteps?\b[^.;]{{0,20}}?\b{_EN_NUM}\s+(?:more\s+)?to go\b",
     rf"\b{_EN_NUM}\s+(?:more\s+)?steps?\s+(?:away|short)\b",
     r"\b(?:only|just)\s+(?:the\s+|one\s+)?(?:final|last)\s+step\s+(?:remains|is left|left)\b",
+    rf"\b{_EN_NUM}\s+steps?\s+(?:are|is)\s+(?:needed|required|enough)\b",
     rf"(?:轨迹|整个任务|全程|整个过程|整个流程)[^，,。]{{0,6}}?(?:包含|包括|共有|共|分为)\s*{_ZN}{_ZSTEP}",
     rf"\b(?:episode|trajectory)\s+(?:has|takes|contains|consists of)\s+{_EN_NUM}\s+steps\b",
     rf"\b{_EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{_EN_NUM}\s+steps\s+in all\b",
@@ -93,11 +94,14 @@ _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|
               r"|播放|启动|关闭|开启|呈现|展示|展现|定格|提示|获得焦点|发出|下载|没有(?:任何)?(?:变化|反应)")
 _ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
 _ZH_EVENTS = re.compile(
-    rf"(?:随后|随即|随之|紧接着|紧跟着|接着|结果|果然|立即|立刻|马上)[^。，,]{{0,24}}?(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
+    rf"(?:随后|随即|随之|紧跟着|结果|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,]{{0,24}}?"
+    rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
     rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
 # claims that an action worked: this step's outcome only once the text has stated this step's action (before
 # that they are read off the current screen about the previous step: 现在显示 On，说明切换成功 / The swipe worked:)
+_WILL_FAIL = re.compile(r"\b(?:won't|will not|isn't going to|is not going to)\s+(?:register|work|respond|take|do anything"
+                        r"|go through)\b|不会(?:有)?(?:反应|生效|响应)|(?:第一次|这次|这一下)(?:点击)?(?:会)?(?:点不中|没反应|无效)", re.I)
 _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
                       r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
                       r"(?:worked|took effect|succeeded|was successful)\b", re.I)
@@ -108,7 +112,8 @@ _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contain
                             r"|added|completed|cleared|booked|placed|posted)\b"
                             r"|\b(?:has|have)\s+(?:now\s+|just\s+)?(?:appeared|opened|loaded|changed|switched|turned|gone"
                             r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
-                            r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b",
+                            r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b"
+                            r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b",
                             re.I)
 _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|row|toolbar|sheet|tab|view|viewer|badge"
                            r"|title|header|keyboard|link|banner|toast|popup|pop-up|counter|cart|icon|grid|feed)\s+"
@@ -149,7 +154,8 @@ _ZH_ACTION = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}(?![了过])")  # 已打�
 _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b"
                         r"|^\s*(?:tapp|press|long-press|hitt|typ|swip|scroll|pull|enter|click|select|choos|pick|open"
                         r"|touch|search|check|toggl|sav|delet|send|submitt)ing\b"
-                        r"|\b(?:entered|typed|tapped|clicked|selected|opened|pressed|saved|sent|deleted|submitted)\s*$"
+                        r"|^\s*(?:[\w'-]+\s+){0,2}(?<!\bbe )(?<!\bbeen )(?:entered|typed|tapped|clicked|selected|opened|pressed"
+                        r"|saved|sent|deleted|submitted)[.!]?\s*$"
                         rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)", re.I)
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
@@ -160,8 +166,8 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
              "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
              "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
              "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved"}
-_ZH_NARRATED = re.compile(rf"{_ZH_ACT}了")
-_ZH_BARE = re.compile(rf"^[^，,]{{0,8}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
+_ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
+_ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
@@ -278,6 +284,7 @@ def find_hindsight(text: str) -> list[str]:
         if _PAST.search(sentence):
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
+        spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
         spans += [(offset + a, offset + b) for a, b in _after_reports(sentence)  # 右滑之后回到了 5/30。按返回键…:
                   if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
@@ -295,7 +302,7 @@ def find_hindsight(text: str) -> list[str]:
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
                 spans.append((offset + c.start(), offset + c.end()))
-            elif acted and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
+            elif (acted or narrated) and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
                     clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):

@@ -248,3 +248,31 @@ def test_ninth_pass_values_apps_and_completion():
     assert contradictions("打开日历，不用 Google 地图。", launch, home) == []
     assert claims_complete("Both items are in the cart. That's everything — finishing.")
     assert claims_complete("That's all I can see on this page, so scroll.") is None
+
+
+def test_tenth_pass_classes():
+    assert stated_decision("Now open the chat with Bob.").verb == "open"
+    assert stated_decision("The page is now open.") is None
+    assert stated_decision("我先点取消，再看看。").verb == "click"
+    email = Element(0, (0, 300, 1080, 400), text="Email", flags=("visible", "editable"), tag="input")
+    phone = Element(1, (0, 400, 1080, 500), text="Phone", flags=("visible", "editable"), tag="input")
+    step = Step(0, SHOT, Action("type", text="a@b.com", element=email, point=(540, 350)), elements=[email, phone])
+    typing = {"name": "type", "parameters": {"text": "a@b.com"}}
+    assert contradictions("邮箱填 c@d.com。", typing, step)
+    assert contradictions("邮箱填 a@b.com。", typing, step) == []
+    assert contradictions("Email: c@d.com", typing, step)  # no verb: the field's value
+    assert contradictions("Email: a@b.com", typing, step) == []
+    assert contradictions("Type a@b.com into the Phone box.", typing, step)  # another field of the page
+    assert contradictions("先填 Email，输入“a@b.com”。", typing, step) == []  # the field, not the text
+    date = {"name": "type", "parameters": {"text": "06/01"}}
+    assert contradictions("日期输入 06/02。", date, Step(0, SHOT, Action("type", text="06/01", element=email,
+                                                                         point=(540, 350)), elements=[email]))
+    # an appositive after 也就是 names the target; a tag inside the target's own card describes it
+    elements, _ = _cards()
+    tags = [Element(30, (310, 770, 400, 820), text="秒杀", flags=("visible",)),
+            Element(31, (310, 1170, 400, 1220), text="秒杀", flags=("visible",)),
+            Element(32, (0, 690, 1080, 950), flags=("visible",))]  # the second card's box
+    image = Step(0, SHOT, Action("click", point=(150, 800), element=elements[3]), elements=elements + tags)
+    click = {"name": "click", "parameters": {}}
+    assert contradictions("点开第一个，也就是 Anker 降噪耳机 经典款。", click, image)
+    assert contradictions("Open the Sony one — the card with the 秒杀 tag — by tapping its picture.", click, image) == []

@@ -191,3 +191,19 @@ def test_ninth_pass_hindsight(text):
 
 def test_an_expectation_carries_to_the_end_of_its_sentence():
     assert find_hindsight("Tapping Details should open the order page, where the invoice is shown.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Saved. The draft list is empty again.",
+    "Only four steps are needed here: Wi-Fi, the network, the password, done.",
+    "The first tap on Pay won't register, so I'll tap twice.",
+    "点了保存，就回到了列表。",
+    "点了一下，Wi-Fi 开关变成 On 了。",
+])
+def test_tenth_pass_hindsight(text):
+    assert find_hindsight(text)
+
+
+def test_next_then_an_action_is_a_decision():
+    assert find_hindsight("对话已删除。接着打开快递驿站。") == []
+    assert find_hindsight("Four drafts must be deleted; one is gone, three remain. I long-press the next draft.") == []
