@@ -45,10 +45,10 @@ _VERBS_EN = (
     ("long_press", r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
-    ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up))\b"),
-    ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|press(?:ing)? (?:the )?home(?: button| key)?"
+    ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
+    ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
              r"|return(?:ing)? to the home screen)\b"),
-    ("back_key", r"\b(?:press(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
+    ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|back key)\b"),
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
@@ -81,10 +81,10 @@ _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|
                        re.I)
 _LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
-_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
+_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
                            r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$", re.I)
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
-                          r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)", re.I)  # I'll hit Reserve now on the next step
+                          r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
@@ -99,7 +99,7 @@ _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 _FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
-_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
+_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
 _VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
 _REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
@@ -188,6 +188,7 @@ class _Candidate:
     lead: str  # the sentence before the verb (what a pronoun after the verb points back to)
     follow: str  # the sentence after this clause
     line_rest: str  # the line after this clause
+    after_dash: bool = False  # the clause follows a dash in its sentence (``go back one — swipe right``)
 
 
 def _candidates(text: str) -> list[_Candidate]:
@@ -198,7 +199,7 @@ def _candidates(text: str) -> list[_Candidate]:
         offset = masked_text.find(sentence) if sentence else -1
         sentence_has = False
         conditional = False
-        for m in re.finditer(r"[^，,；;：:]+", sentence):
+        for m in re.finditer(r"[^，,；;：:—–]+", sentence):
             masked = m.group()
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
@@ -229,7 +230,8 @@ def _candidates(text: str) -> list[_Candidate]:
             line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
                                   bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead,
-                                  text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None]))
+                                  text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None],
+                                  start > offset >= 0 and masked_text[start - 1] in "—–"))
             sentence_has = True
             seen_decision = True
     return out
@@ -245,6 +247,9 @@ def stated_decision(text: str) -> Decision | None:
     strong = [c for c in candidates if c.strong and not c.purpose]
     marked = [c for c in candidates if c.marked and not c.purpose]
     chosen = (strong or marked or candidates[-1:])[0]
+    at = candidates.index(chosen)
+    if at + 1 < len(candidates) and candidates[at + 1].after_dash and candidates[at + 1].verb == "swipe":
+        chosen = candidates[at + 1]  # Let me go back one — swipe right: the dash says how
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
     quotes = quotes_in(tail)
@@ -290,7 +295,7 @@ _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操
                        r"|(?:^|(?<=[.!;。！；—–]))\s*(?:(?:the\s+)?(?:task|goal)\s+)?(?:all\s+)?(?:complete|completed|done|finished"
                        r"|accomplished)\s*(?=[.!。！]|$)"  # … — done.   Done.   — task complete
                        r"|(?:^|(?<=[，,。！；;—–]))\s*(?:搞定|大功告成|全部完成|都完成)了?\s*(?=[。！!]|$)"
-                       r"|\bthat'?s (?:everything|all)(?= *[—–.!;,]| *$)|\b(?:finishing|wrapping up)\s*(?=[.!。]|$)"
+                       r"|\bthat'?s (?:everything|all|the (?:whole|entire) task)(?= *[—–.!;,]| *$)|[,，]\s*finished\s*[.!。！]?\s*$|\b(?:finishing|wrapping up)\s*(?=[.!。]|$)"
                        r"|\ball set\s*(?=[—–.!]|$)"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
                        re.I)

@@ -85,9 +85,9 @@ _COUNTS = re.compile("|".join((
 _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截图|屏|帧|画面)|下张截图"
                           r"|\b(?:next|following|subsequent)\s+(?:screenshot|screen|frame|image)s?\b"
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
-_ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
+_ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|点一次|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
-           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
+           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到|加入|往回滑|回滑)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
 _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|收起|切换|变成|变为|更新为|消失|回到|返回到|载入|加载出|刷新出"
@@ -100,7 +100,7 @@ _ZH_EVENTS = re.compile(
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
 # claims that an action worked: this step's outcome only once the text has stated this step's action (before
 # that they are read off the current screen about the previous step: 现在显示 On，说明切换成功 / The swipe worked:)
-_WILL_FAIL = re.compile(r"\b(?:won't|will not|isn't going to|is not going to)\s+(?:register|work|respond|take|do anything"
+_WILL_FAIL = re.compile(r"\b(?:won't|will not|isn't going to|is not going to|doesn't|does not)\s+(?:register|work|respond|take|do anything"
                         r"|go through)\b|不会(?:有)?(?:反应|生效|响应)|(?:第一次|这次|这一下)(?:点击)?(?:会)?(?:点不中|没反应|无效)", re.I)
 _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
                       r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
@@ -127,7 +127,7 @@ _ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:之�
 _EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
               r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
               r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
-_EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search|check|toggle)"
+_EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search|check|toggle|switch)"
 _EN_EVENTS = re.compile(
     rf"\b(?:after|once)\b[^.,]{{0,40}}?\b{_EN_RESULT}\b"
     rf"|\b(?:which|this|that|it)\s+(?:then\s+)?{_EN_RESULT}\b"
@@ -176,8 +176,11 @@ _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他
                     r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
                     r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"
                     r"|plan|want|if|let me|in order to|so that|to be)\b|'ll\b", re.I)
-_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|前面|前[一二两三四五六七八九十几\d]+步"
+_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
+# an expectation that carries to the end of its sentence ("Tapping X should open Y, where Z is shown")
+_HEDGE = re.compile(r"应该|应当|会(?![话议员计场儿])|预计|预期|期望|希望|可能|也许|或许|大概|估计"
+                    r"|\b(?:should|will|would|may|might|could|expect|expected|likely|probably)\b|'ll\b", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
 _CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
 
@@ -309,7 +312,7 @@ def find_hindsight(text: str) -> list[str]:
                 spans.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
-            hedged = hedged or bool(_MODAL.search(clause))
+            hedged = hedged or bool(_HEDGE.search(clause))
             acted = acted or bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
     merged: list[list[int]] = []

@@ -276,3 +276,19 @@ def test_tenth_pass_classes():
     click = {"name": "click", "parameters": {}}
     assert contradictions("点开第一个，也就是 Anker 降噪耳机 经典款。", click, image)
     assert contradictions("Open the Sony one — the card with the 秒杀 tag — by tapping its picture.", click, image) == []
+
+
+def test_eleventh_pass_classes():
+    left = {"name": "swipe", "parameters": {"direction": "RIGHT"}}
+    right_step = Step(0, SHOT, Action("swipe", direction="right"))
+    assert contradictions("Let me go back one photo — swipe right.", left, right_step) == []  # the dash says how
+    assert contradictions("Go back up a bit — swipe left with the finger.", left, right_step)
+    down = {"name": "swipe", "parameters": {"direction": "DOWN"}}
+    assert contradictions("Pull down on the feed to refresh it.", down, Step(0, SHOT, Action("swipe", direction="down"))) == []
+    assert contradictions("Pull up on the feed to load more.", down, Step(0, SHOT, Action("swipe", direction="down")))
+    home = {"name": "press_home", "parameters": {}}
+    assert contradictions("All set here, so I'll hit the home key — no need to open more.", home,
+                          Step(0, SHOT, Action("home"))) == []
+    assert stated_decision("保存完再去点“下一页”。") is None  # after saving: a later step
+    assert stated_decision("先打开相册翻一下之前拍的照片。").verb == "open"  # 之前拍的: taken before, not "before"
+    assert claims_complete("Dark mode toggled on — that's the whole task, finished.")

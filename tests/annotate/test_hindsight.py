@@ -207,3 +207,12 @@ def test_tenth_pass_hindsight(text):
 def test_next_then_an_action_is_a_decision():
     assert find_hindsight("对话已删除。接着打开快递驿站。") == []
     assert find_hindsight("Four drafts must be deleted; one is gone, three remain. I long-press the next draft.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "再点一次收藏，收藏数变成 3 了。",
+    "点“筛选”后页面没有变化，推荐商品还排在最前面。",  # 最前面 is a place, not "earlier"
+    "The first tap on Pay doesn't register — the total stays the same.",
+])
+def test_eleventh_pass_hindsight(text):
+    assert find_hindsight(text)
