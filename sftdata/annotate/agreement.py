@@ -37,7 +37,7 @@ COMPATIBLE = {
     "long_press": {"long_press"},
     "input": {"input"},
     "type": {"input", "click"},
-    "select": {"click", "input"},
+    "select": {"click"},  # typing into a list is not choosing from it
     "swipe": {"swipe"},
     "scroll": {"swipe"},
     "open_app": {"open_app", "open", "click"},
@@ -103,7 +103,7 @@ _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?:[\u4e00-\u9fff]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
@@ -143,7 +143,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
 
 
 _APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"
-                        r"|\b(?:open|launch|start)\s+(?:the\s+)?(?P<en>[A-Za-z0-9][\w .&'-]{0,24}?)\s+app\b", re.I)
+                        r"|\b(?:open|launch|start)\s+(?:the\s+)?(?!(?:that|this|it|its|your|my)\s+app\b)(?P<en>[A-Za-z0-9][\w .&'-]{0,24}?)\s+app\b", re.I)
 
 
 def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
@@ -181,10 +181,21 @@ def _labelled_value_problem(text: str, name: str, params: dict[str, Any], step: 
     return None
 
 
+_TYPE_LATER = re.compile(r"\b(?:type|enter|fill in)\b[^.;。；]{0,40}\b(?:in|on) the (?:next|following) step\b"
+                         r"|(?:下一步|之后|稍后|等会儿?)再(?:输入|填写?|键入)", re.I)
+
+
+def _deferred_typing(text: str, decision: Decision, name: str) -> str | None:
+    """A typing call whose reasoning only taps the field now and types "in the next step"."""
+    if name not in ("type", "input") or decision.verb != "click" or not _TYPE_LATER.search(text):
+        return None
+    return f"the reasoning only taps now (“{_short(decision.phrase)}”) and types later; the call types"
+
+
 def _done_problem(text: str, decision: Decision | None, name: str) -> str | None:
     if name == "done":
         if decision is not None and decision.verb not in ("done", "open") and decision.verb in (
-                "click", "long_press", "input", "swipe", "open_app", "back", "back_key", "home"):
+                "click", "long_press", "input", "swipe", "open_app", "back", "back_key", "home", "wait"):
             return f"the call is done, but the reasoning decides to {_VERB_WORDS[decision.verb]} (“{_short(decision.phrase)}”)"
         return None
     claim = claims_complete(text)
@@ -208,7 +219,7 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
     if decision is None:
         labelled = _labelled_value_problem(text, name, params, step)
         return [labelled] if labelled else []
-    verb = _verb_problem(decision, name)
+    verb = _verb_problem(decision, name) or _deferred_typing(text, decision, name)
     if verb:
         return [verb]
     for problem in (_direction_problem(decision, name, params), _text_problem(decision, name, params, step),

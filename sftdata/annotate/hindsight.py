@@ -77,6 +77,10 @@ _COUNTS = re.compile("|".join((
     rf"\b{_EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{_EN_NUM}\s+steps\s+in all\b",
     r"\b(?:last|final)\s+(?:step|action|move|tap)\s+(?:of|in)\s+(?:the|this)\s+(?:trajectory|episode|recording)\b",
     r"(?:记录|轨迹|录制|episode)[^，,。]{0,4}?(?:的)?(?:最后一步|最后一个动作|最后一个操作)",
+    # this very step is the last: how many are left (none) is the recording's to know; "the task's last part is
+    # going home" (任务最后一步是回到主屏幕) is the goal's structure and passes
+    r"(?:这|这一步|此步|本步|当前这一?步)(?:就|也|便)?是(?:[^，,。是]{0,10}的)?最后一步(?:\s*[（(]第\s*\d+\s*步[）)]?)?"
+    r"|\b(?:this|that)(?:'s| is)(?: also)? the (?:final|last) (?:step|action|move)\b",
     rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{_ZN}{_ZSTEP}",
     r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
 )), re.I)
@@ -141,7 +145,7 @@ _ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了)(?!在)(?:了|来|出来|出)
 _EN_PRESENT_RESULT = re.compile(
     r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
     r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
-    r"|leads to|loads)\b", re.I)
+    r"|leads to|loads|returns (?:me |us )?to|flips (?:it )?to|puts (?:the|it)|turns (?:it )?(?:on|off))\b", re.I)
 _EN_DID_THEN_NOW = re.compile(
     r"^\s*(?:tapped|clicked|pressed|swiped|scrolled|typed|entered|selected|checked|toggled|opened|long-pressed)\b"
     r"[^.;]{0,60}?(?:[,;—–-]|\band\b)[^.;]{0,60}?\b(?:now|again|is visible|are visible|appears|shows|reads)\b", re.I)

@@ -292,3 +292,23 @@ def test_eleventh_pass_classes():
     assert stated_decision("保存完再去点“下一页”。") is None  # after saving: a later step
     assert stated_decision("先打开相册翻一下之前拍的照片。").verb == "open"  # 之前拍的: taken before, not "before"
     assert claims_complete("Dark mode toggled on — that's the whole task, finished.")
+
+
+def test_twelfth_pass_classes():
+    field = Element(0, (0, 300, 1080, 400), text="Cabin", flags=("visible",), tag="select")
+    pick = Step(0, SHOT, Action("select", text="Business", element=field), elements=[field])
+    chosen = {"name": "select", "parameters": {"value": "Business"}}
+    assert contradictions("在 Cabin 这一栏直接输入“Business”。", chosen, pick)  # typing is not choosing
+    phone = Element(1, (0, 400, 1080, 500), text="Phone number", flags=("visible", "editable"), tag="input")
+    typing = {"name": "type", "parameters": {"text": "555-0134"}}
+    step = Step(0, SHOT, Action("type", text="555-0134", element=phone, point=(540, 450)), elements=[phone])
+    assert contradictions("Click the Phone number field first; I'll type the number in the next step.", typing, step)
+    assert contradictions("Click the Phone number field and type 555-0134.", typing, step) == []
+    assert contradictions("在 Phone number 里输入号码 BOS。", typing, step)  # a value after a descriptor
+    done = {"name": "done", "parameters": {}}
+    assert contradictions("已经回到主屏幕了。先等几秒让状态稳定。", done, Step(0, SHOT, Action("done")))
+    assert claims_complete("The item is in the cart. Everything's finished.")
+    assert stated_decision("下拉联想出来好几个，选第一个“耳机 2024新款”。").verb == "click"
+    launch = {"name": "open_app", "parameters": {"app_name": "商城"}}
+    assert contradictions("The goal lives inside 商城, so I'll launch that app.", launch,
+                          Step(0, SHOT, Action("open_app", app="商城"))) == []

@@ -216,3 +216,13 @@ def test_next_then_an_action_is_a_decision():
 ])
 def test_eleventh_pass_hindsight(text):
     assert find_hindsight(text)
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("点“提交”，这就是最后一步。", True),  # how many steps are left is the recording's to know
+    ("Tap Pay — this is also the final step.", True),
+    ("任务最后一步是回到主屏幕，按 Home 键。", False),  # the goal's structure
+    ("Pressing back returns me to the album grid.", True),
+])
+def test_the_last_step_and_present_results(text, flagged):
+    assert bool(find_hindsight(text)) is flagged
