@@ -24,7 +24,8 @@ SETS = ("agreement_dev.jsonl", "agreement_heldout.jsonl", "agreement_heldout2.js
         "agreement_heldout4.jsonl", "agreement_heldout5.jsonl",
         "agreement_heldout6.jsonl", "agreement_heldout7.jsonl",
         "agreement_heldout8.jsonl", "agreement_heldout9.jsonl",
-        "agreement_heldout10.jsonl", "agreement_heldout11.jsonl")
+        "agreement_heldout10.jsonl", "agreement_heldout11.jsonl",
+        "agreement_heldout12.jsonl")
 
 
 def load_steps(path: Path = HERE / "agreement_steps.jsonl") -> dict[str, Step]:

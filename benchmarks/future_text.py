@@ -24,7 +24,7 @@ SETS = ("future_text_dev.jsonl", "future_text_heldout.jsonl", "future_text_heldo
         "future_text_heldout5.jsonl", "future_text_heldout6.jsonl",
         "future_text_heldout7.jsonl", "future_text_heldout8.jsonl",
         "future_text_heldout9.jsonl", "future_text_heldout10.jsonl",
-        "future_text_heldout11.jsonl")
+        "future_text_heldout11.jsonl", "future_text_heldout12.jsonl")
 CHECKS = {
     "wording": lambda r, ep: bool(find_hindsight(r["text"])),
     "future_screen_text": lambda r, ep: bool(future_screen_text(r["text"], ep, r["index"])),
