@@ -23,7 +23,7 @@ from typing import Any
 from ..model import Step
 from .calls import element_label, normalize, target_element
 from .decision import SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
-from .screen_text import element_texts, visible_elements
+from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 
 
 def _same_text(a: str, b: str) -> bool:
@@ -58,10 +58,10 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     own += [normalize(q) for q in quotes_in(target_param)] + ([normalize(target_param)] if target_param else [])
     if name == "open_app" and params.get("app_name"):
         own.append(normalize(str(params["app_name"])))
+    elsewhere = [e for e in visible_elements(step) if not (point is not None and e.contains(point))]
+    labels_elsewhere = {t for e in elsewhere for t in element_texts(e)}
     others: dict[str, str] = {}
-    for e in visible_elements(step):
-        if point is not None and e.contains(point):
-            continue
+    for e in elsewhere:
         for text in element_texts(e):
             if len(text) >= 2 and not any(_same_text(text, o) for o in own if o):
                 others.setdefault(text, element_label(e) or text)
@@ -71,8 +71,7 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
         said = _named(normalize(decision.rest), others, values)
-    field = _field_problem(decision, name, step, own, labels_elsewhere := {
-        t for e in visible_elements(step) if not (point is not None and e.contains(point)) for t in element_texts(e)})
+    field = _field_problem(decision, name, own, labels_elsewhere)
     if field:
         return field
     for quote in said:
@@ -99,7 +98,7 @@ _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\
                          r"|在\s*(?P<zh>[^，,。\s“”]{1,12}?)\s*(?:输入框|框|栏|字段)", re.I)
 
 
-def _field_problem(decision: Decision, name: str, step: Step, own: list[str], elsewhere: set[str]) -> str | None:
+def _field_problem(decision: Decision, name: str, own: list[str], elsewhere: set[str]) -> str | None:
     """Typing into another field of the page: ``type Boston into the To box`` when the call's field is From."""
     if name != "type" or decision.verb != "input":
         return None
@@ -123,9 +122,7 @@ def _describes_target(name: str, step: Step, element) -> bool:
         return False
     card = min(cards, key=lambda e: e.area)
     visible = visible_elements(step)
-    holders = [e for e in visible if any(name in t for t in element_texts(e)) and not e.contains(point)]
-    exact = [e for e in holders if name in element_texts(e)]  # a row titled so, not a subtitle that mentions it
-    holders = exact or holders
+    holders = _holders(name, step, exact=True) or _holders(name, step)  # a row titled so before a subtitle
     alike = _peers(element, visible, screen)  # another tab of the same bar is a choice, not a description
     return any(_inside(h, card) and h not in alike and not _same_row(h, element) for h in holders)
 
@@ -158,7 +155,6 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
 
 
 _CONTRAST = re.compile(r"\b(?:rather than|instead of|not|never)\b|而不是|而非|不是|不用|不去|别", re.I)
-_PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
 _PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
 
 
@@ -178,19 +174,17 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
     if len(peers) < 2:
         return None
     own = set(element_texts(element))
-    names = {k: v for k, v in others.items() if (_WORDY.search(k) and _long(k)) or _PRICE.fullmatch(k)}
+    names = {k: v for k, v in others.items() if _distinctive(k)}
     named = _named(normalize(mask_quotes(decision.rest) + " " + decision.appendix), names, values, prices=True)
     if not named and decision.antecedent and not _SPATIAL.search(decision.antecedent):
-        everyone = {t for e in visible_elements(step) for t in element_texts(e)
-                    if (_WORDY.search(t) and _long(t)) or _PRICE.fullmatch(t)}
+        everyone = {t for e in visible_elements(step) for t in element_texts(e) if _distinctive(t)}
         named = _named_last(normalize(decision.antecedent), everyone, own)
     named = [t for t in named if t not in own and not any(t in o for o in own)]
     if not named:
         return None
-    exact = _PRICE.fullmatch(named[0]) is not None  # a price: the nodes that show it alone
-    holders = [e for e in visible_elements(step) if any((t == named[0]) if exact else (named[0] in t)
-                                                        for t in element_texts(e)) and not e.contains(point)]
-    if not holders or (_PRICE.fullmatch(named[0]) and len(holders) > 1):
+    price = _PRICE.fullmatch(named[0]) is not None
+    holders = _holders(named[0], step, exact=price)  # a price: the nodes that show it alone
+    if not holders or (price and len(holders) > 1):
         return None  # a price two cards share says nothing
     kind = element.class_name or element.tag
     peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge
@@ -199,6 +193,18 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
         return None
     return (f"the reasoning names “{_short(named[0])}”, beside another “{_short(element_label(nearest))}” than the "
             f"call's “{_short(element_label(element))}”")
+
+
+def _distinctive(text: str) -> bool:
+    """Says which card: a long enough label with words (2+ CJK or 4+ letters), or a price."""
+    return bool(_WORDY.search(text) and _long(text)) or _PRICE.fullmatch(text) is not None
+
+
+def _holders(name: str, step: Step, exact: bool = False) -> list:
+    """The visible elements, other than the tapped one, that show ``name`` (as one of their texts when ``exact``)."""
+    point = step.action.point
+    return [e for e in visible_elements(step) if not (point is not None and e.contains(point))
+            and any((t == name) if exact else (name in t) for t in element_texts(e))]
 
 
 def _named_last(text: str, labels: set[str], own: set[str]) -> list[str]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..model import Episode
 from .calls import normalize
 from .decision import quotes_in
-from .screen_text import element_texts, screen_texts
+from .screen_text import PRICE as _PRICE, element_texts, screen_texts
 
 MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK characters...
 MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
@@ -39,7 +39,6 @@ _CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
 _SPACES = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
 _MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1000XM4
-_PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]")
 _COUNTER = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})")
 _COUNTED = re.compile(r"[个件张条项次位只本台份篇首款封页组]")  # a word that opens with a measure word follows a number

@@ -15,6 +15,8 @@ visible: they were read from the pixels.
 """
 from __future__ import annotations
 
+import re
+
 from ..model import Element, Step
 from .calls import element_label, normalize
 
@@ -50,6 +52,9 @@ def element_texts(element: Element) -> list[str]:
         if value and value not in out:
             out.append(value)
     return out
+
+
+PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")  # ¥459, $230.00: says which card, and counts as a name
 
 
 _CACHE: dict[int, tuple[Step, int, list[str]]] = {}  # id(step) -> (step, element count, texts): checks ask often
