@@ -110,6 +110,11 @@ _UNQUOTED_TYPED = re.compile(
 _QUOTE_EDGES = re.compile(r"^[\"“'‘「]|[\"”'’」]$")
 
 
+def _typed_as(said: str, typed: str) -> bool:
+    """``said`` is the typed text exactly, with or without the quotation marks around it."""
+    return _exact(said, typed) or _exact(_QUOTE_EDGES.sub("", said), typed)
+
+
 def _exact(a: str, b: str) -> bool:
     a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
     return bool(a) and a == b
@@ -124,7 +129,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
         said = decision.continuation.strip()
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
-        if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _exact(_QUOTE_EDGES.sub("", said), typed):
+        if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _typed_as(said, typed):
             return None
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
     if not decision.quotes:
@@ -176,7 +181,7 @@ def _labelled_value_problem(text: str, name: str, params: dict[str, Any], step: 
     for label in element_texts(element):
         m = re.search(rf"(?<![\w]){re.escape(label)}(?:\s*(?:field|box|框|栏))?\s*[:：]\s*(?P<v>[^\n]+?)\s*[.。]?\s*$",
                       normalize(text), re.I | re.M)
-        if m and not _exact(_QUOTE_EDGES.sub("", m.group("v")), typed) and not _exact(m.group("v"), typed):
+        if m and not _typed_as(m.group("v"), typed):
             return f"the reasoning gives “{_short(label)}” the value “{_short(m.group('v'))}”, the call types “{_short(typed)}”"
     return None
 

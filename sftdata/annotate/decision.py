@@ -120,7 +120,7 @@ class Decision:
     after_verb: str  # the clause from the verb on (unquoted words of the target)
     rest: str = ""  # the clause after the verb itself (what the verb acts on)
     antecedent: str = ""  # what a pronoun after the verb points back to (``… looks good — tap its picture``)
-    appendix: str = ""  # verbless clauses after it in the sentence (``Click the first result, Pro earbuds #1``)
+    appendix: str = ""  # a verbless clause after it in the sentence (``Click the first result, Pro earbuds #1``)
     continuation: str = ""  # the rest of the line when the clause ends at a colon (``Type the reply: 明天见！``)
 
 
@@ -275,16 +275,13 @@ _APPOSITION = re.compile(r"^\s*(?:也就是|也即|即|就是|\bi\.e\.\s*|\bname
 
 
 def _appendix(follow: str) -> str:
-    """The verbless clauses that open ``follow`` (an appositive naming the target), up to the first clause
-    with a verb, a relation to something else (``旁边``, ``below``) or a quotation."""
-    parts = []
-    for m in re.finditer(r"^[，,]([^，,；;]+)", follow):
-        part = _APPOSITION.sub("", m.group(1))
-        if _first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
-            break
-        parts.append(part)
-        break  # one appositive
-    return "，".join(parts)
+    """The verbless clause right after a comma that opens ``follow`` (an appositive naming the target); nothing
+    when it has a verb, a relation to something else (``旁边``, ``below``) or a quotation, or is over 40 characters."""
+    m = re.match(r"[，,]([^，,；;]+)", follow)
+    part = _APPOSITION.sub("", m.group(1)) if m else ""
+    if not part or _first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
+        return ""
+    return part
 
 
 _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
