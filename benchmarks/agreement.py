@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from sftdata.model import Step
-from sftdata.annotate.agreement import contradictions
+from sftdata.checks.agreement import contradictions
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 sys.path.insert(0, str(HERE))

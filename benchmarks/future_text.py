@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from sftdata.model import Episode
-from sftdata.annotate.future_text import future_screen_text
-from sftdata.annotate.hindsight import find_hindsight
+from sftdata.checks.future_text import future_screen_text
+from sftdata.checks.hindsight import find_hindsight
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 sys.path.insert(0, str(HERE))

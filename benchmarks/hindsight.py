@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sftdata.annotate.hindsight import find_hindsight  # noqa: E402
+from sftdata.checks.hindsight import find_hindsight  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "annotate"
 DEFAULT_SETS = [HERE / "hindsight_set.jsonl", HERE / "hindsight_heldout.jsonl"]

@@ -7,7 +7,7 @@ For the reasoning texts: distinct-2 and distinct-3 (distinct character n-grams o
 concatenated per source; the texts are Chinese, so characters are the tokens), the share of texts whose first 10
 characters equal another text's, the share that open by restating the goal, and the count that quote the
 dataset's per-step instruction (which no exported prompt carries). For the memory: the share that
-:func:`sftdata.annotate.memory_check.memory_problems` finds nothing wrong with against the ground-truth history.
+:func:`sftdata.checks.memory_check.memory_problems` finds nothing wrong with against the ground-truth history.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from sftdata.io import iter_jsonl  # noqa: E402
 from sftdata.model import Episode  # noqa: E402
-from sftdata.annotate.memory_check import memory_problems  # noqa: E402
+from sftdata.checks.memory_check import memory_problems  # noqa: E402
 from sftdata.annotate.template import TEMPLATE_VERSION, _clean, template_items  # noqa: E402
 
 FIXTURES = ROOT.parent / "shared" / "fixtures"

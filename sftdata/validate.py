@@ -14,8 +14,8 @@ from typing import Any
 from .errors import FatalError, RecordError
 from .model import Episode
 from .values import loads_strict
-from .annotate.check import CJK_THRESHOLD, Failure, check_items
-from .annotate.parse import schema_failures
+from .checks.check import CJK_THRESHOLD, Failure, check_items
+from .checks.schema import schema_failures
 
 _LIST_KEYS = ("items", "reconstruction", "output", "annotation")
 

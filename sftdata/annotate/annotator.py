@@ -21,9 +21,10 @@ from ..rundir import RunDir
 from ..llm.ask import ask_cached
 from ..llm.backends import ENDPOINT_FAILURES, LLMError, OpenAIBackend, Reply
 from ..llm.cache import ImageCache, ReplyCache, request_key
-from .check import Failure, check_items, failure_summary
+from ..checks.check import Failure, check_items, failure_summary
 from .images import annotator_bytes, to_data_url
-from .parse import ReplyError, parse_reply, schema_failures
+from ..checks.schema import schema_failures
+from .parse import ReplyError, parse_reply
 from .prompt import (NO_FINAL_SCREEN_NOTE, PromptTemplate, structured_format, fill_template, ineffective_note, load_templates,
                      repair_message, user_content, window_note)
 

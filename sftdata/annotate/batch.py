@@ -18,7 +18,7 @@ from ..stage import StageRun
 from ..rundir import RunDir
 from ..llm.backends import chat_body, clean_usage
 from ..llm.batch import BatchReplyError, read_results, request_line, result_text
-from .check import Failure, check_items
+from ..checks.check import Failure, check_items
 from .prompt import structured_format
 from .stage import ANNOTATIONS, STAGE, AnnotateOptions, AnnotateResult, Annotator, _done_ids, _record, split_windows
 

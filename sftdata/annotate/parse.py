@@ -1,13 +1,11 @@
-"""Get the seed-002 JSON list out of an LLM reply, and check it against ``reconstruction.schema.json``.
+"""Get the seed-002 JSON list out of an LLM reply (its shape is checked by :func:`sftdata.checks.schema.schema_failures`).
 
 Only the *shape* is repaired (fences, prose, full-width punctuation used as JSON syntax, trailing commas,
 single quotes, a lone item, a wrapper object); content is never fixed: the alignment check
-(:mod:`sftdata.annotate.check`) and the repair loop deal with content.
+(:mod:`sftdata.checks.check`) and the repair loop deal with content.
 
 >>> parse_reply('好的：\\n```json\\n[{"reasoning"："点击“设置”，进入设置页。"，"function"：{"name"："done"，"parameters"：{}}},]\\n```')
 [{'reasoning': '点击“设置”，进入设置页。', 'function': {'name': 'done', 'parameters': {}}}]
->>> schema_failures([{"reasoning": "向上滑动。", "function": {"name": "swipe", "parameters": {}}}])
-[Failure(index=0, reason='schema_invalid', detail="function.parameters: 'direction' is a required property")]
 """
 from __future__ import annotations
 
@@ -18,9 +16,7 @@ from typing import Any
 import json_repair
 
 from ..errors import RecordError
-from ..schemas import validator
 from ..values import FINITE_NUMBERS
-from .check import Failure
 
 WRAPPER_KEYS = ("items", "actions", "steps", "output", "outputs", "result", "results", "data", "response",
                 "reconstruction", "trajectory")
@@ -182,22 +178,3 @@ def parse_reply(text: str, **limits: int) -> list[dict]:
         keys = ", ".join(map(repr, list(value)[:5])) if isinstance(value, dict) else type(value).__name__
         raise ReplyError("unparseable_reply", f"expected a list of items, got an object with keys {keys}")
     return value
-
-
-def schema_failures(items: list) -> list[Failure]:
-    """One ``schema_invalid`` Failure per schema error, sorted by item index (None = the whole list).
-
-    >>> [f.detail for f in schema_failures([{"reasoning": 1, "function": {"name": "tap", "parameters": {}}}])]
-    ["function.name: 'tap' is not one of [...]", "reasoning: 1 is not of type 'string'"]
-    >>> schema_failures([])
-    [Failure(index=None, reason='schema_invalid', detail='list: [] should be non-empty')]
-    """
-    found = set()
-    for err in validator("reconstruction").iter_errors(items):
-        path = list(err.absolute_path)
-        index = path.pop(0) if path and isinstance(path[0], int) else None
-        # the item index lives in Failure.index (shown 1-based in repair prompts); the detail names the field
-        where = ".".join(str(p) for p in path) if path else ("list" if index is None else "item")
-        msg = err.message if len(err.message) <= 200 else err.message[:199] + "…"  # messages repr the instance
-        found.add(Failure(index, "schema_invalid", f"{where}: {msg}"))
-    return sorted(found, key=lambda f: (-1 if f.index is None else f.index, f.detail))

@@ -26,7 +26,7 @@ from ..errors import FatalError
 from ..model import Step
 from ..overlay.draw import action_label
 from ..schemas import load as load_schema
-from .calls import ITEM_FIELDS, function_name
+from ..checks.calls import ITEM_FIELDS, function_name
 
 PROMPTS = ("react_zh_v1", "react_zh_v2", "react_zh_v3", "react_zh_web_v2")
 DEFAULT_PROMPT = "react_zh_v3"

@@ -26,7 +26,7 @@ from ..model import Episode
 from ..rundir import RunDir
 from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
 from ..stage import LLM_STATS, StageRun, llm_cost, public_options  # noqa: F401 (LLM_STATS re-exported)
-from .check import Failure
+from ..checks.check import Failure
 
 STAGE = "annotate"
 from ..rundir import ANNOTATIONS  # noqa: F401 (re-exported)

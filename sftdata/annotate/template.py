@@ -15,7 +15,7 @@ previous step changed nothing (``meta["ineffective"]``). Structure and wording v
 step index, never at random, so the same episode always gives the same items. Recorded as ``template/v3``.
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
->>> from sftdata.annotate.check import check_items
+>>> from sftdata.checks.check import check_items
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
 >>> ep = Episode("e", "sample", "Open Settings", [Step(0, shot, Action("open_app", app="Settings")),
 ...                                              Step(1, shot, Action("done"))])
@@ -34,8 +34,8 @@ from typing import Any
 
 from ..model import Episode, Step
 from .progress import looping, task_memory
-from .calls import expected_parameters, function_name, grounding_label, normalize
-from .check import mark_words
+from ..checks.calls import expected_parameters, function_name, grounding_label, normalize
+from ..checks.check import mark_words
 from .template_screen import (_SPACE, _SPACE_PUNCT, _SWIPES, _TRAILING, SUMMARY_MAX, _cut, _labelled_element, _pick,
                               _salient, _shown, action_summary, element_type, observation, pick_labels, place, quote,
                               target_description)
@@ -81,7 +81,7 @@ def goal_link(label: str | None, goal: str) -> str | None:
 
 
 def _active_field(step: Step, prev: Step | None) -> str | None:
-    from .screen_text import visible_elements
+    from ..checks.screen_text import visible_elements
     for e in visible_elements(step):
         if e.has("editable") and e.has("focused") and (e.hint or e.desc) and not mark_words(e.hint or e.desc):
             return quote(_shown(e.hint or e.desc))

@@ -1,7 +1,7 @@
 """What the template backend says about a phone screen: where a point is, what kind of element sits there, the
 target in words (with an ordinal when its label is shared), the visible labels of the screen and a short
 imperative for an action. Only what the screenshot shows before the action: elements on the frame
-(:func:`sftdata.annotate.screen_text.visible_elements`), never hidden or off-screen nodes.
+(:func:`sftdata.checks.screen_text.visible_elements`), never hidden or off-screen nodes.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import re
 from typing import Sequence
 
 from ..model import Element, Step
-from .calls import GROUNDING_PREFIX, grounding_label, mentions
-from .check import mark_words
-from .screen_text import same_label, visible_elements
+from ..checks.calls import GROUNDING_PREFIX, grounding_label, mentions
+from ..checks.check import mark_words
+from ..checks.screen_text import same_label, visible_elements
 
 _SPACE = re.compile(r"\s+")
 _SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")

@@ -10,7 +10,7 @@ without a final screen (Mind2Web) simply has no ``done`` item, and its last item
 carry ``thought``, ``action_summary``, ``observation`` and ``memory`` like the phone template.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
->>> from sftdata.annotate.check import check_items
+>>> from sftdata.checks.check import check_items
 >>> shot = Screenshot("0" * 64, "x.png", 1280, 720)
 >>> box = Element(0, (100, 80, 500, 120), tag="input", attrs=(("placeholder", "From"),), hint="From",
 ...               flags=("editable", "visible"))
@@ -32,9 +32,9 @@ from urllib.parse import urlsplit
 
 from ..model import Element, Episode, Step
 from .progress import task_memory
-from .calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
+from ..checks.calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
                     target_element)
-from .check import cjk_share, mark_words
+from ..checks.check import cjk_share, mark_words
 from .template import _SPACE, _clean, _cut, _one_line, _pick, _shown, pick_labels, place, quote
 
 SUMMARY_MAX = 40  # characters of an action_summary

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ..errors import RecordError
 from ..model import Action, Episode, Step
-from ..annotate.calls import ITEM_FIELDS  # noqa: F401 (the reconstruction item's optional fields, re-exported)
+from ..checks.calls import ITEM_FIELDS  # noqa: F401 (the reconstruction item's optional fields, re-exported)
 
 
 class CannotExpress(RecordError):

@@ -7,7 +7,7 @@ The answer is one seed-002 item (its "Output Format"): ``{"reasoning": ..., "fun
 002 lacks. Targets are named in words, so points are not part of this format; swipes carry the finger's
 direction. With ``--memory`` the memory line opens the reasoning (the progress, then the reasoning on the next
 line); earlier steps in the user message give their reasoning and call. A web episode speaks of a browser and
-calls the browser's functions (:data:`sftdata.annotate.calls.WEB_FUNCTION_OF`): ``click``, ``type`` and ``select``
+calls the browser's functions (:data:`sftdata.checks.calls.WEB_FUNCTION_OF`): ``click``, ``type`` and ``select``
 with a ``target_element`` (and ``text`` / ``value``), ``scroll`` with the direction the view moves,
 ``go_to_url`` and ``new_tab`` with a ``url``, ``go_back`` and ``done``.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 
 from ..model import Action
-from ..annotate.calls import ACTION_OF, TARGET_FUNCTIONS, expected_parameters, function_name
+from ..checks.calls import ACTION_OF, TARGET_FUNCTIONS, expected_parameters, function_name
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
 from . import short
 from .memory import memory_text

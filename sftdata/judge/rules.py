@@ -1,4 +1,4 @@
-"""The offline ``rules`` judge: the alignment check (:func:`sftdata.annotate.check.check_items`) and the hindsight
+"""The offline ``rules`` judge: the alignment check (:func:`sftdata.checks.check.check_items`) and the hindsight
 finder turned into verdicts. Deterministic, free, and the baseline the LLM judge and people are compared with.
 
 - ``aligned`` fails on a function or parameter that is not the ground truth's, a reasoning whose stated decision
@@ -7,7 +7,7 @@ finder turned into verdicts. Deterministic, free, and the baseline the LLM judge
 - ``hindsight`` on ``hindsight``, ``future_screen_text`` (a word only a later screen shows) and ``mentions_marks``;
 - ``grounded`` on ``target_not_grounded`` (the named target is not the element's own label), ``names_absent_text``
   (quoted text on no screen so far, not in the goal nor typed) and ``memory_contradicts_history`` (the memory's
-  counts or done actions are not the history's, :mod:`sftdata.annotate.memory_check`);
+  counts or done actions are not the history's, :mod:`sftdata.checks.memory_check`);
 - ``target_unambiguous`` on ``missing_target``, ``target_not_chinese`` and ``ambiguous_target`` (the tapped
   element's label is shared by other visible elements and no ordinal or position singles it out, or a wrong one
   does; :mod:`sftdata.judge.screen_rules`);
@@ -16,7 +16,7 @@ finder turned into verdicts. Deterministic, free, and the baseline the LLM judge
 
 Per episode: ``task_completed`` is whether the recording ends in ``done``, None for a recording without a final
 screen (a web recording such as Mind2Web: nothing shows the end state); ``goal_matches`` is None (rules cannot
-tell). Web episodes are checked with the browser's functions (:mod:`sftdata.annotate.calls`).
+tell). Web episodes are checked with the browser's functions (:mod:`sftdata.checks.calls`).
 
 >>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -37,9 +37,9 @@ from collections import defaultdict
 from typing import Any
 
 from ..model import Episode
-from ..annotate.check import Failure, check_items
-from ..annotate.memory_check import memory_problems
-from ..annotate.hindsight import find_hindsight
+from ..checks.check import Failure, check_items
+from ..checks.memory_check import memory_problems
+from ..checks.hindsight import find_hindsight
 from .screen_rules import absent_names, ambiguous_target
 from .verdict import EpisodeVerdict, ItemVerdict
 

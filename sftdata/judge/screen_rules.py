@@ -24,10 +24,10 @@ import re
 from typing import Any
 
 from ..model import Episode, Step
-from ..annotate.calls import element_label, normalize, target_element
-from ..annotate.decision import quotes_in
-from ..annotate.future_text import known_texts
-from ..annotate.screen_text import knows_screen, same_label, screen_texts
+from ..checks.calls import element_label, normalize, target_element
+from ..checks.decision import quotes_in
+from ..checks.future_text import known_texts
+from ..checks.screen_text import knows_screen, same_label, screen_texts
 
 _ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,

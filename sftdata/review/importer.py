@@ -1,7 +1,7 @@
 """``sftdata review import``: apply a Label Studio export of review tasks to a run.
 
 Each new decision becomes a record of ``RUN/reviews.jsonl`` (see :mod:`sftdata.review.ledger`): an edit is
-re-checked against the ground truth with :func:`sftdata.annotate.check.check_items` (alignment and hindsight) and
+re-checked against the ground truth with :func:`sftdata.checks.check.check_items` (alignment and hindsight) and
 is applied only when it passes; a reject also goes to ``RUN/rejects.jsonl`` (stage ``review``, reason
 ``human_rejected``, once per step). Decisions already in the ledger are skipped, so importing the same export
 twice changes nothing. The agreement figures over every reviewed step are written into the run manifest
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import Ledger
-from ..annotate.check import check_items
+from ..checks.check import check_items
 from ..rundir import RunDir
 from .agreement import agreement_figures, alignment_rate
 from ..judge.status import judge_status

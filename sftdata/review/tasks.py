@@ -26,7 +26,7 @@ from ..errors import FatalError
 from ..io import write_bytes_atomic, write_json_atomic
 from ..model import Episode, Step
 from ..overlay.draw import action_label
-from ..annotate.check import check_items
+from ..checks.check import check_items
 from ..annotate.images import annotator_bytes, encode, to_data_url
 from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir

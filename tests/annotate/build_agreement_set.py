@@ -22,8 +22,8 @@ import sys
 
 from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode, Step
-from sftdata.annotate.calls import element_label
-from sftdata.annotate.screen_text import visible_elements
+from sftdata.checks.calls import element_label
+from sftdata.checks.screen_text import visible_elements
 
 _DECISION_SPLIT = re.compile(r"(?<=[。！？])")
 _ZH_DIR = {"up": "上", "down": "下", "left": "左", "right": "右"}

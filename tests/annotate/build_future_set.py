@@ -18,8 +18,8 @@ import sys
 
 from labelled_sets import run_spec, written_ids
 from sftdata.model import Episode
-from sftdata.annotate.calls import element_label, normalize
-from sftdata.annotate.screen_text import screen_texts, visible_elements
+from sftdata.checks.calls import element_label, normalize
+from sftdata.checks.screen_text import screen_texts, visible_elements
 
 
 def pick(options, key):

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from sftdata.errors import RecordError
-from sftdata.annotate.parse import ReplyError, extract_json, parse_reply, schema_failures
+from sftdata.annotate.parse import ReplyError, extract_json, parse_reply
+from sftdata.checks.schema import schema_failures
 
 REASONING = "当前页面是“设置”，需要点击“蓝牙”开关：打开蓝牙。"
 TARGET = "“蓝牙”右侧的开关，位于列表第二项"

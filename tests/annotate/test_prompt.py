@@ -8,7 +8,7 @@ import pytest
 
 from sftdata.errors import FatalError
 from sftdata.annotate.annotator import AnnotateOptions, Annotator
-from sftdata.annotate.hindsight import find_hindsight
+from sftdata.checks.hindsight import find_hindsight
 from sftdata.annotate.prompt import DEFAULT_PROMPT, history_summary, load_builtin, load_template
 from support import sample_run
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-from sftdata.annotate import hindsight
+from sftdata.checks import hindsight
 from sftdata.synthetic.sample import write_sample
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.annotate.calls import grounding_label, mentions
-from sftdata.annotate.check import check_items, mark_words
+from sftdata.checks.calls import grounding_label, mentions
+from sftdata.checks.check import check_items, mark_words
 from sftdata.annotate.template import (TEMPLATE_VERSION, action_summary, observation, place, quote, target_description,
                                     template_items)
 from sftdata.rundir import RunDir

@@ -13,7 +13,7 @@ from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, first_user_text, s
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
 from sftdata.annotate.annotator import AnnotateOptions, Annotator
-from sftdata.annotate.calls import WEB_FUNCTIONS
+from sftdata.checks.calls import WEB_FUNCTIONS
 from sftdata.annotate.prompt import NO_FINAL_SCREEN_NOTE, load_builtin, load_templates
 from sftdata.annotate.stage import annotate_run
 from support import sample_run

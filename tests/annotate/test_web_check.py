@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.judge.rules import rules_verdict
 from sftdata.model import Action
-from sftdata.annotate.calls import function_name
-from sftdata.annotate.check import check_items
-from sftdata.annotate.parse import schema_failures
+from sftdata.checks.calls import function_name
+from sftdata.checks.check import check_items
+from sftdata.checks.schema import schema_failures
 from sftdata.annotate.template import template_items
 from sftdata.validate import validate_files
 from web_react_cases import human_web, mind2web_like, web_run

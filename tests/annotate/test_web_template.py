@@ -9,9 +9,9 @@ import pytest
 from sftdata.formats.base import ITEM_FIELDS
 from sftdata.model import Action, Element, Step
 from sftdata.annotate.progress import task_memory
-from sftdata.annotate.calls import grounding_label, mentions
-from sftdata.annotate.check import check_items, cjk_share
-from sftdata.annotate.hindsight import find_hindsight
+from sftdata.checks.calls import grounding_label, mentions
+from sftdata.checks.check import check_items, cjk_share
+from sftdata.checks.hindsight import find_hindsight
 from sftdata.annotate.template import template_items
 from web_react_cases import SHOT, human_web, mind2web_like, page
 

@@ -17,7 +17,7 @@ from sftdata.ingest import IngestOptions, ingest_annotated
 from sftdata.ingest.mind2web import ingest_mind2web
 from sftdata.io import iter_jsonl
 from sftdata.model import Episode
-from sftdata.annotate.check import check_items
+from sftdata.checks.check import check_items
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.mind2web import write_parquet

@@ -4,7 +4,7 @@ import json
 
 from sftdata.formats import StepContext, get_format
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.annotate.calls import WEB_FUNCTIONS
+from sftdata.checks.calls import WEB_FUNCTIONS
 from sftdata.annotate.template import template_items
 
 SHOT = Screenshot("0" * 64, "images/web.png", 1280, 720)

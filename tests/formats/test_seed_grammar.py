@@ -25,7 +25,7 @@ from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotate
 from sftdata.io import iter_jsonl
 from sftdata.model import OPPOSITE
 from sftdata.annotate.annotator import AnnotateOptions
-from sftdata.annotate.hindsight import find_hindsight
+from sftdata.checks.hindsight import find_hindsight
 from sftdata.annotate.stage import annotate_run
 from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import write_sample

@@ -4,7 +4,7 @@ from __future__ import annotations
 from sftdata.judge.rules import rules_verdict
 from sftdata.judge.screen_rules import absent_names, ambiguous_target
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.annotate.memory_check import memory_problems
+from sftdata.checks.memory_check import memory_problems
 
 SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)
 CARTS = [Element(i, (600, 400 + 300 * i, 1000, 480 + 300 * i), text="Add to cart", flags=("visible", "clickable"))

@@ -1,7 +1,7 @@
 """Does the reasoning decide the action its function call performs? (reason ``reasoning_contradicts_action``)
 
-The function is compared with the ground truth elsewhere (:mod:`sftdata.annotate.check`); this module compares the
-*text* with the call: the decision the reasoning states (:func:`sftdata.annotate.decision.stated_decision`) must
+The function is compared with the ground truth elsewhere (:mod:`sftdata.checks.check`); this module compares the
+*text* with the call: the decision the reasoning states (:func:`sftdata.checks.decision.stated_decision`) must
 have a compatible verb, the swipe direction of the call (the finger's; a web scroll's is the view's), the typed
 text and the app it names, and a target that is not another element of the current screen. A text that says the
 task is already complete must come with ``done``; a ``done`` must not decide a further action. Silence is never

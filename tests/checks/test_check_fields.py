@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.formats.base import ITEM_FIELDS
 from sftdata.model import Action, Episode, Screenshot, Step
-from sftdata.annotate.check import ACTION_SUMMARY_MAX, check_items, failure_summary
+from sftdata.checks.check import ACTION_SUMMARY_MAX, check_items, failure_summary
 from sftdata.validate import validate_files
 
 SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)

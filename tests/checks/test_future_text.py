@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from sftdata.model import Action, Element, Episode, Screenshot, Step
-from sftdata.annotate.check import check_items
-from sftdata.annotate.future_text import FutureText, future_screen_text
+from sftdata.checks.check import check_items
+from sftdata.checks.future_text import FutureText, future_screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -1,4 +1,4 @@
-"""sftdata.annotate.hindsight: the labelled set's precision and recall, and the rule's parts on single cases
+"""sftdata.checks.hindsight: the labelled set's precision and recall, and the rule's parts on single cases
 (the old template's sentences and memory line, task items against episode steps, plans, the current screen,
 reflection on the previous step)."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sftdata.annotate.hindsight import find_hindsight
+from sftdata.checks.hindsight import find_hindsight
 
-SET = Path(__file__).resolve().parent / "hindsight_set.jsonl"
-HELDOUT = Path(__file__).resolve().parent / "hindsight_heldout.jsonl"  # written after the detector
+SET = Path(__file__).resolve().parents[1] / "annotate" / "hindsight_set.jsonl"
+HELDOUT = Path(__file__).resolve().parents[1] / "annotate" / "hindsight_heldout.jsonl"  # written after the detector
 
 
 def rows(path: Path = SET) -> list[dict]:

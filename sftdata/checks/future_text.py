@@ -1,8 +1,8 @@
 """Hindsight found in the data: text a reasoning names that only a later screen shows (``future_screen_text``).
 
-Wording rules (:mod:`sftdata.annotate.hindsight`) catch "点击后进入了…"; they miss "设置页就出来了" or "the Wi-Fi
+Wording rules (:mod:`sftdata.checks.hindsight`) catch "点击后进入了…"; they miss "设置页就出来了" or "the Wi-Fi
 list now shows Home-5G" said in words they were not written for. This check reads the screens instead: a word of
-the reasoning that is on a later screen (:func:`sftdata.annotate.screen_text.screen_texts`: on-screen accessibility
+the reasoning that is on a later screen (:func:`sftdata.checks.screen_text.screen_texts`: on-screen accessibility
 nodes, DOM text or OCR lines) but on no screen up to the current one, not in the goal and not typed or opened by
 the agent so far, can only come from the future. Candidates are the quoted spans of the text and the later
 screens' labels, or their parts between separators (``好评率 98% · 5.3万人已购`` -> ``好评率 98%``), that occur

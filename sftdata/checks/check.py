@@ -7,10 +7,10 @@ without a final screen, :attr:`Episode.ends_with_done` False), ``function_mismat
 ``scroll_direction_mismatch``, ``url_mismatch``, ``missing_target``, ``target_not_chinese``,
 ``target_not_grounded``, ``reasoning_contradicts_action`` (the decision the reasoning or ``thought`` states is
 not the call: another verb, direction, typed text, app or on-screen target, or "the task is complete" before
-``done``; see :mod:`sftdata.annotate.agreement`), ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``future_screen_text`` (a word of the
-reasoning or a field that only a later screen shows, see :mod:`sftdata.annotate.future_text`), ``hindsight`` (the
+``done``; see :mod:`sftdata.checks.agreement`), ``empty_reasoning``, ``reasoning_not_chinese``, ``mentions_marks``, ``future_screen_text`` (a word of the
+reasoning or a field that only a later screen shows, see :mod:`sftdata.checks.future_text`), ``hindsight`` (the
 reasoning or an optional field states what the agent cannot know before acting: the episode's total or remaining
-steps, what the screen shows after the action; see :mod:`sftdata.annotate.hindsight`), and for the optional fields
+steps, what the screen shows after the action; see :mod:`sftdata.checks.hindsight`), and for the optional fields
 (:data:`ITEM_FIELDS`, checked when present and not null; a non-string is ``bad_item``): ``field_not_chinese``,
 ``thought_not_one_sentence`` (``thought`` is one sentence on one line), ``action_summary_too_long`` (more than
 :data:`ACTION_SUMMARY_MAX` characters, or more than one line).

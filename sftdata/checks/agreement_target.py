@@ -7,7 +7,7 @@ target, the one nearest the named element must be the target. Names after a cont
 are not the target.
 
 >>> from sftdata.model import Action, Element, Screenshot, Step
->>> from sftdata.annotate.decision import stated_decision
+>>> from sftdata.checks.decision import stated_decision
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
 >>> wifi = Element(0, (0, 300, 1080, 400), text="WLAN", flags=("visible",))
 >>> bt = Element(1, (0, 400, 1080, 500), text="蓝牙", flags=("visible",))
