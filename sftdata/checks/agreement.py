@@ -127,7 +127,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         return None
     typed = str(params.get("text") or "")
     if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
-        said = decision.continuation.strip()
+        said = re.sub(r"^(?:输入|键入|填写|填入|type|enter|input)\s*", "", decision.continuation.strip(), flags=re.I)
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
         if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _typed_as(said, typed):
             return None

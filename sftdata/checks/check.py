@@ -37,8 +37,9 @@ from .calls import ITEM_FIELDS
 from ..model import Episode, Step
 from .agreement import contradictions
 from .calls import TARGET_FUNCTIONS, expected_parameters, function_name, grounding_label, mentions, normalize
-from .future_text import future_detail, future_screen_text
+from .future_text import FutureText, future_detail, future_screen_text
 from .hindsight import find_hindsight
+from .outcome import plan_clause
 
 CJK_THRESHOLD = 0.5
 ACTION_SUMMARY_MAX = 40  # characters of a short imperative such as 点击“设置”
@@ -151,9 +152,11 @@ def hindsight_detail(item: dict[str, Any]) -> str | None:
     'reasoning: 共 8 步; memory: 剩余 7 步'
     """
     parts = []
+    fn = item.get("function")
+    acting = not (isinstance(fn, dict) and fn.get("name") == "done")  # a done has no outcome of its own to tell
     for name in ("reasoning",) + ITEM_FIELDS:
         value = item.get(name)
-        phrases = find_hindsight(value) if isinstance(value, str) else []
+        phrases = find_hindsight(value, acting) if isinstance(value, str) else []
         if phrases:
             parts.append(f"{name}: {' / '.join(p if len(p) <= 60 else p[:59] + '…' for p in phrases)}")
     return "; ".join(parts) or None
@@ -271,16 +274,31 @@ def _position(episode: Episode, step: Step) -> int:
 
 
 def future_failures(item: Any, episode: Episode, position: int, index: int) -> list[Failure]:
-    """``future_screen_text`` for the reasoning and optional fields of one item: text only a later screen shows."""
+    """``future_screen_text`` for the reasoning and optional fields of one item: text only a later screen shows,
+    reported as fact (a plan or an expectation that names it is a guess: :func:`later_plans`)."""
     if not isinstance(item, dict):
         return []
     out = []
     for name in ("reasoning",) + ITEM_FIELDS:
         value = item.get(name)
-        found = future_screen_text(value, episode, position) if isinstance(value, str) else []
+        found = _future(value, episode, position)[0] if isinstance(value, str) else []
         if found:
             out.append(Failure(index, "future_screen_text", f"{name}: {future_detail(found, position)}"))
     return out
+
+
+def later_plans(text: str, episode: Episode, position: int) -> list[str]:
+    """The words of ``text`` that only a later screen shows, said in an expectation (``应该会看到“已配对的设备”``):
+    not hindsight, but nothing the check can vouch for either (the target of a later action, ``then I'll look
+    for Bluetooth``, is a plan an agent can make)."""
+    return [f.word for f in _future(text, episode, position)[1] if plan_clause(text, f.word) is True]
+
+
+def _future(text: str, episode: Episode, position: int) -> tuple[list[FutureText], list[FutureText]]:
+    """(words reported as fact, words in plans) of ``text`` that only a later screen shows."""
+    found = future_screen_text(text, episode, position)
+    facts = [f for f in found if not plan_clause(text, f.word)]
+    return facts, [f for f in found if f not in facts]
 
 
 def failure_summary(failures: Sequence[Failure]) -> str:

@@ -38,11 +38,11 @@ _VERBS_ZH = (
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它|等(?:几|[一二三两\d])秒)"),
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
-    ("long_press", r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
+    ("long_press", r"(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bthat )(?<!\bthis )\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
@@ -51,11 +51,11 @@ _VERBS_EN = (
     ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|back key)\b"),
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
-    ("wait", r"\b(?:wait|waiting|let (?:it|the \w+) (?:load|finish))\b"),
+    ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
-              r"|pick|picking|check|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
+              r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
 )
@@ -69,7 +69,7 @@ _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之�
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:完成|做完|结束|执行|生效)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
@@ -77,7 +77,7 @@ _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
-                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
+                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|no|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
 _LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
@@ -102,6 +102,11 @@ _FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
 _FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
+_FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
+                           r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
+                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
+_SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",
+         "右": "right"}
 _VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
 _REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
                            r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
@@ -122,6 +127,7 @@ class Decision:
     antecedent: str = ""  # what a pronoun after the verb points back to (``… looks good — tap its picture``)
     appendix: str = ""  # a verbless clause after it in the sentence (``Click the first result, Pro earbuds #1``)
     continuation: str = ""  # the rest of the line when the clause ends at a colon (``Type the reply: 明天见！``)
+    span: tuple[int, int] = (0, 0)  # where the clause stands in the text (what comes after it follows the decision)
 
 
 def mask_quotes(text: str) -> str:
@@ -152,6 +158,9 @@ def finger_direction(clause: str) -> str | None:
     ('up', 'down', 'up')
     """
     masked = mask_quotes(clause)
+    m = _FINGER_MOVES.search(masked)
+    if m:  # finger up / from right to left / 从右往左
+        return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5)).lower()]
     m = _FINGER_ZH.search(masked)
     if m:
         if m.group().startswith("下拉"):
@@ -187,6 +196,7 @@ class _Candidate:
     strong: bool
     purpose: bool
     lead: str  # the sentence before the verb (what a pronoun after the verb points back to)
+    offset: int  # where the clause starts in the text
     follow: str  # the sentence after this clause
     line_rest: str  # the line after this clause
     after_dash: bool = False  # the clause follows a dash in its sentence (``go back one — swipe right``)
@@ -200,7 +210,7 @@ def _candidates(text: str) -> list[_Candidate]:
         offset = masked_text.find(sentence) if sentence else -1
         sentence_has = False
         conditional = False
-        for m in re.finditer(r"[^，,；;：:—–]+", sentence):
+        for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):
             masked = m.group()
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
@@ -230,7 +240,7 @@ def _candidates(text: str) -> list[_Candidate]:
             sentence_end = offset + len(sentence) if offset >= 0 else clause_end
             line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
-                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead,
+                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead, start,
                                   text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None],
                                   start > offset >= 0 and masked_text[start - 1] in "—–"))
             sentence_has = True
@@ -262,7 +272,33 @@ def stated_decision(text: str) -> Decision | None:
         continuation = re.sub(r"^\s*[：:]\s*", "", chosen.line_rest)
     return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail,
                     chosen.clause[chosen.end:], chosen.lead if pronoun else "",
-                    "" if quotes or continuation else _appendix(chosen.follow), continuation)
+                    "" if quotes or continuation else _appendix(chosen.follow), continuation,
+                    (chosen.offset, chosen.offset + len(chosen.clause)))
+
+
+@dataclass(frozen=True)
+class ActionClause:
+    """A clause that could be the decision: its ``verb`` class, the ``clause``, its ``span`` in the text, the
+    words after the verb (``rest``) and whether a decision marker (or nothing) stands before the verb."""
+
+    verb: str
+    clause: str
+    span: tuple[int, int]
+    rest: str
+    marked: bool
+
+
+def action_clauses(text: str) -> list[ActionClause]:
+    """Every clause that could be the decision (an action verb, not history, a condition, a negation or a later
+    plan), in text order.
+
+    >>> [c.verb for c in action_clauses("先点击“设置”，然后再输入密码。向下滑动查看更多。")]
+    ['click', 'swipe']
+    """
+    if not isinstance(text, str) or not text.strip():
+        return []
+    return [ActionClause(c.verb, c.clause, (c.offset, c.offset + len(c.clause)), c.clause[c.end:], c.marked)
+            for c in _candidates(text)]
 
 
 SPATIAL = re.compile(r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|之间|对面|隔壁"

@@ -137,7 +137,8 @@ _EN_EVENTS = re.compile(
     rf"|\b(?:which|this|that|it)\s+(?:then\s+)?{_EN_RESULT}\b"
     rf"|\bthen\s+{_EN_RESULT}\b"
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
-    rf"|\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))"
+    rf"|(?<!\bcomes )(?<!\bcome )(?<!\bhappens )(?<!\bis )(?<!\bdo )"
+    rf"\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))(?!\s*:)"
     r"|\bas a result\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
@@ -263,14 +264,17 @@ def _acts_later(rest: str) -> bool:
     return decision is not None and not _IF.search(decision.phrase) and not _REPORTED.search(decision.phrase)
 
 
+_SUPPOSE = re.compile(r"如果|假如|要是|万一|倘若|否则|\b(?:if|unless|in case|otherwise)\b", re.I)
 _REPORTED = re.compile(r"被|已|了")  # 照片被保存到相册: a report, not an action
 
 
 _IF = re.compile(r"如果|假如|要是|万一|若|会|将要|打算|准备|接下来|然后|下一步|\b(?:if|unless|in case|will|then|next)\b", re.I)
 
 
-def find_hindsight(text: str) -> list[str]:
+def find_hindsight(text: str, acting: bool = True) -> list[str]:
     """The hindsight phrases of ``text`` in order (empty: clean); see the module docstring for the rule.
+    ``acting`` False: the text is a ``done`` item's, which has no action whose outcome it could tell (a result it
+    reports is the last step's), so only the episode's length counts.
 
     >>> find_hindsight("记忆：已完成 2 步，剩余 1 步。")
     ['剩余 1 步']
@@ -288,7 +292,7 @@ def find_hindsight(text: str) -> list[str]:
     for s in _SENTENCE.finditer(masked):
         sentence, offset = s.group(), s.start()
         spans += [(offset + m.start(), offset + m.end()) for m in _COUNTS.finditer(sentence)]
-        if _PAST.search(sentence):
+        if _PAST.search(sentence) or not acting:
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
@@ -317,7 +321,8 @@ def find_hindsight(text: str) -> list[str]:
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 spans.append((offset + c.start(), offset + c.end()))
             hedged = hedged or bool(_HEDGE.search(clause))
-            acted = acted or bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
+            acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
+                              and not _SUPPOSE.search(clause))  # 如果找不到就向下滑动: not this step's action
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
     merged: list[list[int]] = []
     for a, b in sorted(spans):  # overlapping findings become one phrase

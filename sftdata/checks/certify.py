@@ -1,0 +1,160 @@
+"""Certify an item with positive evidence: ``certified``, ``rejected`` or ``unsure``.
+
+:func:`certify` is the one entry point the CLI, the judge, review and export use. An item is
+
+- ``rejected`` when a check fails (:func:`sftdata.checks.check.check_item`: the call is not the ground truth's,
+  the reasoning contradicts it, ``hindsight``, ``future_screen_text``, ...), with those reasons;
+- ``certified`` when the reasoning's decision names what the call does (:mod:`.evidence`: the target by its label,
+  a word of its card, an ordinal, a place or a role; the typed value; the option; the direction; the app; going
+  back or home; waiting; "done") and nothing else in it is doubtful;
+- ``unsure`` otherwise, with what was missing or doubtful: ``no_decision``, ``decision_not_grounded``,
+  ``another_action`` (another clause decides something the call does not do), ``outcome_after_action`` (a clause
+  after the decision reports what happens next), ``plan_names_later_screen`` (a plan names a word only a later
+  screen shows: a guess, never hindsight) and ``name_not_on_screen`` (a name no screen so far, the goal, the
+  history or the call shows).
+
+Unsure items go to a reader: the LLM judge when one is configured, else the review queue; export takes certified
+items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes them all).
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> wifi = Element(0, (0, 300, 1080, 400), text="WLAN", flags=("visible",))
+>>> bt = Element(1, (0, 400, 1080, 500), text="蓝牙", flags=("visible",))
+>>> ep = Episode("e", "sample", "打开无线网络设置", [Step(0, shot, Action("click", point=(540, 350), element=wifi),
+...                                                elements=[wifi, bt]), Step(1, shot, Action("done"))])
+>>> def item(text):
+...     return {"reasoning": text, "function": {"name": "click", "parameters": {"target_element": "“WLAN”选项"}}}
+>>> certify(ep, 0, item("要打开无线网络设置，所以点击“WLAN”。")).outcome
+'certified'
+>>> c = certify(ep, 0, item("要打开无线网络设置，所以点击“蓝牙”。"))
+>>> c.outcome, c.reasons[0].code
+('rejected', 'reasoning_contradicts_action')
+>>> c = certify(ep, 0, item("页面上有两个选项，先看一看。"))
+>>> c.outcome, c.reasons[0].code
+('unsure', 'no_decision')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..model import Episode
+from .calls import ITEM_FIELDS
+from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
+from .decision import stated_decision
+from .evidence import decision_evidence, other_actions
+from .outcome import outcome_clause, ungrounded_names
+from .target_evidence import Evidence
+
+OUTCOMES = ("certified", "unsure", "rejected")
+UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
+                  "plan_names_later_screen", "name_not_on_screen")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why an item is rejected or unsure: a machine-readable ``code`` and a sentence of ``detail``."""
+
+    code: str
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Certification:
+    """The outcome of :func:`certify`: ``certified``, ``rejected`` or ``unsure``, the ``reasons`` (empty when
+    certified) and the ``evidence`` the decision gave."""
+
+    outcome: str
+    reasons: tuple[Reason, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "reasons": [r.to_dict() for r in self.reasons],
+                "evidence": [e.to_dict() for e in self.evidence]}
+
+    @property
+    def first(self) -> str:
+        """The first reason's code, '' when certified."""
+        return self.reasons[0].code if self.reasons else ""
+
+
+def certify(episode: Episode, index: int, item: Any, *, cjk_threshold: float = CJK_THRESHOLD) -> Certification:
+    """The certification of ``item`` as the reconstruction of step ``index`` of ``episode`` (the later steps, when
+    the episode has them, are read for hindsight; one step is enough for the rest)."""
+    step = episode.steps[index]
+    failures = check_item(item, step, index, cjk_threshold=cjk_threshold, web=episode.web)
+    failures += future_failures(item, episode, index, index)
+    return _certify(episode, index, item, failures)
+
+
+def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: float = CJK_THRESHOLD,
+                  failures: Sequence[Failure] | None = None) -> list[Certification]:
+    """:func:`certify` for every item of an annotation; a failure of the whole list (a wrong count, a misplaced
+    ``done``) rejects every item. ``failures``: :func:`check_items`'s, when the caller has them already."""
+    if failures is None:
+        failures = check_items(items, episode, cjk_threshold=cjk_threshold)
+    common = [f for f in failures if f.index is None]
+    out = []
+    for i, item in enumerate(items[:len(episode.steps)]):
+        own = common + [f for f in failures if f.index == i]
+        out.append(_certify(episode, i, item, own))
+    return out
+
+
+def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
+    if failures:
+        return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
+    step = episode.steps[index]
+    function = item["function"]
+    texts = [t for t in (item.get("reasoning"), item.get("thought")) if isinstance(t, str) and t.strip()]
+    evidence, missing, decided = [], "no decision: the item states no text", None
+    for text in texts:  # the reasoning's decision, else the thought's
+        decision = stated_decision(text)
+        evidence, missing = decision_evidence(text, function, step, decision)
+        decided = (text, decision)
+        if not missing:
+            break
+    reasons: list[Reason] = []
+    if missing:
+        reasons.append(Reason("no_decision" if missing.startswith("no decision") else "decision_not_grounded", missing))
+    if decided is not None and decided[1] is not None:
+        text, decision = decided
+        others = other_actions(text, function, decision)
+        if others:
+            reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
+        params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+        values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
+        outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values)
+        if outcome:
+            reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
+    for name in ("reasoning",) + ITEM_FIELDS:
+        value = item.get(name)
+        if not isinstance(value, str):
+            continue
+        for word in later_plans(value, episode, index):
+            reasons.append(Reason("plan_names_later_screen", f"{name}: the plan names “{word}”, which only a later "
+                                  "screen shows"))
+        params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+        names = ungrounded_names(value, episode, index, [str(v) for v in params.values()])
+        if names and name in ("reasoning", "thought"):
+            reasons.append(Reason("name_not_on_screen", f"{name}: “{names[0][:40]}” is on no screen so far, nor in "
+                                  "the goal or the history"))
+    return Certification("unsure" if reasons else "certified", tuple(reasons), tuple(evidence))
+
+
+def outcome_counts(certifications: Sequence[Certification]) -> dict[str, int]:
+    """How many of each outcome, in :data:`OUTCOMES` order.
+
+    >>> outcome_counts([Certification("certified"), Certification("unsure", (Reason("no_decision", ""),))])
+    {'certified': 1, 'unsure': 1, 'rejected': 0}
+    """
+    counts = {o: 0 for o in OUTCOMES}
+    for c in certifications:
+        counts[c.outcome] += 1
+    return counts
+
+
+__all__ = ["OUTCOMES", "UNSURE_REASONS", "Certification", "Reason", "certify", "certify_items", "outcome_counts"]

@@ -1,0 +1,95 @@
+"""Which element a tap's decision acts on, read from its object: the words after the verb, less what follows a
+contrast (``not the one for #24``) or a purpose (``to run the search``, ``进入详情``), and for a pronoun (``点它``,
+``Tap it``) the sentence it points back to. Every action clause of the step that the call allows is read: one
+must single out the target (:func:`sftdata.checks.target_evidence.target_evidence`) and none another element.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> from sftdata.checks.decision import stated_decision
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> rows = [Element(i, (0, 300 + 120 * i, 1080, 400 + 120 * i), text=t, flags=("visible", "clickable"))
+...         for i, t in enumerate(["Airplane mode", "Bluetooth", "Connected devices"])]
+>>> step = Step(0, shot, Action("click", point=(540, 350), element=rows[0]), elements=rows)
+>>> text = "Airplane mode is back in view, between Bluetooth and Connected devices. Tap it to turn it on."
+>>> [e.kind for e in click_evidence(text, stated_decision(text), {"name": "click"}, step)[0]]
+['name']
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Step
+from .agreement import COMPATIBLE
+from .agreement_target import _CONTRAST
+from .decision import SPATIAL, Decision, _first_verb, action_clauses, mask_quotes, quotes_in
+from .target_evidence import Evidence, names_rival, target_evidence
+
+_PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|the same (?:one|button)"
+                      r")(?![A-Za-z])|它|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
+                      re.I)
+_PURPOSE_EN = re.compile(
+    r"\s(?:(?:in order |so as )?to|so that|and then|then|so|because|since|for the|which)\s+(?:run|open|see|start|go|get|submit|confirm|select"
+    r"|add|make|save|view|check|find|search|enter|turn|toggle|reveal|load|show|bring|return|finish|complete|begin"
+    r"|continue|proceed|apply|book|reserve|send|delete|remove|switch|move|close|leave|pick|choose|focus|put|activate"
+    r"|trigger|launch|expand|collapse|display|access|look|read|compare|filter|sort|type|fill|pull|reach|land|jump"
+    r"|enable|disable|mark|set|begin|kick|call|dismiss|exit|clear|start)\b.*", re.I)
+_SENTENCES = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+(?:[。！？!?\n]|\.(?=\s|$)|$)")
+
+
+def _cut(rest: str) -> str:
+    """The object of a verb: ``rest`` up to a contrast, a purpose or (Chinese) the next verb."""
+    masked = mask_quotes(rest)
+    m = _CONTRAST.search(masked)
+    end = m.start() if m else len(rest)
+    m = _PURPOSE_EN.search(masked[:end])
+    end = m.start() if m else end
+    verb = _first_verb(masked[:end])
+    if verb is not None and masked[:verb[0]].strip(" 一下的了") and re.search(r"[\u4e00-\u9fff]", masked[verb[0]:verb[2]]):
+        end = verb[0]  # 点它进入: the object ends where the next verb starts
+    return rest[:end]
+
+
+def _antecedent(text: str, start: int) -> str:
+    """What a pronoun at ``start`` points back to: the sentence before it (its own part before the clause when it
+    has words), less what follows a contrast or a place word (``between Bluetooth and …`` is where, not what)."""
+    before = text[:start]
+    sentences = [m.group() for m in _SENTENCES.finditer(before) if m.group().strip(" ，,。.;；:：—–")]
+    if not sentences:
+        return ""
+    last = sentences[-1]
+    if not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
+        last = sentences[-2] + last
+    out = []
+    for part in re.split(r"[，,；;]", last):
+        masked = mask_quotes(part)
+        m = _CONTRAST.search(masked)
+        part = part[:m.start()] if m else part
+        m = SPATIAL.search(mask_quotes(part))
+        out.append(part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part)
+    return " ".join(out)
+
+
+def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
+    """(the evidence that an action clause singles out the call's target, whether one names another element)."""
+    own = quotes_in(str((function.get("parameters") or {}).get("target_element") or ""))
+    allowed = COMPATIBLE.get(str(function.get("name") or ""), set())
+    rest = decision.rest
+    if decision.verb == "open_app":  # 切换到 Contacts 应用找到 Alice Chen: the app is what is tapped
+        m = re.search(r"应用|软件|程序|\bapp\b", rest, re.I)
+        rest = rest[:m.end()] if m else rest
+    objects = [(" ".join(p for p in (_cut(rest), decision.appendix, decision.continuation) if p), decision.span[0])]
+    objects += [(_cut(c.rest), c.span[0]) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
+    found: list[Evidence] = []
+    for said, start in objects:
+        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", mask_quotes(said)))
+        if (bare or _PRONOUN.search(mask_quotes(said))) and not target_evidence(said, step, own):
+            said = f"{said} {decision.antecedent if start == decision.span[0] and decision.antecedent else ''} " \
+                   f"{_antecedent(text, start)}"
+        if names_rival(said, step):
+            return [], True
+        if not found:
+            found = target_evidence(said, step, own)
+    return found, False
+
+
+__all__ = ["click_evidence"]

@@ -1,0 +1,226 @@
+"""What the reasoning's decision says of its call: the positive evidence certify asks for.
+
+Per function: a click or long press needs its target singled out (:mod:`.target_evidence`: a label or a word of
+its card, an ordinal, a place, a role); typing needs the typed value, a select the chosen option (with or without
+a verb: ``State: Texas``), a swipe or scroll its direction (the finger's, as the agreement check reads it), an
+app launch the app, ``done`` a completion (``任务完成``, ``Task complete``), going back, home or waiting the verb
+itself. A decision that says less leaves certify ``unsure``: :func:`decision_evidence` names what is missing.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> swipe = Step(0, shot, Action("swipe", point=(540, 1600), end=(540, 800)))
+>>> fn = {"name": "swipe", "parameters": {"direction": "UP"}}
+>>> [e.words for e in decision_evidence("往下翻一翻，看看后面还有什么。", fn, swipe)[0]]
+['swipe', 'up']
+>>> decision_evidence("看看后面还有什么。", fn, swipe)[1]
+'no decision: the text states no action of this step'
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from ..model import Step
+from .agreement import COMPATIBLE
+from .calls import normalize, target_element
+from .decision import Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in, stated_decision
+from .click_evidence import click_evidence
+from .target_evidence import Evidence
+
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a scroll's direction is the view's
+_STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
+                    r"|shown|displayed|checked|on|off)\b|\bnow (?:shows|reads|says)\b|已经?(?:选|填|输入|显示|是)|现在(?:是|显示)", re.I)
+_IF = re.compile(r"如果|假如|要是|万一|是否|\b(?:if|unless|whether|in case)\b", re.I)
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+_BACK_WORDS = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
+_HISTORY = re.compile(r"上一步|刚才|之前|已经|已|\b(?:already|earlier|previous(?:ly)?|before)\b", re.I)
+_NEW_TAB = re.compile(r"新(?:的)?(?:标签页|标签|窗口)|\bnew (?:tab|window)\b", re.I)
+_DONE_WORDS = re.compile(r"结束|收工|完成|完事|搞定|做完|达成|办完|弄完|\b(?:finish(?:ed|ing)?|done|complete[d]?|accomplished"
+                         r"|achieved|satisfied|fulfilled|stop(?:ping)? here|that's (?:it|all|everything)|wrap(?:ping)? up"
+                         r"|all set|nothing (?:left|more|else))\b", re.I)
+_NOT_DONE = re.compile(r"没|未|不|还|尚|以便|才能|之后|然后|再|\b(?:not|yet|until|before|after|then|once|will|to|still)\b", re.I)
+
+
+def _sentence(text: str, span: tuple[int, int]) -> str:
+    """The sentence of ``text`` that holds ``span``, and the rest of its line after a colon."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, span[0])), default=0)
+    m = _SENTENCE_END.search(text, span[1])
+    end = m.start() if m else len(text)
+    if text[span[1]:end].lstrip().startswith((":", "：")) or text[span[0]:span[1]].rstrip().endswith((":", "：")):
+        line_end = text.find("\n", span[1])
+        end = max(end, line_end if line_end >= 0 else len(text))
+    return text[start:end]
+
+
+def _object(decision: Decision) -> str:
+    """What the decision's verb acts on: the rest of its clause, an appositive, a colon's continuation and what a
+    pronoun points back to."""
+    return " ".join(p for p in (decision.rest, decision.appendix, decision.continuation, decision.antecedent) if p)
+
+
+def _said(value: str, text: str) -> bool:
+    """``value`` stands in ``text`` whole and alone (case, width and spaces aside): not inside a longer word, nor
+    followed by more of a longer value (``Maple Street, Springfield`` says another value than ``Maple Street``).
+
+    >>> _said("Jane Doe", "type Jane Doe into Full name"), _said("Maple Street", "输入 Maple Street, Springfield。")
+    (True, False)
+    """
+    v = normalize(value).strip(" 。.!！")
+    if not v:
+        return False
+    if not re.search(r"[A-Za-z0-9]", v):
+        return v.replace(" ", "") in normalize(text).replace(" ", "")
+    said = unicodedata.normalize("NFKC", text)
+    pattern = r"\s*".join(re.escape(ch) for ch in v.replace(" ", ""))
+    for m in re.finditer(rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])", said, re.I):
+        if not re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", said[m.end():]):
+            return True
+    return False
+
+
+def _value_outside_history(value: str, text: str) -> bool:
+    """A sentence of ``text`` says ``value`` and is neither about what was done before nor a result
+    (``Texas is now selected``)."""
+    for sentence in re.split(r"[。！？!?\n]|\.(?=\s|$)", text):
+        masked = mask_quotes(sentence)
+        if _said(value, sentence) and not _HISTORY.search(masked) and not _STATE.search(masked):
+            return True
+    return False
+
+
+def _completion(text: str) -> str | None:
+    """A sentence that says the work is finished (``删除和回复两件事都完成了``, ``Goal satisfied — finishing
+    here``), not a plan or a negation: the last such sentence, when it is not about an earlier part."""
+    for sentence in reversed(re.split(r"[。！？!?\n]|\.(?=\s|$)", text)):
+        masked = mask_quotes(sentence)
+        m = _DONE_WORDS.search(masked)
+        if m and not _NOT_DONE.search(masked[max(0, m.start() - 8):m.start()]):
+            return sentence.strip()[:60]
+    return None
+
+
+def _no_decision(name: str, params: dict[str, Any], text: str) -> tuple[list[Evidence], str | None]:
+    """Evidence without an action verb: a completion for ``done``, a field's value for typing and selecting."""
+    if name == "done":
+        claim = claims_complete(text) or _completion(text)
+        return ([Evidence("done", claim)], None) if claim else ([], "no decision: the text says neither an action "
+                                                                  "nor that the task is complete")
+    value = str(params.get("value" if name == "select" else "text") or "")
+    if name in ("select", "type", "input") and value and _value_outside_history(value, text):
+        return [Evidence("value", value)], None
+    if name in ("swipe", "scroll") and (said := _direction(text, name, params)):
+        return [Evidence("direction", said)], None
+    return [], "no decision: the text states no action of this step"
+
+
+def _direction(text: str, name: str, params: dict[str, Any]) -> str | None:
+    """The one direction the text's present clauses say (``finger moves from right to left``), when it is the
+    call's; None when they say none, several, or another."""
+    want = {"swipe": {}, "scroll": _OPPOSITE}[name]
+    found = set()
+    for clause in re.split(r"[。！？!?\n；;]|\.(?=\s|$)", text):
+        if _HISTORY.search(mask_quotes(clause)) or _IF.search(mask_quotes(clause)):
+            continue
+        said = finger_direction(clause)
+        if said:
+            found.add(want.get(said, said))
+    said = found.pop() if len(found) == 1 else None
+    return said if said and said == str(params.get("direction") or "").lower() else None
+
+
+def decision_evidence(text: str, function: dict[str, Any], step: Step,
+                      decision: Decision | None = None) -> tuple[list[Evidence], str | None]:
+    """``(evidence, missing)``: what the decision of ``text`` says that ``function`` does on ``step``, and when that
+    is not enough to certify, what is missing (a sentence; one that starts ``no decision`` when the text states no
+    action of this step)."""
+    name = str(function.get("name") or "")
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    decision = decision if decision is not None else stated_decision(text)
+    if decision is None:
+        return _no_decision(name, params, text)
+    if decision.verb not in COMPATIBLE.get(name, ()):
+        if name == "done":
+            return _no_decision(name, params, text)
+        return [], f"the decision (“{decision.phrase[:40]}”) is not a {name}"
+    verb = [Evidence("verb", decision.verb)]
+    sentence = _sentence(text, decision.span)
+    if name in ("click", "long_press"):
+        if decision.verb in ("back", "home") and _BACK_WORDS.search(decision.phrase):
+            return verb, None  # tapping the back arrow: the verb says it
+        found, rival = click_evidence(text, decision, function, step)
+        if found:
+            return verb + found, None
+        label = _target_name(step, params)
+        if rival:
+            return verb, f"the decision (“{decision.phrase[:40]}”) names another element than the target {label}"
+        return verb, f"the decision (“{decision.phrase[:40]}”) does not single out the target {label}"
+    if name in ("input", "type", "select"):
+        value = str(params.get("value" if name == "select" else "text") or "")
+        if value and (_said(value, sentence) or any(_said(value, q) and normalize(q) == normalize(value)
+                                                    for q in quotes_in(sentence))):
+            return verb + [Evidence("value", value)], None
+        return verb, f"the decision does not say the {'option' if name == 'select' else 'typed text'} “{value[:40]}”"
+    if name in ("swipe", "scroll"):
+        if decision.verb == "swipe" and decision.direction:
+            return verb + [Evidence("direction", decision.direction)], None
+        said = _direction(text, name, params)
+        if said:
+            return verb + [Evidence("direction", said)], None
+        return verb, "the decision does not say which way to swipe"
+    if name == "open_app":
+        app = str(params.get("app_name") or "")
+        if app and (_said(app, sentence) or _said(app.split()[0], sentence) and len(app.split()[0]) >= 4):
+            return verb + [Evidence("app", app)], None
+        return verb, f"the decision does not name the app “{app[:40]}”"
+    if name in ("press_back", "go_back"):
+        if decision.verb in ("back", "back_key"):
+            return verb, None
+        return verb, "the decision taps something rather than going back"
+    if name in ("press_home", "wait"):
+        return verb, None
+    if name == "done":
+        return verb + [Evidence("done", decision.phrase)], None
+    if name in ("go_to_url", "new_tab"):
+        url = str(params.get("url") or "")
+        host = re.sub(r"^[a-z]+://(?:www\.)?", "", url, flags=re.I).split("/")[0]
+        if (host and _said(host.split(".")[0], text)) or (name == "new_tab" and _NEW_TAB.search(text)):
+            return verb + [Evidence("url", host or "new tab")], None
+        return verb, "the decision does not name the page to open"
+    return verb, None
+
+
+def _own(params: dict[str, Any]) -> list[str]:
+    return quotes_in(str(params.get("target_element") or ""))
+
+
+def _target_name(step: Step, params: dict[str, Any]) -> str:
+    from .calls import element_label
+    element = target_element(step)
+    label = element_label(element) if element is not None else ""
+    label = label or next(iter(_own(params)), "")
+    return f"“{label[:40]}”" if label else "(unlabelled)"
+
+
+_LATER_WORDS = re.compile(r"\b(?:next|later|afterwards|after that|then)\b|之后|然后|再|接下来|下一步|稍后", re.I)
+
+
+def other_actions(text: str, function: dict[str, Any], decision: Decision | None) -> list[str]:
+    """The clauses besides the decision that decide, with a marker (``所以``, ``I'll``) or as an imperative, an
+    action of this step that the call does not perform (a clause a dash explains is the decision's own: ``go back
+    one — swipe right``)."""
+    name = str(function.get("name") or "")
+    allowed = COMPATIBLE.get(name)
+    if allowed is None or decision is None:
+        return []
+    out = []
+    for c in action_clauses(text):
+        if c.span == decision.span or c.verb in allowed or not c.marked or (c.verb == "done" and name != "done"):
+            continue
+        if _LATER_WORDS.search(mask_quotes(c.clause)) or not text[c.span[1]:decision.span[0]].strip(" —–-"):
+            continue
+        out.append(c.clause.strip())
+    return out
+
+
+__all__ = ["Evidence", "decision_evidence", "other_actions"]

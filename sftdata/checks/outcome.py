@@ -1,0 +1,175 @@
+"""What a reasoning says besides its decision that certify cannot vouch for: outcomes and names from nowhere.
+
+- :func:`outcome_clause`: a clause after the decision that reports what the screen does next (``the search page
+  opens``, ``列表刷新出了新的商品``, ``it's now On``), as fact: not a plan, an expectation, a purpose, a condition
+  or history. Whether or not its words are on a screen, the agent cannot know it yet; the hindsight checks reject
+  the ones they recognise, the rest leave the item unsure.
+- :func:`plan_clause`: the clause that holds a word, when it is a plan or an expectation (``then I'll look for
+  Bluetooth``, ``应该能进入“已配对的设备”``): a later screen's word there is a guess, not hindsight.
+- :func:`ungrounded_names`: quoted names, prices and model numbers that no screen so far, the goal, the agent's
+  typing nor the call shows.
+
+>>> outcome_clause("Tap Search, and the results page opens with 12 items.", (0, 10))
+'and the results page opens with 12 items'
+>>> outcome_clause("Tap Search so that I can read the results.", (0, 10)) is None
+True
+>>> plan_clause("点击“设置”，应该能看到“蓝牙”。", "蓝牙"), plan_clause("点击“设置”，“蓝牙”出现了。", "蓝牙")
+(True, False)
+>>> plan_clause("打开设置，进去以后再点“蓝牙”。", "蓝牙")
+'action'
+
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Episode
+from .calls import normalize
+from .decision import action_clauses, mask_quotes, quotes_in
+from .future_text import known_texts
+from .screen_text import PRICE
+
+_CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
+_EXPECTED = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|可能|也许|或许|大概|估计|希望|期望"
+                       r"|\b(?:should|will|would|may|might|could|expect|expected|hope|hopefully|likely|probably|supposed"
+                       r"|presumably|maybe|perhaps)\b|'ll\b|'d\b", re.I)
+_PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
+                      r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|要|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
+                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after"
+                      r"|afterwards|later|whether|in case)\b", re.I)
+_HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
+_HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"
+                      r"|\b(?:previous(?:ly)?|a moment ago|just now|so far|last (?:step|time|tap)|before this)\b", re.I)
+_ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|只要|就行|即可|就好|也就是|即|对应|这是|这就是"
+                    r"|不同|别的|其他|另一个|因为|由于"
+                    r"|\b(?:task|goal|asks?|wants?|not|instead|rather|never|no need|only|just|i\.e\.|namely|that is"
+                    r"|because|since|this is|that's|different|another|other)\b", re.I)
+_PURPOSE_ZH = re.compile(r"^\s*(?:看|查看|浏览|回到|返回|退出|进入|进去|打开|切换|把|让|使|将|找|寻找|调出|拉|露出|从|去|来|以|好|再|并|开始"
+                         r"|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启|确认|提交|保存|收藏|加入|添加|删除|发送|完成|结束|回|进|留在|停在"
+                         r"|等|确保|保证|避免|方便|便于|以便|用来|用于|直到|一直|顺便|先|也)")
+_PURPOSE_EN = re.compile(r"^\s*(?:to|then|for|leave|keep|make|let|bring|go|come|get)\b", re.I)
+_BELOW = re.compile(r"下面(?:还)?(?:有|是)|下方(?:还)?(?:有|是)|更下面|再往下|\bbelow (?:it |that )?(?:are|is|there)\b"
+                    r"|\bfurther down\b")  # what a swipe will reveal
+_STATEMENT = re.compile(PRICE.pattern + r"|是|有|在|售价|价格|只要|显示为|写着|标着|剩|\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b"
+                        r"|\bthere\b", re.I)
+_RESULT_ZH = re.compile(
+    r"出现|显示|弹出|弹了出来|跳转|跳到|跳出|变成|变为|变了|变[红绿蓝亮灰黄]|亮起|亮了|消失|不见了|加载(?:出|完|好)|刷新|展开了|收起了"
+    r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
+    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了")
+_RESULT_EN = re.compile(
+    r"\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
+    r"|reads|turns|turned|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
+    r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
+    r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
+    r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
+    r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|is now|are now"
+    r"|now (?:is|are|has|have|shows?|reads|says|lists|displays)|(?:is|are|was|were|has been|have been|gets|got)"
+    r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
+    r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"
+    r"|on|off|open|visible|gone|done|complete))\b", re.I)
+_AFTER_IN_CLAUSE = re.compile(r"(?:后|之后|以后|完)(?:就|便|即|先)?[^，,。]{0,12}?(?:" + _RESULT_ZH.pattern + ")"
+                              r"|(?:打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|选中了|勾上了|填好了|变了|亮了)"
+                              r"|(?:出现|显示|弹出|跳转|跳到|跳出|变成|变为|消失|刷新|列出|切换到|加载)[^，,。]{0,4}了")
+_CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
+
+
+def _clauses(text: str, start: int = 0):
+    for m in _CLAUSE.finditer(text, start):
+        if m.group().strip(" .。"):
+            yield m
+
+
+def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None, values: tuple[str, ...] = ()) -> str | None:
+    """The first clause after the decision (``span``: where it stands in ``text``) that says what the screen
+    shows or does then: a result (``the results page opens``, ``会弹出键盘``) unless planned or conditional, or an
+    unhedged statement (``下面是 Display 和 Wallpaper``, ``I'm back on the 9:59 photo``); purposes (``回到网格``,
+    ``to return to Airplane mode``), plans, history, contrasts, the target's description and talk of the task are
+    not. ``rest_at``: where the decision's own clause continues after its verb (``打开商城后先跳出一个启动页``,
+    ``右滑回到了第 7 张``); None to leave that clause unread. ``values``: what the call types or chooses (text
+    to pass over: ``Type the reply: OK, 没问题``)."""
+    if not isinstance(text, str):
+        return None
+    masked = mask_quotes(text)
+    for value in values:
+        if value and len(value) >= 2:
+            masked = masked.replace(value, "□" * len(value))
+    if rest_at is not None and _AFTER_IN_CLAUSE.search(masked[rest_at:span[1]]):
+        return text[span[0]:span[1]].strip(" .。")
+    start = span[1]
+    if re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
+        line_end = masked.find("\n", start)
+        start = line_end if line_end >= 0 else len(masked)
+    acting = {c.span for c in action_clauses(text)}
+    for m in _clauses(masked, start):
+        clause = m.group()
+        if (any(a <= m.start() < b for a, b in acting) or _HISTORY.search(clause) or _ASIDE.search(clause)
+                or _PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)):
+            continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
+        result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
+        if ((result and not _PLANNED.search(clause[:result.start()])) or _BELOW.search(clause)
+                or (not _HEDGED.search(clause) and _STATEMENT.search(clause))):
+            return text[m.start():m.end()].strip(" .。")
+    return None
+
+
+_ACT_ON = re.compile(r"(?:点击|点开|点选|点|按|选择|选|找到?|寻找|查找|搜索?|输入|填|打开|进入"
+                     r"|\b(?:tap|click|press|hit|select|choose|pick|find|look for|search for|type|enter|open|go to|use)\b)"
+                     r"[^，,。；;.]{0,14}$", re.I)
+_EXPECT = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|可能|也许|大概|估计|希望|就能|才能|能看到|能进入|可以看到"
+                     r"|\b(?:should|will|would|may|might|could|expect|hopefully|likely|probably|land|lands)\b|'ll\s+(?:see|land|get|be)",
+                     re.I)
+
+
+def plan_clause(text: str, word: str) -> bool | str:
+    """How the first clause of ``text`` that names ``word`` says it: ``False`` as a report, ``"action"`` as the
+    target of a later action (``进去以后再点搜索框``, ``then look for Bluetooth``), ``True`` as an expectation
+    (``应该能看到“蓝牙”``, ``Next we'll land on Bluetooth``)."""
+    flat = normalize(word).replace(" ", "")
+    masked = mask_quotes(text)
+    acting = [c.span for c in action_clauses(text)]
+    for m in re.finditer(r"[^。！？!?\n]+|(?<=\w)\.(?=\s|$)", text):
+        modal = False  # a clause of this sentence said "should": what follows in it is the expectation's
+        for c in _clauses(text[:m.end()], m.start()):
+            clause = masked[c.start():c.end()]
+            hedged = bool(_HEDGED.search(clause))
+            acts = any(a <= c.start() < b for a, b in acting)
+            said = normalize(text[c.start():c.end()]).replace(" ", "")
+            if flat and flat in said:
+                if not (hedged or acts or modal):
+                    return False
+                at = text[c.start():c.end()].find(word)
+                lead = clause[:at] if at >= 0 else clause
+                if _ACT_ON.search(lead) and not _EXPECT.search(lead):
+                    return "action"
+                return True
+            modal = modal or bool(_EXPECT.search(clause))
+    return False
+
+
+_MODEL_NAME = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z#-]*\d)(?=[\w#-]*[A-Za-z])[A-Za-z0-9#][\w#-]*[A-Za-z0-9]")  # WH-1000XM4
+
+
+def _names(text: str) -> list[str]:
+    """What a text names that can be looked up: quoted spans, prices and model numbers (``WH-1000XM4``)."""
+    masked = mask_quotes(text)
+    return quotes_in(text) + PRICE.findall(masked) + [w for w in _MODEL_NAME.findall(masked) if len(w) >= 3
+                                                      and not re.fullmatch(r"\d+(?:st|nd|rd|th|s)", w, re.I)]
+
+
+def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] = ()) -> list[str]:
+    """The names of ``text`` that the goal, no screen up to ``index``, the agent's typing and ``extra`` (the call's
+    values) show; empty when no screen so far has any text (nothing can be told)."""
+    if not isinstance(text, str) or not any(s.elements for s in episode.steps[:index + 1]):
+        return []
+    known = [k.replace(" ", "") for k in known_texts(episode, index) + [normalize(e) for e in extra if e]]
+    joined = "\x00".join(known)
+    out = []
+    for name in _names(text):
+        flat = normalize(name).replace(" ", "").strip(".'")
+        if len(flat) < 2 or flat in joined or any(len(k) >= 2 and k in flat for k in known) or name in out:
+            continue
+        out.append(name)
+    return out
+
+
+__all__ = ["outcome_clause", "plan_clause", "ungrounded_names"]

@@ -1,0 +1,291 @@
+"""Does the decision's object single out the call's target on the screen? (positive evidence for certify)
+
+The words of the decision's object (what its verb acts on, a pronoun's antecedent, an appositive) are scored
+against every visible element: the words it shares with the element's texts (a CJK run or a Latin word, a price,
+a ``#25``), an ordinal among the element's alike controls (``第二个``, ``the first result``, ``the last one``), a
+place on the screen (``右上角``, ``at the bottom``) and a role (``搜索框``, ``the checkbox``, ``the Save button``).
+The target counts with the nodes around the tapped point and the elements of its card (the smallest box around
+the point that is not a quarter of the screen, or the texts beside a tall thumbnail). The object names the target
+when the target's group scores highest, strictly above every other element: twins (six "加入购物车") are told
+apart only by an ordinal, a place or a word of their card.
+
+>>> from sftdata.model import Action, Element, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> box = Element(0, (36, 150, 1044, 260), desc="搜索框", hint="Search products", flags=("visible", "editable"))
+>>> cam = Element(1, (944, 160, 1034, 250), desc="拍照搜索", flags=("visible",))
+>>> step = Step(0, shot, Action("click", point=(500, 200), element=box), elements=[box, cam])
+>>> [e.kind for e in target_evidence("the search box at the top", step)]
+['name', 'place', 'role']
+>>> target_evidence("拍照搜索图标", step)
+[]
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Element, Step
+from .calls import element_label, normalize, target_element
+from .screen_text import element_texts, same_label, visible_elements
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One thing the reasoning says that the call does: ``kind`` (verb, name, card, ordinal, place, role, value,
+    direction, app, done, url) and the words that say it."""
+
+    kind: str
+    words: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "words": self.words}
+
+
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_LATIN = re.compile(r"[#$¥€£]?[a-z0-9][a-z0-9'&.+@-]*[a-z0-9%]|[#$¥€£]?[a-z0-9]", re.I)
+_STOP = {"the", "and", "for", "with", "now", "new", "this", "that", "one", "its", "you", "your", "all", "more", "from",
+         "into", "to", "of", "in", "on", "at", "by", "or", "is", "are", "it", "button", "icon", "link", "tab", "box",
+         "field", "page", "item", "option", "menu", "row", "card", "list", "app", "photo", "image", "picture"}
+_CJK_WEIGHT = 2  # a CJK character says about as much as two Latin letters
+
+
+def _latin_words(text: str) -> set[str]:
+    """The Latin words of a normalised text that can name something: 3+ characters or with a digit or a sign."""
+    return {w.strip(".'") for w in _LATIN.findall(text)
+            if (len(w) >= 3 or re.search(r"[\d#$¥€£]", w)) and w.strip(".'") not in _STOP}
+
+
+def _common_cjk(said: str, label: str) -> int:
+    """Length of the longest run of 2+ CJK characters of ``label`` that ``said`` holds."""
+    best = 0
+    for run in _CJK_RUN.findall(label):
+        for size in range(len(run), max(best, 1), -1):
+            if any(run[i:i + size] in said for i in range(len(run) - size + 1)):
+                best = max(best, size)
+                break
+    return best
+
+
+def name_score(said: str, label: str) -> tuple[int, str]:
+    """How much of ``label`` the normalised text ``said`` names (CJK characters count double), and the words."""
+    label = normalize(label)
+    if not label:
+        return 0, ""
+    flat_said, flat_label = said.replace(" ", ""), label.replace(" ", "")
+    if len(flat_label) >= 2 and flat_label in flat_said:  # the whole label
+        cjk = sum(len(run) for run in _CJK_RUN.findall(flat_label))
+        return cjk * _CJK_WEIGHT + (len(flat_label) - cjk) + 2, label
+    cjk = _common_cjk(said, label)
+    latin = _latin_words(label) & _latin_words(said)
+    score = cjk * _CJK_WEIGHT * (cjk >= 2) + sum(len(w) for w in latin)
+    return score, " ".join(sorted(latin)) if latin else (label if cjk >= 2 else "")
+
+
+_ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+           "ninth": 9, "tenth": 10, "top": 1}
+_ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,2})\s*(?:个|项|条|件|行|张|位|款|家|篇|本|首|台|部|辆|套|栋|间)"
+                      r"|\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))\b"
+                      r"(?!\s+(?:part|half|step|time|page))|(最后一[个项条件张款家]|\blast\b(?!\s+(?:step|time|tap|one i)))"
+                      r"|(?:排)?(?:在)?(?:最)?(?:前面|上面)的?(?:那)?(?:一)?[个条张款]|(最上面|最顶上|\btopmost\b)", re.I)
+
+
+def _number(word: str) -> int:
+    low = word.lower()
+    if low.isdigit():
+        return int(low)
+    if low in _EN_ORD:
+        return _EN_ORD[low]
+    if low[:-2].isdigit():
+        return int(low[:-2])
+    if low.startswith("十"):
+        return 10 + _ZH_NUM.get(low[1:], 0)
+    if len(low) == 2 and low.endswith("十"):
+        return 10 * _ZH_NUM.get(low[0], 1)
+    return _ZH_NUM.get(low, 0)
+
+
+def said_rank(said: str) -> int | None:
+    """The rank an ordinal of ``said`` gives (1-based), -1 for "the last", None when there is none.
+
+    >>> said_rank("第二个加入购物车"), said_rank("the last one"), said_rank("tap Save")
+    (2, -1, None)
+    """
+    m = _ORDINAL.search(said)
+    if m is None:
+        return None
+    if m.group(3):
+        return -1
+    if m.group(1) or m.group(2):
+        return _number(m.group(1) or m.group(2)) or None
+    return 1
+
+
+_PLACES = (  # words -> (x range, y range) as shares of the screen
+    (r"左上|top[- ]left|upper[- ]left", (0, .45), (0, .3)),
+    (r"右上|top[- ]right|upper[- ]right", (.55, 1), (0, .3)),
+    (r"左下|bottom[- ]left|lower[- ]left", (0, .45), (.7, 1)),
+    (r"右下|bottom[- ]right|lower[- ]right", (.55, 1), (.7, 1)),
+    (r"顶部|顶端|最上|顶上|上方|\b(?:at|on|along|near|across) the top\b|\btop of the\b|\btop bar\b", (0, 1), (0, .25)),
+    (r"底部|底端|最下|底下|下方|\b(?:at|on|along|near|across) the bottom\b|\bbottom of the\b|\bbottom bar\b", (0, 1),
+     (.75, 1)),
+    (r"左边|左侧|左手|\bon the left\b|\bleft side\b|\bleft-hand\b", (0, .4), (0, 1)),
+    (r"右边|右侧|右手|\bon the right\b|\bright side\b|\bright-hand\b", (.6, 1), (0, 1)),
+    (r"中间|中央|正中|\b(?:in the )?(?:middle|centre|center)\b", (.25, .75), (.25, .75)),
+)
+_PLACE_RE = [(re.compile(p, re.I), xs, ys) for p, xs, ys in _PLACES]
+
+
+def _places(said: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    return [(m.group(), xs, ys) for pattern, xs, ys in _PLACE_RE for m in [pattern.search(said)] if m]
+
+
+def _at(element: Element, step: Step, xs: tuple[float, float], ys: tuple[float, float]) -> bool:
+    x, y = element.center
+    w, h = step.screenshot.width or 1, step.screenshot.height or 1
+    return xs[0] <= x / w <= xs[1] and ys[0] <= y / h <= ys[1]
+
+
+def _editable(e: Element) -> bool:
+    return e.has("editable") or (e.tag.lower() in ("input", "textarea") and e.attr("type").lower() not in (
+        "checkbox", "radio", "submit", "button")) or "EditText" in e.class_name
+
+
+def _checkbox(e: Element) -> bool:
+    return e.attr("type").lower() in ("checkbox", "radio") or "CheckBox" in e.class_name or (
+        e.has("checkable") and "Switch" not in e.class_name)
+
+
+_ROLES = (  # words -> what an element must be to fit them
+    (r"搜索框|搜索栏|输入框|文本框|地址栏|编辑框|\b(?:search|text|input|query|address|email|name|phone)"
+     r" ?(?:box|bar|field|input)\b|\b(?:field|textbox|input box)\b", _editable),
+    (r"复选框|勾选框|勾选|打勾|\bcheck ?box\b|\btick\b|\bradio\b", _checkbox),
+    (r"开关|\bswitch\b|\btoggle\b", lambda e: e.has("checkable") or "Switch" in e.class_name),
+    (r"下拉(?:框|菜单|列表)|\bdrop-?down\b|\bselect (?:box|menu)\b", lambda e: e.tag.lower() == "select"
+     or "Spinner" in e.class_name),
+    (r"链接|\blink\b", lambda e: e.tag.lower() == "a"),
+    (r"头像|\bavatar\b|\bprofile (?:picture|photo)\b", lambda e: any("头像" in t or "avatar" in t for t in element_texts(e))),
+    (r"图片|照片|缩略图|封面|\b(?:photo|picture|image|thumbnail|pic)\b", lambda e: e.tag.lower() == "img" or "Image" in e.class_name
+     or any(re.search(r"图片|照片|photo|image|picture", t) for t in element_texts(e))),
+    (r"返回箭头|返回按钮|后退按钮|\bback (?:arrow|button)\b|\bnavigate up\b", lambda e: any(
+        re.search(r"返回|后退|\bback\b|navigate up", t) for t in element_texts(e))),
+)
+_ROLE_RE = [(re.compile(p, re.I), fits) for p, fits in _ROLES]
+
+
+def _card(step: Step, target: Element, visible: list[Element]) -> list[Element]:
+    """The elements of the target's card: inside the smallest box around the tapped point that is larger than the
+    target and under a quarter of the screen; else (a flat list) the short texts beside a tall target."""
+    point = step.action.point or target.center
+    screen = step.screenshot.width * step.screenshot.height
+    boxes = [e for e in step.elements if e.contains(point) and target.area < e.area <= 0.25 * screen]
+    if boxes:
+        box = min(boxes, key=lambda e: e.area)
+        l0, t0, r0, b0 = box.bounds
+        return [e for e in visible if e.bounds[0] >= l0 and e.bounds[1] >= t0 and e.bounds[2] <= r0 and e.bounds[3] <= b0]
+    top, bottom = target.bounds[1], target.bounds[3]
+    height = bottom - top
+    return [e for e in visible if e is not target and e.bounds[1] >= top - 4 and e.bounds[3] <= bottom + 4
+            and 0 < (e.bounds[3] - e.bounds[1]) * 2 <= height]
+
+
+def _peers(step: Step, target: Element, visible: list[Element]) -> list[Element]:
+    """The controls alike the target in reading order: its label's twins, else those of its kind, size and
+    clickability (nested nodes of one control once)."""
+    twins, _ = same_label(step, target)
+    if len(twins) >= 2:
+        return twins
+    w, h = target.bounds[2] - target.bounds[0], target.bounds[3] - target.bounds[1]
+    kind = target.class_name or target.tag
+    alike = [e for e in visible if abs((e.bounds[2] - e.bounds[0]) - w) <= 0.1 * w
+             and abs((e.bounds[3] - e.bounds[1]) - h) <= 0.1 * h and e.has("clickable") == target.has("clickable")
+             and (not kind or not (e.class_name or e.tag) or (e.class_name or e.tag) == kind)]
+    out = [target]
+    for e in alike:
+        if not any(o.contains(e.center) or e.contains(o.center) for o in out):
+            out.append(e)
+    return sorted(out, key=lambda e: (e.bounds[1], e.bounds[0]))
+
+
+def _score(said: str, texts: list[str]) -> tuple[int, str]:
+    best = (0, "")
+    for text in texts:
+        best = max(best, name_score(said, text))
+    return best
+
+
+def target_evidence(said: str, step: Step, own: list[str] = ()) -> list[Evidence]:
+    """The evidence that ``said`` (the decision's object, any language) names the step's target among the visible
+    elements; empty when it does not single it out. ``own``: more names of the target (the call's quoted label),
+    used when the screen's texts are unknown."""
+    evidence, total, rivals, _ = _weigh(said, step, own)
+    if not any(ev.kind in ("name", "card", "ordinal", "role") for ev in evidence) or total <= rivals:
+        return []
+    return evidence
+
+
+def names_rival(said: str, step: Step) -> bool:
+    """Does ``said`` name another visible element better than the target (by its words, not a place alone)?"""
+    evidence, total, _, named = _weigh(said, step, ())
+    return named > total and named >= 4
+
+
+def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
+    """(the target's evidence, its score, the best score of another element, the best score another element's
+    words alone give) for ``said``."""
+    said = normalize(said)
+    target = target_element(step)
+    visible = visible_elements(step)
+    if target is None or not visible:
+        names = [n for n in own if n and name_score(said, n)[0] >= 2]
+        return ([Evidence("name", names[0])], 2, 0, 0) if names else ([], 0, 0, 0)
+    point = step.action.point or target.center
+    group = [target] + [e for e in visible if e.contains(point) and e.area <= 0.25 * step.screenshot.width
+                        * step.screenshot.height]
+    card = [e for e in _card(step, target, visible) if e not in group]
+    peers = _peers(step, target, visible)
+    name, name_words = _score(said, [t for e in group for t in element_texts(e)] + [normalize(o) for o in own])
+    card_score, card_words = _score(said, [t for e in card if e not in peers for t in element_texts(e)])
+    own_label = normalize(element_label(target))
+    scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
+              and not (e in card and normalize(element_label(e)) == own_label)}  # a caption of the same control
+    named = dict(scores)
+    evidence = []
+    total = name
+    if name:
+        evidence.append(Evidence("name", name_words))
+    if card_score > 0 and not any(_score(said, element_texts(p))[0] >= card_score for p in peers if p is not target):
+        total += card_score
+        evidence.append(Evidence("card", card_words))
+        for e in card:  # the card's words are the target's here, not a rival's
+            scores.pop(id(e), None)
+            named.pop(id(e), None)
+    rank = said_rank(said)
+    if rank is not None and len(peers) >= 2:
+        chosen = peers[-1] if rank == -1 else (peers[rank - 1] if rank <= len(peers) else None)
+        if chosen is target or (chosen is not None and chosen.contains(point)):
+            total += 6
+            evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
+        elif chosen is not None:
+            scores[id(chosen)] = scores.get(id(chosen), 0) + 6 + name
+    for words, xs, ys in _places(said):
+        if _at(target, step, xs, ys):
+            total += 3
+            evidence.append(Evidence("place", words))
+        for e in visible:
+            if id(e) in scores and _at(e, step, xs, ys):
+                scores[id(e)] += 3
+    for pattern, fits in _ROLE_RE:
+        m = pattern.search(said)
+        if not m:
+            continue
+        if any(fits(e) for e in group):
+            total += 3
+            evidence.append(Evidence("role", m.group()))
+        for e in visible:
+            if id(e) in scores and fits(e):
+                scores[id(e)] += 3
+    return evidence, total, max(scores.values(), default=0), max(named.values(), default=0)
+
+
+__all__ = ["Evidence", "name_score", "names_rival", "said_rank", "target_evidence"]
