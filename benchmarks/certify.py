@@ -16,13 +16,21 @@ rule of the product is left out here: ``cjk_threshold`` 0).
     python benchmarks/certify.py                    # every part
     python benchmarks/certify.py heldout12 part13   # some parts
     python benchmarks/certify.py --pool dev heldout --errors   # certified-bad and rejected-good texts
+    python benchmarks/certify.py --layers           # what positive evidence alone holds back (see below)
+
+``--layers`` measures how much rests on the rules that were tuned to wording: the contradicting texts certified
+with the contradiction rules switched off (positive evidence alone must hold them back), and the hindsight texts
+certified with the hindsight wording and later-screen checks switched off (evidence and the outcome reader alone).
+A new writer's wording that slips past those rules lands in these figures, not in the certified ones.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
+from unittest import mock
 
 from sftdata.checks.certify import OUTCOMES, certify
 
@@ -104,15 +112,31 @@ def report(name: str, results, errors: bool, reasons: bool) -> None:
                       f"{r['text']!r} -- {why}")
 
 
+def layers(records: list[dict]) -> None:
+    """Bad texts certified when the wording-tuned rejections are switched off (see the module doc)."""
+    off = {"contradicts": ["sftdata.checks.check.contradictions"],
+           "hindsight": ["sftdata.checks.check.hindsight_detail", "sftdata.checks.certify.future_failures"]}
+    for label, targets in off.items():
+        with ExitStack() as stack:
+            for target in targets:
+                stack.enter_context(mock.patch(target, lambda *a, _t=target, **k: None if "detail" in _t else []))
+            results = run([r for r in records if r["label"] == label])
+        counts = Counter(c.outcome for _, c in results)
+        print(f"  {label} with those rules off: certified {counts['certified']}/{len(results)} "
+              f"({counts['certified'] / max(1, len(results)):.3f}), unsure {counts['unsure']}, "
+              f"rejected {counts['rejected']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("parts", nargs="*", help="parts to measure [default: all]")
     parser.add_argument("--errors", action="store_true", help="list certified-bad and rejected-good texts")
     parser.add_argument("--reasons", action="store_true", help="count the unsure texts' first reasons by label")
     parser.add_argument("--pool", action="store_true", help="also print the figures of the parts together")
+    parser.add_argument("--layers", action="store_true", help="bad texts certified with the wording rules off")
     args = parser.parse_args()
     episodes, steps = load_episodes(), load_steps()
-    everything = []
+    everything, records_all = [], []
     for part in args.parts or all_parts():
         records = certify_records(HERE, part, episodes, steps)
         if records is None:
@@ -120,9 +144,13 @@ def main() -> None:
             continue
         results = run(records)
         everything += results
+        records_all += records
         report(part, results, args.errors, args.reasons)
     if args.pool and everything:
         report("all parts", everything, False, args.reasons)
+    if args.layers and records_all:
+        print("what positive evidence alone holds back:")
+        layers(records_all)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ from .agreement_target import _CONTRAST
 from .decision import SPATIAL, Decision, _first_verb, action_clauses, mask_quotes, quotes_in
 from .target_evidence import Evidence, names_rival, target_evidence
 
-_PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|the same (?:one|button)"
-                      r")(?![A-Za-z])|它|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
+_PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
+                      r"|the same (?:one|button))(?![A-Za-z])|它|她|他|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
                       re.I)
 _PURPOSE_EN = re.compile(
     r"\s(?:(?:in order |so as )?to|so that|and then|then|so|because|since|for the|which)\s+(?:run|open|see|start|go|get|submit|confirm|select"
@@ -49,24 +49,44 @@ def _cut(rest: str) -> str:
     return rest[:end]
 
 
-def _antecedent(text: str, start: int) -> str:
-    """What a pronoun at ``start`` points back to: the sentence before it (its own part before the clause when it
-    has words), less what follows a contrast or a place word (``between Bluetooth and …`` is where, not what)."""
+_COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b)", re.I)
+
+
+def _antecedents(text: str, start: int) -> list[str]:
+    """What a pronoun at ``start`` may point back to, nearest first: what the last clause before it introduces
+    (``分类标签里有家居`` -> ``家居``), that clause, and its whole sentence; contrasts (``不是它``) and places
+    (``between Bluetooth and …`` is where, not what) left out."""
     before = text[:start]
     sentences = [m.group() for m in _SENTENCES.finditer(before) if m.group().strip(" ，,。.;；:：—–")]
     if not sentences:
-        return ""
+        return []
     last = sentences[-1]
     if not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
         last = sentences[-2] + last
-    out = []
-    for part in re.split(r"[，,；;]", last):
+    parts = []
+    for part in re.split(r"[，,；;—–]", last):
         masked = mask_quotes(part)
         m = _CONTRAST.search(masked)
         part = part[:m.start()] if m else part
         m = SPATIAL.search(mask_quotes(part))
-        out.append(part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part)
-    return " ".join(out)
+        part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
+        if re.search(r"[A-Za-z0-9\u4e00-\u9fff]", mask_quotes(part)):
+            parts.append(part)
+    if not parts:
+        return []
+    m = _COPULA.match(mask_quotes(parts[-1]))
+    tail = parts[-1][m.end():] if m else ""
+    return [p for p in (tail, parts[-1], " ".join(parts)) if p.strip()]
+
+
+def _dashed(text: str, end: int) -> str:
+    """A verbless aside between dashes right after the clause (``I'll open it first — Max earbuds #2 — …``)."""
+    m = re.match(r"\s*[—–-]+\s*([^—–.。;；]+)", text[end:])
+    if not m or _first_verb(mask_quotes(m.group(1))):
+        return ""
+    part = m.group(1)
+    c = _CONTRAST.search(mask_quotes(part))
+    return part[:c.start()] if c else part
 
 
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
@@ -77,14 +97,18 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     if decision.verb == "open_app":  # 切换到 Contacts 应用找到 Alice Chen: the app is what is tapped
         m = re.search(r"应用|软件|程序|\bapp\b", rest, re.I)
         rest = rest[:m.end()] if m else rest
-    objects = [(" ".join(p for p in (_cut(rest), decision.appendix, decision.continuation) if p), decision.span[0])]
-    objects += [(_cut(c.rest), c.span[0]) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
+    objects = [(" ".join(p for p in (_cut(rest), decision.appendix, decision.continuation) if p), decision.span)]
+    objects += [(_cut(c.rest), c.span) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
     found: list[Evidence] = []
-    for said, start in objects:
-        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", mask_quotes(said)))
+    for said, span in objects:
+        if names_rival(said, step):
+            return [], True
+        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", said))
         if (bare or _PRONOUN.search(mask_quotes(said))) and not target_evidence(said, step, own):
-            said = f"{said} {decision.antecedent if start == decision.span[0] and decision.antecedent else ''} " \
-                   f"{_antecedent(text, start)}"
+            for context in [_dashed(text, span[1])] + _antecedents(text, span[0]):
+                if context and target_evidence(f"{said} {context}", step, own):
+                    said = f"{said} {context}"
+                    break
         if names_rival(said, step):
             return [], True
         if not found:

@@ -54,7 +54,7 @@ _VERBS_EN = (
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
-    ("click", r"\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing"
+    ("click", r"(?<!\blong )(?<!\blong-)\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
               r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
@@ -69,8 +69,10 @@ _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之�
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
-                         r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b", re.I)
+_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+                         r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b"
+                         r"|\b(?:didn't|did not|failed to|never)\b[^,.;]{0,20}\b(?:open|work|register|respond|do anything)"
+                         r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")

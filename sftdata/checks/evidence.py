@@ -24,13 +24,17 @@ from typing import Any
 from ..model import Step
 from .agreement import COMPATIBLE
 from .calls import normalize, target_element
-from .decision import Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in, stated_decision
+from .agreement_target import _CONTRAST
+from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
+                       stated_decision)
 from .click_evidence import click_evidence
-from .target_evidence import Evidence
+from .target_evidence import Evidence, names_rival
 
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a scroll's direction is the view's
 _STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
                     r"|shown|displayed|checked|on|off)\b|\bnow (?:shows|reads|says)\b|已经?(?:选|填|输入|显示|是)|现在(?:是|显示)", re.I)
+_NARRATED = re.compile(r"(?:[滑划翻拉推]|滚动)(?:了|完|过|后|之后|以后)|\b(?:swiped|scrolled|after swiping|after scrolling)\b", re.I)
+_TASK = re.compile(r"任务|目标|\b(?:task|goal)\b", re.I)
 _IF = re.compile(r"如果|假如|要是|万一|是否|\b(?:if|unless|whether|in case)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _BACK_WORDS = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
@@ -39,7 +43,7 @@ _NEW_TAB = re.compile(r"新(?:的)?(?:标签页|标签|窗口)|\bnew (?:tab|wind
 _DONE_WORDS = re.compile(r"结束|收工|完成|完事|搞定|做完|达成|办完|弄完|\b(?:finish(?:ed|ing)?|done|complete[d]?|accomplished"
                          r"|achieved|satisfied|fulfilled|stop(?:ping)? here|that's (?:it|all|everything)|wrap(?:ping)? up"
                          r"|all set|nothing (?:left|more|else))\b", re.I)
-_NOT_DONE = re.compile(r"没|未|不|还|尚|以便|才能|之后|然后|再|\b(?:not|yet|until|before|after|then|once|will|to|still)\b", re.I)
+_NOT_DONE = re.compile(r"没|未|不|还|尚|以便|才能|之后|然后|再|为了|要|需要|能|可以|\bfor\b|\b(?:not|yet|until|before|after|then|once|will|to|still)\b", re.I)
 
 
 def _sentence(text: str, span: tuple[int, int]) -> str:
@@ -53,29 +57,62 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
     return text[start:end]
 
 
+def _cut_contrast(text: str) -> str:
+    """``text`` up to a contrast (``打开商城而不是 Chrome``)."""
+    m = _CONTRAST.search(mask_quotes(text))
+    return text[:m.start()] if m else text
+
+
+def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool:
+    """An action clause the call allows (the decision first) says ``value`` from its verb to its sentence's end
+    (a typed value may hold commas: ``输入 收到，谢谢``)."""
+    allowed = COMPATIBLE.get(name, ())
+    spans = [decision.span] + [c.span for c in action_clauses(text) if c.verb in allowed and c.span != decision.span]
+    for start, end in spans:
+        stop = _SENTENCE_END.search(text, end)
+        said = text[start:stop.start() if stop else len(text)]
+        if start == decision.span[0] and decision.continuation:
+            said += " " + decision.continuation
+        if _said(value, _cut_contrast(said)):
+            return True
+    return False
+
+
 def _object(decision: Decision) -> str:
     """What the decision's verb acts on: the rest of its clause, an appositive, a colon's continuation and what a
     pronoun points back to."""
     return " ".join(p for p in (decision.rest, decision.appendix, decision.continuation, decision.antecedent) if p)
 
 
+_CJK_AFTER = re.compile(r"[\u4e00-\u9fff]")
+_CJK_JOINS = "并然再后就来吧了即进到在和发去，。、；！？,.;!? "  # what may follow a typed Chinese value
+
+
 def _said(value: str, text: str) -> bool:
-    """``value`` stands in ``text`` whole and alone (case, width and spaces aside): not inside a longer word, nor
-    followed by more of a longer value (``Maple Street, Springfield`` says another value than ``Maple Street``).
+    """``value`` stands in ``text`` whole and alone (case, width and spaces aside): not inside a longer word or a
+    longer quotation, nor followed by more of a longer value (``Maple Street, Springfield`` says another value
+    than ``Maple Street``, ``“收到，谢谢妈妈”`` another than ``收到，谢谢``).
 
     >>> _said("Jane Doe", "type Jane Doe into Full name"), _said("Maple Street", "输入 Maple Street, Springfield。")
+    (True, False)
+    >>> _said("收到，谢谢", "输入 收到，谢谢 然后发送"), _said("收到，谢谢", "输入“收到，谢谢妈妈”")
     (True, False)
     """
     v = normalize(value).strip(" 。.!！")
     if not v:
         return False
-    if not re.search(r"[A-Za-z0-9]", v):
-        return v.replace(" ", "") in normalize(text).replace(" ", "")
     said = unicodedata.normalize("NFKC", text)
+    inside = [(m.start(), m.end()) for m in QUOTE.finditer(said) if normalize(m.group()[1:-1]) != v]
     pattern = r"\s*".join(re.escape(ch) for ch in v.replace(" ", ""))
     for m in re.finditer(rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])", said, re.I):
-        if not re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", said[m.end():]):
-            return True
+        if any(a < m.start() < b for a, b in inside):
+            continue  # part of a longer quotation
+        after = said[m.end():]
+        if re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", after):
+            continue  # more of a longer value
+        if _CJK_AFTER.match(v[-1]) and _CJK_AFTER.match(after[:1]) and after[0] not in _CJK_JOINS:
+            continue  # 保温杯 of 保温杯杯套
+        return True
     return False
 
 
@@ -84,7 +121,9 @@ def _value_outside_history(value: str, text: str) -> bool:
     (``Texas is now selected``)."""
     for sentence in re.split(r"[。！？!?\n]|\.(?=\s|$)", text):
         masked = mask_quotes(sentence)
-        if _said(value, sentence) and not _HISTORY.search(masked) and not _STATE.search(masked):
+        bare = QUOTE.sub(lambda m: m.group() if normalize(m.group()[1:-1]) == normalize(value) else "", sentence)
+        if (_said(value, bare) and not _HISTORY.search(masked) and not _STATE.search(masked)
+                and not _TASK.search(masked)):
             return True
     return False
 
@@ -120,7 +159,8 @@ def _direction(text: str, name: str, params: dict[str, Any]) -> str | None:
     want = {"swipe": {}, "scroll": _OPPOSITE}[name]
     found = set()
     for clause in re.split(r"[。！？!?\n；;]|\.(?=\s|$)", text):
-        if _HISTORY.search(mask_quotes(clause)) or _IF.search(mask_quotes(clause)):
+        masked = mask_quotes(clause)
+        if _HISTORY.search(masked) or _IF.search(masked) or _NARRATED.search(masked):
             continue
         said = finger_direction(clause)
         if said:
@@ -140,11 +180,8 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if decision is None:
         return _no_decision(name, params, text)
     if decision.verb not in COMPATIBLE.get(name, ()):
-        if name == "done":
-            return _no_decision(name, params, text)
         return [], f"the decision (“{decision.phrase[:40]}”) is not a {name}"
     verb = [Evidence("verb", decision.verb)]
-    sentence = _sentence(text, decision.span)
     if name in ("click", "long_press"):
         if decision.verb in ("back", "home") and _BACK_WORDS.search(decision.phrase):
             return verb, None  # tapping the back arrow: the verb says it
@@ -157,20 +194,26 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
         return verb, f"the decision (“{decision.phrase[:40]}”) does not single out the target {label}"
     if name in ("input", "type", "select"):
         value = str(params.get("value" if name == "select" else "text") or "")
-        if value and (_said(value, sentence) or any(_said(value, q) and normalize(q) == normalize(value)
-                                                    for q in quotes_in(sentence))):
+        if value and _value_decided(text, decision, name, value):
+            if name == "type" and names_rival(_cut_contrast(decision.rest).replace(value, " "), step):
+                return verb, "the decision types into another field than the call's"
             return verb + [Evidence("value", value)], None
         return verb, f"the decision does not say the {'option' if name == 'select' else 'typed text'} “{value[:40]}”"
     if name in ("swipe", "scroll"):
         if decision.verb == "swipe" and decision.direction:
-            return verb + [Evidence("direction", decision.direction)], None
+            said = decision.direction if name == "swipe" else _OPPOSITE[decision.direction]
+            if said == str(params.get("direction") or "").lower():
+                return verb + [Evidence("direction", decision.direction)], None
+            return verb, f"the decision swipes {decision.direction}, not the call's way"
         said = _direction(text, name, params)
         if said:
             return verb + [Evidence("direction", said)], None
         return verb, "the decision does not say which way to swipe"
     if name == "open_app":
         app = str(params.get("app_name") or "")
-        if app and (_said(app, sentence) or _said(app.split()[0], sentence) and len(app.split()[0]) >= 4):
+        said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix) if p))
+        named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else _said(a, said)  # noqa: E731
+        if app and (named(app) or named(app.split()[0]) and len(app.split()[0]) >= 4):
             return verb + [Evidence("app", app)], None
         return verb, f"the decision does not name the app “{app[:40]}”"
     if name in ("press_back", "go_back"):

@@ -98,7 +98,7 @@ _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|
               r"|播放|启动|关闭|开启|呈现|展示|展现|定格|提示|获得焦点|发出|下载|没有(?:任何)?(?:变化|反应)")
 _ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
 _ZH_EVENTS = re.compile(
-    rf"(?:随后|随即|随之|紧跟着|结果|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,]{{0,24}}?"
+    rf"(?:随后|随即|随之|紧跟着|结果(?![页里中列显出数])|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,]{{0,24}}?"
     rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
     rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
@@ -180,7 +180,7 @@ _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, f
 _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
                     r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
                     r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"
-                    r"|plan|want|if|let me|in order to|so that|to be)\b|'ll\b", re.I)
+                    r"|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b|'ll\b", re.I)
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
 # an expectation that carries to the end of its sentence ("Tapping X should open Y, where Z is shown")
@@ -286,12 +286,14 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
     if not isinstance(text, str) or not text.strip():
         return []
     masked = _mask(text)
-    spans: list[tuple[int, int]] = []
+    counts: list[tuple[int, int]] = []  # the episode's length: hindsight wherever it stands
+    spans: list[tuple[int, int]] = []  # what appears after the action, said with a marker
+    told: list[tuple[int, int]] = []  # ... said as a change after a clause that acts
     acted = False  # an earlier clause stated this step's own action: a completed change after it is its outcome
     narrated = False  # ... in the perfective (我们点击了…): then a bare change verb after it is its outcome too
     for s in _SENTENCE.finditer(masked):
         sentence, offset = s.group(), s.start()
-        spans += [(offset + m.start(), offset + m.end()) for m in _COUNTS.finditer(sentence)]
+        counts += [(offset + m.start(), offset + m.end()) for m in _COUNTS.finditer(sentence)]
         if _PAST.search(sentence) or not acting:
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
@@ -304,28 +306,31 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             if _REASON.search(clause) or hedged:
                 pass
             elif acted and (m := _SUCCESS.search(clause)) and not _MODAL.search(clause):
-                spans.append((offset + c.start() + m.start(), offset + c.start() + m.end()))
+                told.append((offset + c.start() + m.start(), offset + c.start() + m.end()))
             elif (acted or narrated) and not _MODAL.search(clause) and (
                     _EN_NOW_RESULT.search(clause) or _EN_UI_RESULT.search(clause) or (
                     _ZH_NOW_STATE.search(clause) and not _ZH_ACTION.search(clause))):
-                spans.append((offset + c.start(), offset + c.end()))
+                told.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
-                spans.append((offset + c.start(), offset + c.end()))
+                told.append((offset + c.start(), offset + c.end()))
             elif (acted or narrated) and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
                     clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
-                spans.append((offset + c.start(), offset + c.end()))
+                told.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):
-                spans.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
+                told.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
-                spans.append((offset + c.start(), offset + c.end()))
+                told.append((offset + c.start(), offset + c.end()))
             hedged = hedged or bool(_HEDGE.search(clause))
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
                               and not _SUPPOSE.search(clause))  # 如果找不到就向下滑动: not this step's action
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
+    decision = stated_decision(text) if told else None
+    if decision is not None:  # a change told before the step's own decision is the last step's, read off the screen
+        told = [(a, b) for a, b in told if b > decision.span[0]]
     merged: list[list[int]] = []
-    for a, b in sorted(spans):  # overlapping findings become one phrase
+    for a, b in sorted(counts + spans + told):  # overlapping findings become one phrase
         if merged and a < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], b)
         else:

@@ -34,15 +34,15 @@ _EXPECTED = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它
                        r"|\b(?:should|will|would|may|might|could|expect|expected|hope|hopefully|likely|probably|supposed"
                        r"|presumably|maybe|perhaps)\b|'ll\b|'d\b", re.I)
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
-                      r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|要|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
+                      r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
                       r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after"
                       r"|afterwards|later|whether|in case)\b", re.I)
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
 _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"
                       r"|\b(?:previous(?:ly)?|a moment ago|just now|so far|last (?:step|time|tap)|before this)\b", re.I)
-_ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|只要|就行|即可|就好|也就是|即|对应|这是|这就是"
+_ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|就行|即可|就好|也就是|即|对应|这是|这就是"
                     r"|不同|别的|其他|另一个|因为|由于"
-                    r"|\b(?:task|goal|asks?|wants?|not|instead|rather|never|no need|only|just|i\.e\.|namely|that is"
+                    r"|\b(?:task|goal|asks?|wants?|not|instead|rather|never|no need|i\.e\.|namely|that is"
                     r"|because|since|this is|that's|different|another|other)\b", re.I)
 _PURPOSE_ZH = re.compile(r"^\s*(?:看|查看|浏览|回到|返回|退出|进入|进去|打开|切换|把|让|使|将|找|寻找|调出|拉|露出|从|去|来|以|好|再|并|开始"
                          r"|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启|确认|提交|保存|收藏|加入|添加|删除|发送|完成|结束|回|进|留在|停在"
@@ -50,20 +50,20 @@ _PURPOSE_ZH = re.compile(r"^\s*(?:看|查看|浏览|回到|返回|退出|进入|
 _PURPOSE_EN = re.compile(r"^\s*(?:to|then|for|leave|keep|make|let|bring|go|come|get)\b", re.I)
 _BELOW = re.compile(r"下面(?:还)?(?:有|是)|下方(?:还)?(?:有|是)|更下面|再往下|\bbelow (?:it |that )?(?:are|is|there)\b"
                     r"|\bfurther down\b")  # what a swipe will reveal
-_STATEMENT = re.compile(PRICE.pattern + r"|是|有|在|售价|价格|只要|显示为|写着|标着|剩|\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b"
+_STATEMENT = re.compile(PRICE.pattern + r"|\d\s*%|\d+\s*/\s*\d+|\b\d+ of \d+\b|是|有|在|售价|价格|只要|显示为|写着|标着|剩|\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b"
                         r"|\bthere\b", re.I)
 _RESULT_ZH = re.compile(
     r"出现|显示|弹出|弹了出来|跳转|跳到|跳出|变成|变为|变了|变[红绿蓝亮灰黄]|亮起|亮了|消失|不见了|加载(?:出|完|好)|刷新|展开了|收起了"
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
-    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了")
+    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即")
 _RESULT_EN = re.compile(
     r"\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
     r"|reads|turns|turned|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
     r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
-    r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|is now|are now"
-    r"|now (?:is|are|has|have|shows?|reads|says|lists|displays)|(?:is|are|was|were|has been|have been|gets|got)"
+    r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|flips|flipped|toggles"
+    r"|returns (?:me|us|you) to|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
     r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
     r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"
     r"|on|off|open|visible|gone|done|complete))\b", re.I)
@@ -93,10 +93,13 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     for value in values:
         if value and len(value) >= 2:
             masked = masked.replace(value, "□" * len(value))
-    if rest_at is not None and _AFTER_IN_CLAUSE.search(masked[rest_at:span[1]]):
-        return text[span[0]:span[1]].strip(" .。")
+    if rest_at is not None:  # 打开商城后先跳出一个启动页 / Tapping 删除 pops up a confirmation
+        rest = masked[rest_at:span[1]]
+        result = _RESULT_EN.search(rest)
+        if _AFTER_IN_CLAUSE.search(rest) or (result and not _PLANNED.search(rest[:result.start()])):
+            return text[span[0]:span[1]].strip(" .。")
     start = span[1]
-    if re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
+    if values and re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
         line_end = masked.find("\n", start)
         start = line_end if line_end >= 0 else len(masked)
     acting = {c.span for c in action_clauses(text)}

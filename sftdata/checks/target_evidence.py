@@ -84,10 +84,15 @@ def name_score(said: str, label: str) -> tuple[int, str]:
 _ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
            "ninth": 9, "tenth": 10, "top": 1}
+_EN_NTH = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))"
+_THING = (r"(?:one|result|item|row|entry|card|photo|picture|thumbnail|image|listing|option|link|product|flight|house"
+          r"|book|job|recipe|tab|button|suggestion|conversation|thread|chat|message|hit|match|gadget|novel|car|hotel"
+          r"|field|box|icon|app|video|song|article|post|line|column|cell|choice|offer|deal|show|event|ticket|home)s?")
 _ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,2})\s*(?:个|项|条|件|行|张|位|款|家|篇|本|首|台|部|辆|套|栋|间)"
-                      r"|\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))\b"
-                      r"(?!\s+(?:part|half|step|time|page))|(最后一[个项条件张款家]|\blast\b(?!\s+(?:step|time|tap|one i)))"
+                      rf"|\bthe\s+(?:very\s+)?({_EN_NTH})\b(?!\s+(?:part|half|step|time|page))|\b({_EN_NTH})(?=\s+(?:\w+\s+)?{_THING}\b)"
+                      r"|(最后一[个项条件张款家]|\bthe last\b(?!\s+(?:step|time|tap|one i)))"
                       r"|(?:排)?(?:在)?(?:最)?(?:前面|上面)的?(?:那)?(?:一)?[个条张款]|(最上面|最顶上|\btopmost\b)", re.I)
+_NUMBERED = "#{}"  # how a listing numbers its items in their titles (``Urban house fresh #25``)
 
 
 def _number(word: str) -> int:
@@ -114,10 +119,10 @@ def said_rank(said: str) -> int | None:
     m = _ORDINAL.search(said)
     if m is None:
         return None
-    if m.group(3):
+    if m.group(4):
         return -1
-    if m.group(1) or m.group(2):
-        return _number(m.group(1) or m.group(2)) or None
+    if m.group(1) or m.group(2) or m.group(3):
+        return _number(m.group(1) or m.group(2) or m.group(3)) or None
     return 1
 
 
@@ -261,6 +266,11 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
             scores.pop(id(e), None)
             named.pop(id(e), None)
     rank = said_rank(said)
+    numbered = re.compile(rf"{_NUMBERED.format(rank)}(?!\d)") if rank and rank > 0 else None
+    if numbered is not None and any(numbered.search(t) for e in card + group for t in element_texts(e)):
+        total += 6  # the 25th listing: the card titled #25
+        evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
+        rank = None
     if rank is not None and len(peers) >= 2:
         chosen = peers[-1] if rank == -1 else (peers[rank - 1] if rank <= len(peers) else None)
         if chosen is target or (chosen is not None and chosen.contains(point)):
