@@ -23,6 +23,12 @@ def judge(run_dir, write_requests, import_results, **options):
     """Judge every annotated reasoning: aligned, grounded, hindsight, target, a 1-5 score (RUN/judgements.jsonl).
 
     \b
+    The checks certify an item when its reasoning names what the call does, reject it on a contradiction or
+    hindsight, and leave it unsure otherwise. The rules backend records that (an unsure item is not failed, and
+    export holds it back); a judge model (openai, batch) reads the episodes that hold an unsure item, and its
+    verdict decides those items (--judge-all: every episode, every verdict).
+
+    \b
     Failing episodes go to the rejects ledger as judge_<field> (judge_aligned, judge_hindsight, judge_grounded,
     judge_target_unambiguous, judge_score) and export skips them. Replies are cached by request: a killed run
     resumes without paying twice.
@@ -48,6 +54,10 @@ def judge(run_dir, write_requests, import_results, **options):
         return
     click.echo(f"judged {result.new_judged} new episodes, {result.new_failed} failed "
                f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
+    if result.outcomes:
+        o = result.outcomes
+        click.echo(f"items: {o['certified']} certified, {o['unsure']} unsure, {o['rejected']} rejected by the checks"
+                   + (f"; {result.by_checks} episodes had nothing unsure for the judge model" if result.by_checks else ""))
     if backend == "openai":
         click.echo(llm_stats_line(result.stats))
     for reason, count in result.by_reason.items():

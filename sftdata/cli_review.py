@@ -7,6 +7,8 @@ import click
 
 from .cli_base import _fatal_to_exit, main
 
+from .review import ONLY
+
 
 @main.group()
 def review() -> None:
@@ -15,6 +17,7 @@ def review() -> None:
     \b
     Example:
       sftdata review export processed/demo --out review --sample 20 --only failed
+      sftdata review export processed/demo --out review --only unsure   # the steps the checks could not certify
       (create a Label Studio project with review/config.xml, import review/tasks.json, review, export JSON)
       sftdata review import processed/demo project-1-at-2026-01-01.json
     """
@@ -26,8 +29,9 @@ def review() -> None:
               help="Directory for tasks.json (Label Studio tasks) and config.xml (the labeling config).")
 @click.option("--sample", type=click.IntRange(min=1), help="Review this many episodes, drawn at random [default: all].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --sample draw.")
-@click.option("--only", type=click.Choice(["all", "failed", "passed"]), default="all", show_default=True,
-              help="Episodes the judge (RUN/judgements.jsonl, else the rules check) failed or passed.")
+@click.option("--only", type=click.Choice(ONLY), default="all", show_default=True,
+              help="Episodes the judge (RUN/judgements.jsonl, else the rules check) failed or passed; unsure: the "
+                   "review queue, episodes with a step the checks leave unsure and no judge model passed.")
 @click.option("--image-url", help="Write the images to OUT/images/ and reference them as IMAGE_URL + name (e.g. "
                                   "'/data/local-files/?d=review/images/') [default: inline data URLs].")
 @_fatal_to_exit
@@ -98,8 +102,9 @@ _token = click.option("--token", envvar="LABEL_STUDIO_API_KEY",
                    "served by a Local Files storage the project gets [default: inline data URLs].")
 @click.option("--sample", type=click.IntRange(min=1), help="Review this many episodes, drawn at random [default: all].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --sample draw.")
-@click.option("--only", type=click.Choice(["all", "failed", "passed"]), default="all", show_default=True,
-              help="Episodes the judge (else the rules check) failed or passed.")
+@click.option("--only", type=click.Choice(ONLY), default="all", show_default=True,
+              help="Episodes the judge (else the rules check) failed or passed; unsure: the review queue (a step the "
+                   "checks leave unsure that no judge model passed).")
 @_fatal_to_exit
 def review_push(run_dir, url, token, title, local_files, sample, seed, only):
     """Create a Label Studio project with RUN_DIR's review tasks (through its API).

@@ -1,4 +1,5 @@
-"""Check reconstructions against their episodes' ground truth and report why items fail.
+"""Check reconstructions against their episodes' ground truth and report why items fail, and how many items the
+checks certify, leave unsure or reject (:func:`sftdata.checks.certify`; unsure items do not fail validation).
 
 Annotation lines may be this project's records (``{"id", "items", ...}``), any object with an ``id`` and a list
 under ``items``/``reconstruction``/``output``, or a bare seed-002 list, matched to the episode on the same line
@@ -14,6 +15,7 @@ from typing import Any
 from .errors import FatalError, RecordError
 from .model import Episode
 from .values import loads_strict
+from .checks.certify import OUTCOMES, certify_items
 from .checks.check import CJK_THRESHOLD, Failure, check_items
 from .checks.schema import schema_failures
 
@@ -29,11 +31,16 @@ class ValidationReport:
     unknown: list[str] = field(default_factory=list)  # annotations without an episode
     by_reason: Counter = field(default_factory=Counter)
     episodes: list[dict[str, Any]] = field(default_factory=list)  # the failing ones, with their failures
+    outcomes: Counter = field(default_factory=Counter)  # items certified / unsure / rejected (sftdata.checks.certify)
+    unsure_by_reason: Counter = field(default_factory=Counter)
+    unsure: list[dict[str, Any]] = field(default_factory=list)  # (episode, item, reasons) of the unsure items
 
     def to_dict(self) -> dict[str, Any]:
         return {"checked": self.checked, "passed": self.passed, "failed": self.failed,
                 "failures_by_reason": dict(self.by_reason.most_common()), "missing": self.missing,
-                "unknown": self.unknown, "failing_episodes": self.episodes}
+                "unknown": self.unknown, "failing_episodes": self.episodes,
+                "items": {o: self.outcomes[o] for o in OUTCOMES},
+                "unsure_by_reason": dict(self.unsure_by_reason.most_common()), "unsure_items": self.unsure}
 
     @property
     def ok(self) -> bool:
@@ -126,6 +133,16 @@ def _fail(report: ValidationReport, key: str, failures: list[Failure]) -> None:
     report.episodes.append({"id": key, "failures": [f.to_dict() for f in failures]})
 
 
+def _certify(report: ValidationReport, episode: Episode, items: list, failures: list[Failure],
+             cjk_threshold: float) -> None:
+    """Count the items' outcomes (:func:`sftdata.checks.certify.certify_items`) and keep the unsure ones."""
+    for index, c in enumerate(certify_items(items, episode, cjk_threshold=cjk_threshold, failures=failures)):
+        report.outcomes[c.outcome] += 1
+        if c.outcome == "unsure":
+            report.unsure_by_reason[c.first] += 1
+            report.unsure.append({"id": episode.id, "index": index, "reasons": [r.to_dict() for r in c.reasons]})
+
+
 def validate_files(episodes_path: str | Path, annotations_path: str | Path,
                    cjk_threshold: float = CJK_THRESHOLD, own: bool | None = None) -> ValidationReport:
     """Check every annotation against its episode. ``own``: the annotations are this tool's ledger (default:
@@ -148,8 +165,11 @@ def validate_files(episodes_path: str | Path, annotations_path: str | Path,
         if items is None:
             report.missing.append(episode.id)
             continue
-        failures = schema_failures(items) or check_items(items, episode, cjk_threshold=cjk_threshold)
+        schema = schema_failures(items)
+        failures = schema or check_items(items, episode, cjk_threshold=cjk_threshold)
         report.checked += 1
+        if not schema:
+            _certify(report, episode, items, failures, cjk_threshold)
         if failures:
             _fail(report, episode.id, failures)
         else:
@@ -165,6 +185,13 @@ def format_report(report: ValidationReport) -> str:
     lines = [f"checked {report.checked}   passed {report.passed}   failed {report.failed}"
              + (f"   without annotation {len(report.missing)}" if report.missing else "")
              + (f"   annotations without episode {len(report.unknown)}" if report.unknown else "")]
+    if report.outcomes:
+        o = report.outcomes
+        lines.append(f"items: certified {o['certified']}   unsure {o['unsure']}   rejected {o['rejected']}"
+                     + ("   (unsure items go to a judge model or a reviewer: sftdata judge --backend openai, "
+                        "sftdata review export --only unsure)" if o["unsure"] else ""))
+        for reason, count in report.unsure_by_reason.most_common():
+            lines.append(f"  unsure: {reason:<28} {count:>6}")
     if report.by_reason:
         width = max(len(r) for r in report.by_reason)
         lines.append("failures by reason:")

@@ -97,12 +97,14 @@ def _history(prev: Step | None, index: int, key: str) -> str | None:
     """What the agent knows of its previous step, or None (the history is not always restated)."""
     if prev is None:
         return None
-    did = action_summary(prev)
+    did = action_summary(prev, full=True)
     if prev.meta.get("ineffective") is True:
         why = {"click": "可能没有点中", "long_press": "可能没有按中", "swipe": "页面可能已经到头"}.get(
             prev.action.type, "操作没有生效")
         return _pick((f"上一步{did}后界面没有变化，{why}", f"刚才{did}没有反应，界面还是原样，{why}"), key)
-    return _pick((f"刚才已经{did}", f"{did}这一步已经做完", None, f"前面已经{did}", f"上一步是{did}"), key)
+    if prev.action.type in ("swipe", "back", "home", "wait"):  # no object to open with: vary the words
+        return _pick((f"{did}这一步已经做完", f"已经{did}过一次", f"刚才{did}", None, f"上一步{did}", f"前面{did}了"), key)
+    return _pick((f"{did}这一步已经做完", f"已经{did}", f"刚才{did}", None, f"上一步{did}"), key)
 
 
 def _why_target(step: Step, goal: str, key: str) -> str:
@@ -172,7 +174,8 @@ def _goal_clause(goal: str | None, index: int, key: str) -> str | None:
     if goal is None:
         return None
     if index == 0:
-        return _pick((f"任务是{quote(goal)}", f"要完成的是{quote(goal)}", f"目标：{quote(goal)}"), key)
+        return _pick((f"任务是{quote(goal)}", f"{quote(goal)}是这次的任务", f"目标：{quote(goal)}",
+                      f"要完成的是{quote(goal)}", f"这次的任务：{quote(goal)}"), key)
     return _pick((f"任务是{quote(goal)}", None, None, None, f"目标仍是{quote(goal)}"), key)
 
 
@@ -186,20 +189,21 @@ def template_item(episode: Episode, index: int, step: Step | None = None) -> dic
     step = steps[index] if step is None else step
     prev = steps[index - 1] if index > 0 else None
     seen = observation(step)
+    said = observation(step, key + "seen")  # the reasoning's wording of it: the screen's own labels first
     act = _decide(step, prev, episode, index, key + "act")
     parts = [p for p in (_history(prev, index, key + "h"), _goal_clause(_clean(episode.goal), index, key + "g")) if p]
     order = _pick(((0, 1), (1, 0)), key + "o") if len(parts) == 2 else (0,) * len(parts)
     opening = "，".join(parts[i] for i in order) + "。" if parts else ""
-    screen = seen + "。" if step.elements and _salient(step) and _pick((True, True, False), key + "s") else ""
+    screen = said + "。" if step.elements and _salient(step) and _pick((True, True, False), key + "s") else ""
     if not opening and not screen:  # a reasoning is more than its decision: say what the screen shows
-        screen = seen + "。"
+        screen = said + "。"
     reasoning = _pick((opening + screen + act, screen + opening + act), key + "r") if index else opening + screen + act
     params = expected_parameters(step.action)
     if step.action.type in ("click", "long_press"):
         params = {"target_element": target_description(step)}
     return {"reasoning": reasoning, "function": {"name": function_name(step.action), "parameters": params},
             "thought": _one_line(act), "action_summary": action_summary(step), "observation": _one_line(seen),
-            "memory": _one_line(task_memory(episode, index, [{"action_summary": action_summary(s)}
+            "memory": _one_line(task_memory(episode, index, [{"action_summary": action_summary(s, full=True)}
                                                              for s in steps[:index]], "zh"))}
 
 

@@ -99,8 +99,8 @@ def _labelled_element(step: Step) -> Element | None:
 
 
 def _shown(label: str) -> str:
-    label = _SPACE.sub(" ", label).strip()
-    return label if len(label) <= 30 else label[:GROUNDING_PREFIX].rstrip() + "…"
+    """A label fit to quote: whitespace collapsed, never cut (a cut label teaches a model incomplete names)."""
+    return _SPACE.sub(" ", label).strip()
 
 
 def target_description(step: Step) -> str:
@@ -201,8 +201,9 @@ def pick_labels(shown, height: int, limit: int) -> list[str]:
     return head + body[:limit - len(head)]
 
 
-def observation(step: Step) -> str:
-    """A concise Chinese description of the current screen from what the step knows (no next screen).
+def observation(step: Step, key: str = "") -> str:
+    """A concise Chinese description of the current screen from what the step knows (no next screen); ``key``
+    words it for a reasoning, the screen's own labels first (the ``observation`` field keeps the plain wording).
 
     >>> from sftdata.model import Action, Screenshot
     >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -216,10 +217,22 @@ def observation(step: Step) -> str:
     field = next((e for e in visible_elements(step) if e.has("editable") and e.has("focused")), None)
     if labels:
         shown = "、".join(quote(label) for label in labels) + ("等内容" if len(labels) > 2 else "")
-        key = f"{step.screenshot.sha256}\x1f{step.index}"
-        text = _pick((f"当前屏幕上可以看到{shown}", f"{shown}都显示在当前界面上", f"这个界面上有{shown}",
-                      f"屏幕上列着{shown}", f"{quote(labels[0])}所在的这个界面还显示着"
-                      + ("、".join(quote(label) for label in labels[1:]) or "别的内容")), key)
+        rest = "、".join(quote(label) for label in labels[1:]) or "别的内容"
+        if key:  # the body's labels first: a header is the same on every screen of an app
+            back = "、".join(quote(label) for label in labels[::-1]) + ("等内容" if len(labels) > 2 else "")
+            others = "、".join(quote(label) for label in labels[:-1]) or "别的内容"
+            target = _labelled_element(step) if step.action.type in ("click", "long_press") else None
+            name = _shown(target.text or target.desc) if target is not None else ""
+            here = place(*target.center, step.screenshot.width, step.screenshot.height) if target is not None else ""
+            text = _pick((f"{back}都显示在当前界面上", f"{quote(labels[-1])}所在的这个界面还显示着{others}",
+                          f"{quote(labels[-1])}和{quote(labels[0])}都在屏幕上" if len(labels) > 1
+                          else f"屏幕上有{shown}", f"{shown}都显示在当前界面上",
+                          f"{quote(name)}就在{here}，界面上还有{back}" if name and not mark_words(name)
+                          else f"{back}都显示在当前界面上"), key)
+        else:
+            key = f"{step.screenshot.sha256}\x1f{step.index}"
+            text = _pick((f"当前屏幕上可以看到{shown}", f"{shown}都显示在当前界面上", f"这个界面上有{shown}",
+                          f"屏幕上列着{shown}", f"{quote(labels[0])}所在的这个界面还显示着{rest}"), key)
         return text + ("，有一个输入框处于激活状态" if field is not None else "")
     action = step.action
     if action.type in ("click", "long_press") and action.point is not None:
@@ -238,40 +251,51 @@ SUMMARY_MAX = 40  # characters of an action_summary (a short imperative)
 
 
 def _cut(text: str, limit: int) -> str:
+    """``text`` when it fits in ``limit`` characters, else '' (a value or label is said whole or not at all)."""
     text = _SPACE.sub(" ", text).strip()
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    return text if len(text) <= limit else ""
 
 
-def action_summary(step: Step) -> str:
-    """A short Chinese imperative (at most :data:`SUMMARY_MAX` characters) for the step's action, e.g.
-    ``点击“设置”图标按钮``, ``向上滑动``, ``输入“机械键盘”``; long labels and typed text are cut.
+def action_summary(step: Step, full: bool = False) -> str:
+    """A short Chinese imperative for the step's action, e.g. ``点击“设置”图标按钮``, ``向上滑动``,
+    ``输入“机械键盘”``: at most :data:`SUMMARY_MAX` characters, so a label or typed text too long to fit is left
+    out (``点击屏幕中部的图片``, ``输入文本``), never cut; ``full``: with it whatever the length (memory, history).
 
     >>> from sftdata.model import Action, Screenshot
-    >>> action_summary(Step(0, Screenshot("0" * 64, "x.png", 1080, 2400), Action("input", text="机械键盘")))
+    >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+    >>> action_summary(Step(0, shot, Action("input", text="机械键盘")))
     '输入“机械键盘”'
+    >>> long = "我晚上七点到家，别等我吃饭了，记得把门口的快递拿进来，谢谢妈妈，路上注意安全，到了给我打电话"
+    >>> typing = Step(0, shot, Action("input", text=long))
+    >>> action_summary(typing), action_summary(typing, full=True) == f"输入“{long}”"
+    ('输入文本', True)
     """
+    limit = 10 ** 6 if full else SUMMARY_MAX
     action = step.action
     if action.type in ("click", "long_press"):
         verb = "点击" if action.type == "click" else "长按"
         element = _labelled_element(step)
-        if element is None:
-            where = target_description(step).removeprefix("屏幕")
-            if len(verb + where) > SUMMARY_MAX:
-                where = place(*action.point, step.screenshot.width,  # type: ignore[misc]
-                              step.screenshot.height).removeprefix("屏幕") + "的图标或按钮"
-            return verb + where
-        kind = element_type(element, step.screenshot.width)
-        label = grounding_label(step)
-        shown = _shown((element.text or element.desc).strip())
-        if label and not mentions(shown, label):
-            shown = label
-        suffix = "" if kind in ("文本", "控件", "选项", "图片") or shown.endswith(kind[-1]) else kind
-        return f"{verb}{quote(_cut(shown, SUMMARY_MAX - 10))}{suffix}"
+        kind = element_type(element, step.screenshot.width) if element is not None else ""
+        if element is not None:
+            label = grounding_label(step)
+            shown = _shown((element.text or element.desc).strip())
+            if label and not mentions(shown, label):
+                shown = label
+            suffix = "" if kind in ("文本", "控件", "选项", "图片") or shown.endswith(kind[-1]) else kind
+            said = f"{verb}{quote(shown)}{suffix}"
+            if len(said) <= limit:
+                return said
+        where = target_description(step).removeprefix("屏幕") if element is None else ""
+        if not where or len(verb + where) > limit:
+            where = place(*action.point, step.screenshot.width,  # type: ignore[misc]
+                          step.screenshot.height).removeprefix("屏幕") + "的" + (kind or "图标或按钮")
+        return verb + where
     if action.type == "swipe":
         return _SWIPES[action.direction or "up"][0]
     if action.type == "input":
-        return "输入" + quote(_cut(action.text or "", SUMMARY_MAX - 6))
+        text = _cut(action.text or "", limit - 4)
+        return "输入" + (quote(text) if text else "文本")
     if action.type == "open_app":
-        return f"打开{quote(_cut(action.app or '', SUMMARY_MAX - 8))}应用"
+        app = _cut(action.app or "", limit - 6)
+        return f"打开{quote(app)}应用" if app else "打开应用"
     return {"back": "返回上一页", "home": "回到桌面", "wait": "等待页面加载", "done": "结束任务"}[action.type]
-

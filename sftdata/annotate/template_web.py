@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..checks.screen_text import PRICE, same_label, visible_elements
 from ..model import Element, Episode, Step
 from .progress import task_memory
 from ..checks.calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
@@ -123,7 +124,30 @@ def target_description(step: Step) -> str:
         return f"{where}的{kind}"
     if only_id:
         return f"{where}的名为{quote(shown)}的{kind}"
-    return f"{where}的{quote(shown)}" + ("" if shown.lower().endswith(kind[-1]) else kind)
+    card = _card_title(step, element) if element is not None else None
+    whose = f"{quote(card)}那一项里" if card else ""
+    return f"{where}{whose}的{quote(shown)}" + ("" if shown.lower().endswith(kind[-1]) else kind)
+
+
+def _card_title(step: Step, element: Element) -> str | None:
+    """The title of the card holding ``element`` when other visible controls share its label (six "Add to cart"
+    buttons, one per result): the first labelled text of the smallest box around it, which the page shows."""
+    twins, _ = same_label(step, element)
+    if len(twins) < 2:
+        return None
+    screen = step.screenshot.width * step.screenshot.height
+    boxes = [e for e in step.elements if e.contains(element.center) and element.area < e.area <= 0.25 * screen]
+    if not boxes:
+        return None
+    box = min(boxes, key=lambda e: e.area)
+    own = normalize(element_label(element))
+    for e in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
+        label = _SPACE.sub(" ", element_label(e)).strip()
+        inside = box.contains(e.center) and e.area < box.area
+        if (inside and len(label) >= 3 and normalize(label) != own and any(ch.isalpha() for ch in label)
+                and not PRICE.fullmatch(label) and not mark_words(label) and own not in normalize(label)):
+            return label
+    return None
 
 
 def _site(step: Step, episode: Episode) -> str | None:
@@ -148,8 +172,17 @@ def _page_labels(step: Step, limit: int = 4) -> list[str]:
     return pick_labels(shown(), height, limit)
 
 
-def observation(step: Step, episode: Episode) -> str:
-    """A concise Chinese description of the current page (its site and salient texts), never the next one.
+def _target_first(step: Step, where: str, shown: str) -> str:
+    """The page described from the step's own target (``“Search flights”就在页面上方居中``), when it has a label."""
+    element, name, only_id = _named(step) if step.action.type in ("click", "type", "select") else (None, "", True)
+    if not name or only_id:
+        return f"{shown}显示在{where}上"
+    return f"{quote(name)}就在{_where(element, step)}，{where}上还有{shown}"
+
+
+def observation(step: Step, episode: Episode, key: str = "") -> str:
+    """A concise Chinese description of the current page (its site and salient texts), never the next one;
+    ``key`` varies the wording (the ``observation`` field keeps the plain one).
 
     >>> from sftdata.model import Action, Screenshot
     >>> shot = Screenshot("0" * 64, "x.png", 1280, 720)
@@ -162,46 +195,80 @@ def observation(step: Step, episode: Episode) -> str:
     lead = f"当前是{quote(site)}的网页，页面上" if site else "当前网页上"
     focused = next((e for e in step.elements if e.has("editable") and e.has("focused")), None)
     if labels:
-        text = f"{lead}可以看到{'、'.join(quote(x) for x in labels)}" + ("等内容" if len(labels) > 2 else "")
+        shown = "、".join(quote(x) for x in labels) + ("等内容" if len(labels) > 2 else "")
+        body = [x for x in labels[1:]] or labels
+        where = f"{quote(site)}的页面" if site else "这个网页"
+        last = quote(labels[-1])
+        back = "、".join(quote(x) for x in labels[::-1]) + ("等内容" if len(labels) > 2 else "")
+        text = _pick((f"{lead}可以看到{shown}", f"{back}显示在{where}上", f"{last}等内容显示在{where}上",
+                      f"{last}和{quote(labels[0])}都在{where}上" if len(labels) > 1 else f"{where}上有{shown}",
+                      f"{quote(body[0])}出现在{where}上，还有{last}等内容" if len(labels) > 2
+                      else f"{last}就在{where}上", _target_first(step, where, back),
+                      _target_first(step, where, shown)), key) if key \
+            else f"{lead}可以看到{shown}"
         return text + ("，有一个输入框处于激活状态" if focused is not None else "")
     return (f"当前是{quote(site)}的网页" if site else "当前网页") + "没有可读取的元素信息"
 
 
-def action_summary(step: Step) -> str:
-    """A short Chinese imperative (at most :data:`SUMMARY_MAX` characters) for a web step's action, e.g.
-    ``点击“Search”按钮``, ``在“From”输入框中输入“Seattle”``, ``向下滚动页面``; long texts are cut."""
+def action_summary(step: Step, full: bool = False) -> str:
+    """A short Chinese imperative for a web step's action, e.g. ``点击“Search”按钮``, ``在“From”输入框中输入
+    “Seattle”``, ``向下滚动页面``: at most :data:`SUMMARY_MAX` characters, so a label, value or address too long to
+    fit is left out, never cut; ``full``: whatever the length (memory, history)."""
+    limit = 10 ** 6 if full else SUMMARY_MAX
     action = step.action
     if action.type in ("click", "type", "select"):
         element, shown, only_id = _named(step)
         kind = _kind(element, action.type, shown)
-        name = quote(_cut(shown, 12 if action.type != "click" else SUMMARY_MAX - 10)) if shown else ""
-        field = (f"名为{name}的{kind}" if only_id else f"{name}{kind}") if name else kind
-        if action.type == "click":
-            return "点击" + (field if name else _where(element, step).removeprefix("页面") + "的" + kind)
-        value = quote(_cut(action.text or "", 14))
-        return f"在{field}中{'输入' if action.type == 'type' else '选择'}{value}"
+        verb = "输入" if action.type == "type" else "选择"
+        value = quote(action.text or "")
+        for name in ([quote(shown)] if shown else []) + [""]:  # with the label if it fits, else without
+            field = (f"名为{name}的{kind}" if only_id else f"{name}{kind}") if name else kind
+            if action.type == "click":
+                said = "点击" + (field if name else _where(element, step).removeprefix("页面") + "的" + kind)
+            else:
+                said = f"在{field}中{verb}{value}"
+            if len(said) <= limit:
+                return said
+        return "点击" + _where(element, step).removeprefix("页面") + "的" + kind if action.type == "click" else \
+            f"在{kind}中{verb}" + ("文本" if action.type == "type" else "选项")
     if action.type == "scroll":
         return _SCROLLS[action.direction or "down"][0]
     if action.type == "go_to_url":
-        return "打开网址" + quote(_cut(action.url or "", SUMMARY_MAX - 6))
+        url = _cut(action.url or "", limit - 6)
+        return "打开网址" + (quote(url) if url else "")
     if action.type == "new_tab":
-        return "打开新标签页" + (f"并访问{quote(_cut(action.url, SUMMARY_MAX - 11))}" if action.url else "")
+        url = _cut(action.url or "", limit - 11)
+        return "打开新标签页" + (f"并访问{quote(url)}" if url else "")
     if action.type == "back":
         return "返回上一页"
     if action.type == "done":
         return "结束任务"
     from .template import action_summary as phone_summary  # a phone action on a web page (wait, input...)
-    return phone_summary(step)
+    return phone_summary(step, full)
 
 
 def _before(prev: Step | None, key: str) -> str:
     if prev is None:
-        return _pick(("现在还没有进行任何操作", "任务刚开始"), key)
-    did = action_summary(prev)
+        return _pick(("现在还没有进行任何操作", "任务刚开始", "这是第一个操作"), key)
+    did = action_summary(prev, full=True)
     if prev.meta.get("ineffective") is True:
         why = "可能没有点中" if prev.action.type == "click" else "操作没有生效"
-        return _pick((f"上一步{did}后页面没有变化，{why}", f"上一步{did}没有反应，页面还是原样，{why}"), key)
-    return _pick((f"上一步已经{did}", f"刚才已经{did}", f"前面已经{did}"), key)
+        return _pick((f"上一步{did}后页面没有变化，{why}", f"{did}没有反应，页面还是原样，{why}"), key)
+    return _pick((f"刚才{did}", f"{did}这一步已经做完", f"已经{did}", f"上一步{did}"), key)
+
+
+def _opening(goal: str | None, before: str, seen: str, index: int, key: str) -> str:
+    """The reasoning before its decision: what was done, the goal and the page, in an order and with a goal
+    restated that vary by step (openings shared by many items teach a model one way to start)."""
+    g = quote(goal) if goal else None
+    if not g:
+        return _pick((f"{before}。{seen}。", f"{seen}。{before}。"), key)
+    if index == 0:
+        return _pick((f"任务是{g}，{before}。{seen}。", f"{seen}。{before}，目标是{g}。", f"目标：{g}。{seen}。",
+                      f"{g}是这次的任务。{seen}。", f"{seen}。要完成的是{g}。"), key)
+    return _pick((f"{before}，目标仍是{g}。{seen}。", f"{seen}。{before}。", f"{before}。{seen}。",
+                  f"{seen}。{before}，任务是{g}。", f"{before}。{seen}。", f"{seen}。{before}。",
+                  f"任务是{g}，{before}。{seen}。"), key)
 
 
 def _in_goal(text: str | None, goal: str) -> bool:
@@ -269,16 +336,16 @@ def web_item(episode: Episode, index: int, step: Step | None = None) -> dict[str
     step = steps[index] if step is None else step
     prev = steps[index - 1] if index > 0 else None
     goal = _clean(episode.goal)
-    before = _before(prev, key + "openb")
-    opening = _pick((f"任务是{quote(goal)}，{before}。", f"目标是{quote(goal)}，{before}。"), key + "open") \
-        if goal else f"{before}。"
-    seen = observation(step, episode)
+    seen = observation(step, episode, key + "seen")
+    opening = _opening(goal, _before(prev, key + "openb"), seen, index, key + "open")
     act = _act(step, prev, episode, index, key + "act")
     params = dict(expected_parameters(step.action))
     if step.action.type in ("click", "long_press", "type", "select"):
         params = {"target_element": target_description(step), **params}
-    memory = task_memory(episode, index, [{"action_summary": action_summary(s)} for s in steps[:index]], "zh")
-    return {"reasoning": opening + seen + "。" + act,
+    memory = task_memory(episode, index, [{"action_summary": action_summary(s, full=True)} for s in steps[:index]],
+                         "zh")
+    return {"reasoning": opening + act,
             "function": {"name": function_name(step.action, web=True), "parameters": params},
-            "thought": _one_line(act), "action_summary": action_summary(step), "observation": _one_line(seen),
+            "thought": _one_line(act), "action_summary": action_summary(step),
+            "observation": _one_line(observation(step, episode)),
             "memory": _one_line(memory)}

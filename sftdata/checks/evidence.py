@@ -227,7 +227,10 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if name in ("go_to_url", "new_tab"):
         url = str(params.get("url") or "")
         host = re.sub(r"^[a-z]+://(?:www\.)?", "", url, flags=re.I).split("/")[0]
-        if (host and _said(host.split(".")[0], text)) or (name == "new_tab" and _NEW_TAB.search(text)):
+        said = normalize(" ".join(p for p in (decision.phrase, decision.appendix, decision.continuation) if p))
+        site = host.split(".")[0] if host else ""
+        if (site and re.search(rf"(?<![a-z0-9]){re.escape(site)}(?![a-z0-9-])", said)) or (
+                name == "new_tab" and _NEW_TAB.search(said)):
             return verb + [Evidence("url", host or "new tab")], None
         return verb, "the decision does not name the page to open"
     return verb, None

@@ -48,6 +48,8 @@ _PURPOSE_ZH = re.compile(r"^\s*(?:看|查看|浏览|回到|返回|退出|进入|
                          r"|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启|确认|提交|保存|收藏|加入|添加|删除|发送|完成|结束|回|进|留在|停在"
                          r"|等|确保|保证|避免|方便|便于|以便|用来|用于|直到|一直|顺便|先|也)")
 _PURPOSE_EN = re.compile(r"^\s*(?:to|then|for|leave|keep|make|let|bring|go|come|get)\b", re.I)
+_CURRENT = re.compile(r"屏幕上|页面上|界面上|这里|此处|\b(?:right here|on (?:the|this) (?:screen|page))\b",
+                      re.I)  # where on the screen the decision's target is: the screen as it is now
 _BELOW = re.compile(r"下面(?:还)?(?:有|是)|下方(?:还)?(?:有|是)|更下面|再往下|\bbelow (?:it |that )?(?:are|is|there)\b"
                     r"|\bfurther down\b")  # what a swipe will reveal
 _STATEMENT = re.compile(PRICE.pattern + r"|\d\s*%|\d+\s*/\s*\d+|\b\d+ of \d+\b|是|有|在|售价|价格|只要|显示为|写着|标着|剩|\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b"
@@ -110,7 +112,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
         if ((result and not _PLANNED.search(clause[:result.start()])) or _BELOW.search(clause)
-                or (not _HEDGED.search(clause) and _STATEMENT.search(clause))):
+                or (not _HEDGED.search(clause) and not _CURRENT.search(clause) and _STATEMENT.search(clause))):
             return text[m.start():m.end()].strip(" .。")
     return None
 

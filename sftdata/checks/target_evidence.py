@@ -127,10 +127,10 @@ def said_rank(said: str) -> int | None:
 
 
 _PLACES = (  # words -> (x range, y range) as shares of the screen
-    (r"左上|top[- ]left|upper[- ]left", (0, .45), (0, .3)),
-    (r"右上|top[- ]right|upper[- ]right", (.55, 1), (0, .3)),
-    (r"左下|bottom[- ]left|lower[- ]left", (0, .45), (.7, 1)),
-    (r"右下|bottom[- ]right|lower[- ]right", (.55, 1), (.7, 1)),
+    (r"左上|top[- ]left|upper[- ]left", (0, .45), (0, .4)),
+    (r"右上|top[- ]right|upper[- ]right", (.55, 1), (0, .4)),
+    (r"左下|bottom[- ]left|lower[- ]left", (0, .45), (.6, 1)),
+    (r"右下|bottom[- ]right|lower[- ]right", (.55, 1), (.6, 1)),
     (r"顶部|顶端|最上|顶上|上方|\b(?:at|on|along|near|across) the top\b|\btop of the\b|\btop bar\b", (0, 1), (0, .25)),
     (r"底部|底端|最下|底下|下方|\b(?:at|on|along|near|across) the bottom\b|\bbottom of the\b|\bbottom bar\b", (0, 1),
      (.75, 1)),
@@ -212,6 +212,13 @@ def _peers(step: Step, target: Element, visible: list[Element]) -> list[Element]
     return sorted(out, key=lambda e: (e.bounds[1], e.bounds[0]))
 
 
+def _caption(element: Element, own_label: str) -> bool:
+    """A text of the target's card that its own label holds (the title beside ``商品图片 罗技 机械键盘``): the same
+    thing named twice, not a rival."""
+    label = normalize(element_label(element)).replace(" ", "")
+    return bool(label) and (label in own_label or own_label in label)
+
+
 def _score(said: str, texts: list[str]) -> tuple[int, str]:
     best = (0, "")
     for text in texts:
@@ -251,9 +258,9 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     peers = _peers(step, target, visible)
     name, name_words = _score(said, [t for e in group for t in element_texts(e)] + [normalize(o) for o in own])
     card_score, card_words = _score(said, [t for e in card if e not in peers for t in element_texts(e)])
-    own_label = normalize(element_label(target))
+    own_label = normalize(element_label(target)).replace(" ", "")
     scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
-              and not (e in card and normalize(element_label(e)) == own_label)}  # a caption of the same control
+              and not (e in card and _caption(e, own_label))}
     named = dict(scores)
     evidence = []
     total = name

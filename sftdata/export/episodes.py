@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import FatalError, RecordError
 from ..formats import get_format
+from ..checks.certify import certify_items
 from ..formats.base import StepContext
 from ..model import Episode
 from ..values import episode_id_of
@@ -49,6 +50,8 @@ class EpisodeSamples:
     reasons: Counter = field(default_factory=Counter)
     derived: dict[str, tuple[bytes, dict]] = field(default_factory=dict)  # --som copies: name -> (PNG, origin)
     cropped: dict[str, dict] = field(default_factory=dict)  # web crops: exported name -> {page, box} it was cut from
+    held_back: list[dict] = field(default_factory=list)  # steps the checks did not certify: step, outcome, reason
+    outcomes: Counter = field(default_factory=Counter)  # the checks' outcome of every annotated step
 
 
 def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamples:
@@ -73,12 +76,16 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         return out
     human_rejected = set(record.get("human_rejected") or ()) if record else set()
     judge_vetoed = set(record.get("judge_vetoed") or ()) if record else set()
+    held = held_back(episode, record, opts.include_unsure, out) if items is not None else {}
     for index in range(len(episode.steps)):
         if index in human_rejected:
             out.reasons["human_rejected"] += 1  # a reviewer rejected this step (sftdata review import)
             continue
         if index in judge_vetoed:
             out.reasons["judge_rejected"] += 1  # the judge failed it and no reviewer decided it
+            continue
+        if index in held:
+            out.reasons[held[index]] += 1  # the checks rejected it, or left it unsure and no one passed it
             continue
         if opts.ineffective == "drop" and episode.steps[index].meta.get("ineffective") is True:
             out.reasons["ineffective_step"] += 1  # the action left the screen unchanged (see loaders.screen_change)
@@ -111,6 +118,25 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
                 out.cropped[image_name(s)] = {"page": crop["page"]["path"], "box": list(crop["box"])}
         out.samples.append((sample.line(), text_tokens, image_tokens, images))
     return out
+
+
+def held_back(episode: Episode, record: dict, include_unsure: bool, out: EpisodeSamples) -> dict[int, str]:
+    """The steps the checks keep out (:func:`sftdata.checks.certify`), by their export reason: ``rejected`` (a
+    check fails) and ``unsure`` (no positive evidence) unless a reviewer decided the step, a judge model passed
+    it (``record["judge_passed"]``) or ``include_unsure``. Each goes into ``out.held_back`` with its reasons."""
+    reviewed = {int(k) for k in record.get("review") or {}}
+    passed = set(record.get("judge_passed") or ())
+    out_steps: dict[int, str] = {}
+    for index, c in enumerate(certify_items(record["items"], episode)):
+        out.outcomes[c.outcome] += 1
+        if c.outcome == "certified" or index in reviewed:
+            continue
+        if c.outcome == "unsure" and (include_unsure or index in passed):
+            continue
+        out_steps[index] = c.outcome
+        out.held_back.append({"episode_id": episode.id, "step": index, "outcome": c.outcome, "reason": c.first,
+                              "detail": "; ".join(r.detail for r in c.reasons)[:500]})
+    return out_steps
 
 
 def _unusable_size(episode: Episode, index: int, lengths: LengthModel) -> bool:

@@ -57,5 +57,8 @@ class ExportOptions:
     ineffective: str = option("keep", "Samples of steps whose action left the screen unchanged: keep them, or drop "
                                       "them (counted as ineffective_step).", choices=INEFFECTIVE_CHOICES)
     som: bool = option(False, _som_help)
+    include_unsure: bool = option(False, "Also take the steps the checks leave unsure (a reasoning without positive "
+                                         "evidence for its call) that no judge model or reviewer passed [default: "
+                                         "held back and listed in held_back.jsonl].")
     workers: int = option(1, "Processes that build the samples.", low=1, config=False)
     progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)

@@ -164,6 +164,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     images: Counter = Counter()
     derived: dict[str, dict] = {}  # --som: derived image name -> the original it was drawn on
     cropped: dict[str, dict] = {}  # web: exported crop -> the whole page (in the run's image store) and the box
+    held: list[dict] = []  # steps the checks kept out (rejected, or unsure with no judge model or reviewer passing)
+    outcomes: Counter = Counter()  # the checks' outcome of every annotated step
     max_image_pixels = 0
     bar = tqdm(total=count_lines(run.episodes_path), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
@@ -181,6 +183,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                     dropped_episodes[eid] = "episode_not_annotated"
                     continue
                 status = judged.get(eid)
+                if status is not None and record is not None:  # a judge model decides what the checks could not
+                    record = {**record, "judge_passed": sorted(status.model_passed())}
                 if status is not None and not status.passed:
                     # people outrank the judge, step by step: a step a reviewer decided follows the reviewer;
                     # every other step the judge vetoes stays out
@@ -202,6 +206,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                 raise got
             result.dropped.update(got.reasons)
             cropped.update(got.cropped)
+            held += got.held_back
+            outcomes.update(got.outcomes)
             if not got.samples:
                 dropped_episodes[eid] = got.reasons.most_common(1)[0][0] if got.reasons else "no_steps"
                 continue
@@ -260,9 +266,13 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             "tokens": {k: _stats(v) for k, v in token_stats.items()}, "text_tokens": lengths_model.describe(),
             "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - started, 3),
             "warnings": _warnings(opts), "human_review": review_counts(annotations),
+            "certification": {o: outcomes[o] for o in ("certified", "unsure", "rejected")},
+            "held_back": dict(Counter(h["outcome"] for h in held)),
         }
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
+        write_bytes_atomic(stage / "held_back.jsonl", "".join(json.dumps(h, ensure_ascii=False) + "\n"
+                                                             for h in held).encode(), fsync=False)
         write_json_atomic(stage / "lengths.json", row_lengths)
         script = train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
         write_bytes_atomic(stage / "train.sh", script.encode())

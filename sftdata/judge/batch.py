@@ -23,7 +23,7 @@ from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
 from .prompt import load_judge_prompt
 from .stage import (ANNOTATIONS, JUDGEMENTS, STAGE, JudgeOptions, JudgeResult, _annotation_ref, _done, _record,
-                    _todo, _Writer)
+                    _todo, _Writer, model_verdicts)
 from .verdict import Judgement, annotation_digest, parse_verdict
 
 
@@ -45,7 +45,7 @@ def custom_id(episode_id: str, start: int, end: int) -> str:
     return f"judge::{episode_id}::{start}-{end}"
 
 
-def _setup(run: RunDir, opts: JudgeOptions):
+def _setup(run: RunDir, opts: JudgeOptions, result: JudgeResult | None = None):
     if not (run.path / ANNOTATIONS).exists():
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     opts.backend = "batch"
@@ -54,7 +54,7 @@ def _setup(run: RunDir, opts: JudgeOptions):
     annotations = run.latest_annotations()
     digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
     done = _done(run, opts, judge.model, judge.prompt.version, digests)
-    return judge, annotations, digests, _todo(run, opts, annotations, done)
+    return judge, annotations, digests, _todo(run, opts, annotations, done, result)
 
 
 def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
@@ -88,9 +88,9 @@ def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeRe
     """Judge the episodes whose every window has a result line in ``path``."""
     results = read_results(path, run, prefix="judge::")
     stage = StageRun(run, STAGE, "verdicts")
-    judge, annotations, digests, todo = _setup(run, opts)
-    model, version = judge.model, judge.prompt.version
     result = JudgeResult()
+    judge, annotations, digests, todo = _setup(run, opts, result)
+    model, version = judge.model, judge.prompt.version
     try:
         with Ledger(run.path / JUDGEMENTS) as judgements, run.open_rejects() as rejects:
             writer = _Writer(run, judgements, rejects, result)
@@ -113,6 +113,7 @@ def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeRe
                                        "min_score": opts.min_score, "annotation": ref})
                     continue
                 judge.stats.update(usage)
+                verdicts = model_verdicts(verdicts, episode, record, opts)
                 writer.verdict(episode, Judgement(episode.id, "batch", model, version, verdicts, ep_verdict,
                                                   opts.min_score, ref, dict(usage)))
     finally:

@@ -26,3 +26,6 @@ class JudgeOptions(EndpointOptions):
                                   "named.", low=1)
     window: int = option(10, "Steps per request (two images each).", low=1)
     min_score: int = option(3, "An item scored below this fails its episode (judge_score).", low=1, high=5)
+    judge_all: bool = option(False, "openai/batch: send every annotated episode to the judge model and keep all its "
+                                    "verdicts [default: only episodes with items the checks leave unsure, and the "
+                                    "model's verdicts for those items].")

@@ -24,6 +24,7 @@ from ..llm.backends import OpenAIBackend
 from ..annotate.stage import ANNOTATIONS, check_options
 from ..stage import LLM_STATS, StageRun, llm_cost, public_options
 from ..rundir import RunDir
+from .certified import has_unsure, merged, outcome_counts
 from .figures import alignment_figures
 from .llm import JudgeFailed, LLMJudge
 from .prompt import load_judge_prompt
@@ -44,6 +45,8 @@ class JudgeResult:
     new_failed: int = 0
     no_verdict: int = 0
     deferred: int = 0
+    by_checks: int = 0  # episodes the judge model did not read: the checks left no item unsure
+    outcomes: dict[str, int] = field(default_factory=dict)  # items certified / unsure / rejected by the checks
     by_reason: dict[str, int] = field(default_factory=dict)
     stats: Counter = field(default_factory=Counter)
     elapsed_s: float = 0.0
@@ -98,11 +101,19 @@ def _who(j: Judgement) -> dict[str, Any]:
             "annotation": j.annotation}
 
 
-def _todo(run: RunDir, opts: JudgeOptions, annotations: dict[str, dict], done: set[str]):
+def _todo(run: RunDir, opts: JudgeOptions, annotations: dict[str, dict], done: set[str],
+          result: JudgeResult | None = None):
+    """The episodes to judge; a judge model reads only those with an item the checks leave unsure (unless
+    ``judge_all``), the others are counted in ``result.by_checks``."""
     wanted = set(opts.episode_ids) if opts.episode_ids else None
+    model = opts.backend != "rules" and not opts.judge_all
     count = 0
     for ep in run.episodes():
         if ep.id not in annotations or ep.id in done or (wanted is not None and ep.id not in wanted):
+            continue
+        if model and not has_unsure(ep, annotations[ep.id].get("items", [])):
+            if result is not None:
+                result.by_checks += 1
             continue
         if opts.limit is not None and count >= opts.limit:
             return
@@ -139,7 +150,7 @@ def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> Ju
                          concurrency=opts.concurrency, image_max_side=opts.image_max_side,
                          image_format=opts.image_format, structured=opts.structured)
         model, version = judge.model, prompt.version
-    todo = _todo(run, opts, annotations, _done(run, opts, model, version, digests))
+    todo = _todo(run, opts, annotations, _done(run, opts, model, version, digests), result)
     bar = tqdm(unit="ep", desc=f"judge {opts.backend}", dynamic_ncols=True,
                disable=(not opts.progress) if opts.progress is not None else None)
 
@@ -171,9 +182,10 @@ async def _judge_async(judge: LLMJudge, opts: JudgeOptions, todo, writer: _Write
                        annotations, bar) -> None:
     async def one(ep: Episode, record: dict):
         try:
-            return ep, record, await judge.episode(ep, record.get("items", [])), None
+            verdicts, episode_verdict, usage = await judge.episode(ep, record.get("items", []))
         except JudgeFailed as exc:
             return ep, record, None, exc
+        return ep, record, (model_verdicts(verdicts, ep, record, opts), episode_verdict, usage), None
 
     pending: set[asyncio.Future] = set()
     streak = 0
@@ -211,6 +223,14 @@ async def _judge_async(judge: LLMJudge, opts: JudgeOptions, todo, writer: _Write
             await close()
 
 
+def model_verdicts(verdicts: list, episode: Episode, record: dict, opts: JudgeOptions) -> list:
+    """A judge model's verdicts as recorded: all of them with ``judge_all``, else for the unsure items only (the
+    checks' verdicts for the others)."""
+    if opts.judge_all:
+        return verdicts
+    return merged(verdicts, rules_verdict(episode, record.get("items", []))[0])
+
+
 def _record(stage: StageRun, opts: JudgeOptions, model: str, version: str, judge: LLMJudge | None,
             result: JudgeResult, digests: dict[str, str]) -> None:
     run = stage.run
@@ -222,14 +242,19 @@ def _record(stage: StageRun, opts: JudgeOptions, model: str, version: str, judge
     result.passed = sum(1 for r in latest.values() if r.get("passed"))
     result.failed = result.judged - result.passed
     result.by_reason = dict(Counter(r["reasons"][0] for r in latest.values() if r.get("reasons")).most_common())
+    annotations = run.latest_annotations()
+    result.outcomes = outcome_counts((ep, annotations[ep.id].get("items")) for ep in run.episodes()
+                                     if ep.id in annotations)
     stats = stage.llm_stats(judge.stats if judge is not None else {})
     result.stats = stats
     entry = stage.finish({
         "backend": opts.backend, "model": model, "prompt_version": version, "min_score": opts.min_score,
         "options": public_options(opts),
         "counts": {"judged": result.judged, "passed": result.passed, "failed": result.failed,
-                   "by_reason": result.by_reason, "no_verdict_this_run": result.no_verdict},
+                   "by_reason": result.by_reason, "no_verdict_this_run": result.no_verdict,
+                   "decided_by_the_checks_this_run": result.by_checks},
+        "certification": result.outcomes,
         "deferred": result.deferred, "llm": {k: stats[k] for k in LLM_STATS},
         "cost": llm_cost(stats, opts.price_in, opts.price_out),
-        "alignment": alignment_figures(run.episodes(), latest, run.latest_annotations())})
+        "alignment": alignment_figures(run.episodes(), latest, annotations)})
     result.elapsed_s = entry["elapsed_s"]

@@ -85,6 +85,12 @@ class JudgeStatus:
     min_score: float
     verdicts: list[Verdict | None] = field(default_factory=list)  # by item index; None where an item has none
 
+    def model_passed(self) -> set[int]:
+        """The items a judge model (not the offline rules) passed: it decides the ones the checks left unsure."""
+        if self.judge.startswith("rules:"):
+            return set()
+        return {i for i, v in enumerate(self.verdicts) if v is not None and v.passed}
+
     def vetoed(self, steps: int) -> set[int]:
         """The steps the judge vetoes: none when it passed the episode; else its failing items, or every step
         when no item failed (the episode failed as a whole)."""

@@ -36,9 +36,13 @@ class ItemVerdict:
     target_unambiguous: bool | None
     score: int
     why: str
+    certification: str | None = None  # the checks' outcome for the item (certified, unsure, rejected), when known
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.certification is None:
+            del out["certification"]
+        return out
 
 
 @dataclass

@@ -14,6 +14,8 @@ and per action type, and the worst items beside their screenshots, from the run 
 ['run', 4, '75.0%', '75.0%', '1 of 2 episodes passed']
 >>> alignment_tables({})
 []
+>>> certification_tables({"certified": 8, "unsure": 1, "rejected": 1, "unsure_by_reason": {"no_decision": 1}})[0][2]
+[['certified', 8, '80.0%'], ['unsure', 1, '10.0%'], ['rejected', 1, '10.0%']]
 """
 from __future__ import annotations
 
@@ -47,6 +49,20 @@ def alignment_tables(figures: dict[str, Any]) -> list[Table]:
     return [("Alignment (judge)", HEADER, [run]),
             ("By source", HEADER, [_row(k, v) for k, v in figures.get("by_source", {}).items()]),
             ("By action type", HEADER, [_row(k, v) for k, v in figures.get("by_action", {}).items()])]
+
+
+def certification_tables(counts: dict[str, Any]) -> list[Table]:
+    """What the checks said of every annotated item (``stages.judge.verdicts.certification``): certified, unsure
+    (for a judge model or a reviewer) and rejected, and the unsure ones by reason."""
+    total = sum(counts.get(k, 0) for k in ("certified", "unsure", "rejected"))
+    if not total:
+        return []
+    rows = [[k, counts.get(k, 0), _pct(counts.get(k, 0) / total)] for k in ("certified", "unsure", "rejected")]
+    out = [("Certification (checks)", ["", "items", "share"], rows)]
+    why = counts.get("unsure_by_reason") or {}
+    if why:
+        out.append(("Unsure, by what was missing", ["reason", "items"], [[k, v] for k, v in why.items()]))
+    return out
 
 
 def _thumb(run_path: Path, relative: str | None) -> str:

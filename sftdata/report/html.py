@@ -19,13 +19,13 @@ from ..stage import StageRun, output_key
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
-from .alignment import alignment_tables, worst_html
+from .alignment import alignment_tables, certification_tables, worst_html
 from .review import review_tables
 
 SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "episodes")
 TITLES = {"counts": "Counts", "rejects": "Rejects", "actions": "Action types", "steps": "Steps per episode",
           "tokens": "Token lengths", "packing": "Packing", "llm": "Reasoning reconstruction (LLM)",
-          "alignment": "Alignment of the reasoning (judge)", "review": "Human review",
+          "alignment": "Alignment of the reasoning (checks and judge)", "review": "Human review",
           "episodes": "Sampled episodes"}
 CSS = """
 *{box-sizing:border-box}
@@ -178,8 +178,9 @@ def episodes_html(views: list[EpisodeView]) -> str:
 def _alignment(run_path: Path) -> str:
     """The judge's alignment figures and its worst items beside their screenshots, or how to get them."""
 
-    figures = RunDir(run_path).manifest().get("stages", {}).get("judge", {}).get("verdicts", {}).get("alignment", {})
-    tables = alignment_tables(figures)
+    verdicts = RunDir(run_path).manifest().get("stages", {}).get("judge", {}).get("verdicts", {})
+    figures = verdicts.get("alignment", {})
+    tables = certification_tables(verdicts.get("certification") or {}) + alignment_tables(figures)
     if not tables:
         return note("No judgements yet: `sftdata judge RUN` (offline: `--backend rules`).")
     worst = worst_html(figures, Path(run_path))

@@ -3,8 +3,10 @@
 Writes ``OUT/tasks.json`` (a list of ``{"data": {...}}`` tasks, Label Studio's import format) and
 ``OUT/config.xml`` (:func:`sftdata.review.config.labeling_config`). A task's ``data`` holds the episode id, the
 goal, the judge's episode line, and ``steps`` in order, each with the clean screenshot, the annotator image (the
-action drawn on a copy), the recorded action, the judge's verdict, the rules check, and the item's reasoning and
-function (JSON) that the reviewer may edit.
+action drawn on a copy), the recorded action, the judge's verdict, the rules check with the checks' outcome
+(certified with its evidence, unsure or rejected with why), and the item's reasoning and function (JSON) that the
+reviewer may edit. ``only="unsure"`` is the review queue: the episodes with a step the checks leave unsure that no
+judge model has passed.
 
 Images: by default each is a downscaled JPEG inlined as a data URL, so a task is self-contained and Label
 Studio needs no storage setup. With ``image_url`` the images are written to ``OUT/images/`` and referenced as
@@ -26,14 +28,15 @@ from ..errors import FatalError
 from ..io import write_bytes_atomic, write_json_atomic
 from ..model import Episode, Step
 from ..overlay.draw import action_label
+from ..checks.certify import certify_items
 from ..checks.check import check_items
 from ..annotate.images import annotator_bytes, encode, to_data_url
 from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir
+from . import ONLY
 from .config import labeling_config
 from ..judge.status import Verdict, judge_status
 
-ONLY = ("all", "failed", "passed")
 MAX_SIDE = 720  # pixels of the longer side of a review image
 
 
@@ -69,6 +72,13 @@ def _rules_text(failures: list) -> str:
     return "rules: pass" if not failures else "rules: " + "; ".join(f"{f.reason} ({f.detail})"[:200] for f in failures)
 
 
+def _checks_text(c) -> str:
+    """The checks' outcome of a step for the reviewer: certified (with its evidence), unsure or rejected (why)."""
+    if c.outcome == "certified":
+        return "checks: certified — " + ", ".join(f"{e.kind} {e.words}" for e in c.evidence)[:200]
+    return f"checks: {c.outcome} — " + "; ".join(f"{r.code} ({r.detail})" for r in c.reasons)[:300]
+
+
 def build_task(run_path: Path, episode: Episode, items: list[dict], verdicts: list[Verdict | None] | None,
                out: Path, image_url: str | None = None, max_side: int = MAX_SIDE) -> dict[str, Any]:
     """The Label Studio task of one annotated episode."""
@@ -76,6 +86,7 @@ def build_task(run_path: Path, episode: Episode, items: list[dict], verdicts: li
     by_index: dict[int | None, list] = {}
     for f in failures:
         by_index.setdefault(f.index, []).append(f)
+    certs = certify_items(items, episode, failures=failures)
     steps = []
     for i, step in enumerate(episode.steps):
         item = items[i] if i < len(items) and isinstance(items[i], dict) else {}
@@ -88,7 +99,7 @@ def build_task(run_path: Path, episode: Episode, items: list[dict], verdicts: li
             "annotator": _image(annotator_bytes(run_path, step, max_side), f"{stem}-marked.jpg", out, image_url),
             "action": "action: " + action_label(step.action, step.screenshot.width, step.screenshot.height),
             "judge": "judge: " + (verdict.text() if verdict else "no verdict"),
-            "rules": _rules_text(by_index.get(i, [])),
+            "rules": _rules_text(by_index.get(i, [])) + (f"\n{_checks_text(certs[i])}" if i < len(certs) else ""),
             "reasoning": str(item.get("reasoning", "")),
             "function": json.dumps(item.get("function", {}), ensure_ascii=False),
         })
@@ -102,6 +113,12 @@ def build_task(run_path: Path, episode: Episode, items: list[dict], verdicts: li
                                        f"{sum(not v.passed for v in judged)} of {len(judged)} items fail"))
                          if judged else "judge: no verdict for this episode",
         "steps": steps}}
+
+
+def _unsure(episode: Episode, items: list, status) -> bool:
+    """Does the episode hold a step the checks leave unsure that no judge model passed (the review queue)?"""
+    passed = status.model_passed() if status is not None else set()
+    return any(c.outcome == "unsure" and i not in passed for i, c in enumerate(certify_items(items, episode)))
 
 
 def _passes(episode: Episode, items: list, verdicts: list[Verdict | None] | None) -> bool:
@@ -120,7 +137,8 @@ def export_review(run: RunDir, out: str | Path, *, sample: int | None = None, se
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     out = Path(out)
     annotations = run.latest_annotations()
-    judgements = {eid: status.verdicts for eid, status in judge_status(run.path, annotations).items()}
+    statuses = judge_status(run.path, annotations)
+    judgements = {eid: status.verdicts for eid, status in statuses.items()}
     result = ReviewExport(out)
     chosen: list[tuple[Episode, list, list[Verdict | None] | None]] = []
     for episode in run.episodes():
@@ -131,7 +149,9 @@ def export_review(run: RunDir, out: str | Path, *, sample: int | None = None, se
             continue
         verdicts = judgements.get(episode.id)
         result.judged += verdicts is not None
-        if only != "all" and _passes(episode, items, verdicts) != (only == "passed"):
+        if only == "unsure" and not _unsure(episode, items, statuses.get(episode.id)):
+            continue
+        if only in ("failed", "passed") and _passes(episode, items, verdicts) != (only == "passed"):
             continue
         chosen.append((episode, items, verdicts))
     result.candidates = len(chosen)
@@ -139,6 +159,7 @@ def export_review(run: RunDir, out: str | Path, *, sample: int | None = None, se
         from ..exitcodes import NothingProduced
         judged = f"{result.judged} by the judge, the others by the rules check"
         why = {"failed": f"no annotated episode failed ({judged})", "passed": f"no annotated episode passed ({judged})",
+               "unsure": "the checks left no step unsure that a judge model has not passed",
                "all": "no episode is annotated"}[only]
         raise NothingProduced(f"nothing to review with --only {only}: {why}; no tasks were written")
     if sample is not None and sample < len(chosen):

@@ -234,7 +234,7 @@ def test_target_description_kinds_and_long_labels():
     el = Element(3, (40, 1800, 500, 1900), text=long, class_name="android.widget.Button", flags=("visible",))
     step = Step(0, shot, Action("click", point=(100, 1850), element=el), elements=[el])
     target = target_description(step)
-    assert target.startswith("屏幕左下方的“Realme narzo N53") and target.endswith("…”按钮")
+    assert target == f"屏幕左下方的“{long}”按钮"  # never cut: a cut label teaches incomplete names
     assert mentions(target, grounding_label(step))
 
 
@@ -256,4 +256,6 @@ def test_summaries_stay_short():
     for step in steps:
         summary = action_summary(step)
         assert len(summary) <= 40 and "\n" not in summary, summary
-    assert action_summary(steps[0]).startswith("输入“这是一段") and action_summary(steps[0]).endswith("…”")
+    assert action_summary(steps[0]) == "输入文本"  # too long to say whole: left out, never cut
+    assert action_summary(steps[0], full=True) == f"输入“{long}”"  # what the memory and the history say
+    assert "…" not in "".join(action_summary(step) + action_summary(step, full=True) for step in steps)

@@ -87,7 +87,7 @@ def test_every_kind_of_verdict(run, monkeypatch):
         return verdict(body)
 
     opts = JudgeOptions(backend="openai", model="judge-vl", api_key_env=KEY_ENV, timeout=10, max_retries=1,
-                        concurrency=3, max_attempts=2, progress=False, price_in=1.0, price_out=2.0)
+                        concurrency=3, max_attempts=2, progress=False, price_in=1.0, price_out=2.0, judge_all=True)
     with FakeOpenAI(responder) as srv:
         result = judge_run(run, JudgeOptions(**{**opts.__dict__, "base_url": srv.base_url}))
         first = list(srv.requests)
@@ -128,7 +128,7 @@ def test_every_kind_of_verdict(run, monkeypatch):
 def test_endpoint_down_defers_without_rejecting(run, monkeypatch):
     monkeypatch.setenv(KEY_ENV, KEY)
     opts = dict(backend="openai", model="judge-vl", api_key_env=KEY_ENV, timeout=5, max_retries=0, concurrency=2,
-                max_attempts=2, progress=False, limit=3)
+                max_attempts=2, progress=False, limit=3, judge_all=True)
     with FakeOpenAI(lambda body, n: status(503)) as srv:
         result = judge_run(run, JudgeOptions(base_url=srv.base_url, **opts))
     assert result.deferred == 3 and result.new_judged == 0
@@ -141,7 +141,7 @@ def test_endpoint_down_defers_without_rejecting(run, monkeypatch):
 def command(run: RunDir, srv: FakeOpenAI) -> list[str]:
     return [sys.executable, "-m", "sftdata.cli", "judge", str(run.path), "--backend", "openai", "--base-url",
             srv.base_url, "--model", "judge-vl", "--api-key-env", KEY_ENV, "--concurrency", "2", "--timeout", "10",
-            "--max-retries", "1", "--no-progress"]
+            "--max-retries", "1", "--no-progress", "--judge-all"]
 
 
 def complete_ids(path: Path) -> list[str]:
@@ -196,7 +196,7 @@ def test_batch_request_and_result_files(run, tmp_path):
     from sftdata.cli import main
 
     requests = tmp_path / "requests.jsonl"
-    out = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl",
+    out = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--judge-all",
                                     "--write-requests", str(requests), "--window", "5"])
     assert out.exit_code == 0, out.output
     lines = [json.loads(line) for line in requests.read_text().splitlines()]
@@ -204,7 +204,7 @@ def test_batch_request_and_result_files(run, tmp_path):
     assert {line["custom_id"].split("::")[1] for line in lines} == set(ids)
     assert all(line["body"]["model"] == "judge-vl" and line["url"] == "/v1/chat/completions" for line in lines)
     structured = tmp_path / "structured.jsonl"
-    CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--structured",
+    CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--judge-all", "--structured",
                               "--write-requests", str(structured), "--limit", "1"])
     body = json.loads(structured.read_text().splitlines()[0])["body"]
     assert body["response_format"]["json_schema"]["schema"]["required"] == ["items", "episode"]
@@ -229,7 +229,7 @@ def test_batch_request_and_result_files(run, tmp_path):
         rows.append(result(line, text))
     results = tmp_path / "results.jsonl"
     results.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    out = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl",
+    out = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--judge-all",
                                     "--import-results", str(results), "--window", "5"])
     assert out.exit_code == 0, out.output
     got = judgements(run)
@@ -237,6 +237,6 @@ def test_batch_request_and_result_files(run, tmp_path):
     assert all(r["backend"] == "batch" and r["usage"]["prompt_tokens"] >= 100 for r in got.values())
     rejects = {r["episode_id"]: r["reason"] for r in run.rejects() if r["stage"] == "judge"}
     assert rejects == {first: "judge_aligned", second: "judge_refused"}
-    again = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl",
+    again = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--judge-all",
                                       "--import-results", str(results), "--window", "5"])
     assert "judged 0 new episodes" in again.output  # importing the same file twice changes nothing

@@ -44,7 +44,7 @@ def test_failed_episode_is_repaired_with_the_judges_notes(tmp_path, monkeypatch)
     with FakeOpenAI(responder) as srv:
         annotate_run(run, AnnotateOptions(base_url=srv.base_url, **opts))
         judge = JudgeOptions(backend="openai", model="judge-vl", base_url=srv.base_url, api_key_env=KEY_ENV,
-                             timeout=5, max_retries=0, progress=False)
+                             timeout=5, max_retries=0, progress=False, judge_all=True)
         first = judge_run(run, judge)
         assert first.by_reason == {"judge_aligned": 1}
         asked.clear()

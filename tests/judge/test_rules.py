@@ -47,11 +47,15 @@ def test_template_annotations_of_the_real_fixtures_pass(source, tmp_path):
     judged = _judgements(run)
     assert result.judged == len(judged) == len(list(iter_jsonl(run.path / "annotations.jsonl"))) > 0
     for record in judged.values():
-        assert record["passed"] and record["backend"] == "rules" and record["model"] == "rules_v2"
+        assert record["passed"] and record["backend"] == "rules" and record["model"] == "rules_v3"
         assert set(record) >= {"id", "backend", "model", "prompt_version", "items", "episode", "passed", "usage"}
-        assert all(set(v) == {"index", "aligned", "grounded", "hindsight", "target_unambiguous", "score", "why"}
-                   and v["score"] == 5 for v in record["items"])
+        assert all(set(v) == {"index", "aligned", "grounded", "hindsight", "target_unambiguous", "score", "why",
+                              "certification"} and v["score"] == 5 for v in record["items"])
+        assert all(v["certification"] in ("certified", "unsure") for v in record["items"])
+        assert all(v["aligned"] is None for v in record["items"] if v["certification"] == "unsure")
         assert set(record["episode"]) == {"task_completed", "goal_matches", "suggested_goal"}
+    outcomes = [v["certification"] for r in judged.values() for v in r["items"]]
+    assert outcomes.count("certified") >= 0.7 * len(outcomes)  # the template's own items carry their evidence
     assert not [r for r in run.rejects() if r["stage"] == "judge"]
     assert run.manifest()["stages"]["judge"]["verdicts"]["counts"]["passed"] == len(judged)
 
@@ -110,7 +114,7 @@ def test_min_score_decides_and_export_skips_failed_episodes(sample, tmp_path):
 
     manifest = export_run(sample, tmp_path / "out", ExportOptions(format="react-zh", split_ratio=0.0)).manifest
     assert manifest["dropped_episodes"] == {ids[0]: "judge_rejected", ids[1]: "judge_rejected"}
-    assert manifest["judges"] == {"rules:rules_v2:rules_v2": len(ids) - 2}
+    assert manifest["judges"] == {"rules:rules_v3:rules_v3": len(ids) - 2}
     assert set(manifest["judged_by"]) == set(ids[2:])
     assert manifest["fingerprint"]["judgements"] is not None
 
@@ -132,7 +136,7 @@ def test_judge_command_and_pipeline_with_a_judge_table(tmp_path):
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["stages"]["judge"]["verdicts"]["min_score"] == 4
     export = json.loads((tmp_path / "run" / "export" / "react-zh" / "manifest.json").read_text())
-    assert export["judges"] == {"rules:rules_v2:rules_v2": 5}
+    assert export["judges"] == {"rules:rules_v3:rules_v3": 5}
 
     cli = CliRunner().invoke(main, ["judge", str(tmp_path / "run"), "--no-progress"])
     assert cli.exit_code == 0 and "judged 5 new episodes, 0 failed" in cli.output  # another min_score: anew
