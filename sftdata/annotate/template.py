@@ -37,8 +37,8 @@ from .progress import looping, task_memory
 from ..checks.calls import expected_parameters, function_name, grounding_label, normalize
 from ..checks.check import mark_words
 from .template_screen import (_SPACE, _SPACE_PUNCT, _SWIPES, _TRAILING, SUMMARY_MAX, _cut, _labelled_element, _pick,
-                              _salient, _shown, action_summary, element_type, observation, pick_labels, place, quote,
-                              target_description)
+                              _salient, _shown, action_summary, common_labels, element_type, observation, pick_labels,
+                              place, quote, target_description, unusual_first)
 
 TEMPLATE_VERSION = "template/v3"
 
@@ -103,7 +103,8 @@ def _history(prev: Step | None, index: int, key: str) -> str | None:
             prev.action.type, "操作没有生效")
         return _pick((f"上一步{did}后界面没有变化，{why}", f"刚才{did}没有反应，界面还是原样，{why}"), key)
     if prev.action.type in ("swipe", "back", "home", "wait"):  # no object to open with: vary the words
-        return _pick((f"{did}这一步已经做完", f"已经{did}过一次", f"刚才{did}", None, f"上一步{did}", f"前面{did}了"), key)
+        return _pick((f"{did}这一步已经做完", f"前面已经{did}", f"刚才{did}", None, f"上一步{did}",
+                      f"上一个操作是{did}"), key)
     return _pick((f"{did}这一步已经做完", f"已经{did}", f"刚才{did}", None, f"上一步{did}"), key)
 
 
@@ -189,15 +190,18 @@ def template_item(episode: Episode, index: int, step: Step | None = None) -> dic
     step = steps[index] if step is None else step
     prev = steps[index - 1] if index > 0 else None
     seen = observation(step)
-    said = observation(step, key + "seen")  # the reasoning's wording of it: the screen's own labels first
+    said = observation(step, key + "seen", common_labels(episode, _salient, index))  # labels of this screen first
     act = _decide(step, prev, episode, index, key + "act")
     parts = [p for p in (_history(prev, index, key + "h"), _goal_clause(_clean(episode.goal), index, key + "g")) if p]
-    order = _pick(((0, 1), (1, 0)), key + "o") if len(parts) == 2 else (0,) * len(parts)
-    opening = "，".join(parts[i] for i in order) + "。" if parts else ""
+    order = _pick(((0, 1), (1, 0)), key + "o") if len(parts) == 2 and not index else (0, 1)[:len(parts)]
+    opening = "，".join(parts[i] for i in order) + "。" if parts else ""  # later, the goal never opens the text
     screen = said + "。" if step.elements and _salient(step) and _pick((True, True, False), key + "s") else ""
     if not opening and not screen:  # a reasoning is more than its decision: say what the screen shows
         screen = said + "。"
-    reasoning = _pick((opening + screen + act, screen + opening + act), key + "r") if index else opening + screen + act
+    goal_first = index and parts and parts[0] is not None and prev is not None and \
+        _history(prev, index, key + "h") is None  # the goal would open it: let the screen lead
+    reasoning = opening + screen + act if not index else (screen + opening + act) if goal_first and screen else \
+        _pick((opening + screen + act, screen + opening + act), key + "r")
     params = expected_parameters(step.action)
     if step.action.type in ("click", "long_press"):
         params = {"target_element": target_description(step)}

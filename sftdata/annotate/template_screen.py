@@ -201,7 +201,37 @@ def pick_labels(shown, height: int, limit: int) -> list[str]:
     return head + body[:limit - len(head)]
 
 
-def observation(step: Step, key: str = "") -> str:
+def unusual_first(labels: list[str], common: frozenset[str]) -> list[str]:
+    """``labels`` with those the episode's earlier screens did not show first (a reasoning that opens with a header
+    every screen of the app has opens like all the others).
+
+    >>> unusual_first(["相册", "分享", "6月12日 8:00"], frozenset({"相册", "分享"}))
+    ['6月12日 8:00', '相册', '分享']
+    """
+    return [x for x in labels if x not in common] + [x for x in labels if x in common]
+
+
+_LABELS: dict[int, tuple[object, list]] = {}  # id(episode) -> (episode, each screen's labels, computed once)
+
+
+def common_labels(episode, labels_of, index: int) -> frozenset[str]:
+    """The labels (``labels_of(step)``) that a screen before step ``index`` of ``episode`` showed too: never a
+    later screen's (an item does not depend on the future)."""
+    hit = _LABELS.get(id(episode))
+    if hit is None or hit[0] is not episode:
+        if len(_LABELS) > 256:
+            _LABELS.clear()
+        hit = _LABELS[id(episode)] = (episode, [None] * len(episode.steps))
+    cache = hit[1]
+    seen: set[str] = set()
+    for i in range(min(index, len(episode.steps))):
+        if cache[i] is None:
+            cache[i] = frozenset(labels_of(episode.steps[i]))
+        seen |= cache[i]
+    return frozenset(seen)
+
+
+def observation(step: Step, key: str = "", common: frozenset[str] = frozenset()) -> str:
     """A concise Chinese description of the current screen from what the step knows (no next screen); ``key``
     words it for a reasoning, the screen's own labels first (the ``observation`` field keeps the plain wording).
 
@@ -215,6 +245,8 @@ def observation(step: Step, key: str = "") -> str:
     """
     labels = _salient(step)
     field = next((e for e in visible_elements(step) if e.has("editable") and e.has("focused")), None)
+    if labels and key:
+        labels = unusual_first(labels, common)[::-1]  # the variants below lead with the last label
     if labels:
         shown = "、".join(quote(label) for label in labels) + ("等内容" if len(labels) > 2 else "")
         rest = "、".join(quote(label) for label in labels[1:]) or "别的内容"
@@ -226,7 +258,7 @@ def observation(step: Step, key: str = "") -> str:
             here = place(*target.center, step.screenshot.width, step.screenshot.height) if target is not None else ""
             text = _pick((f"{back}都显示在当前界面上", f"{quote(labels[-1])}所在的这个界面还显示着{others}",
                           f"{quote(labels[-1])}和{quote(labels[0])}都在屏幕上" if len(labels) > 1
-                          else f"屏幕上有{shown}", f"{shown}都显示在当前界面上",
+                          else f"屏幕上有{shown}", f"{back}是这个界面上能看到的内容",
                           f"{quote(name)}就在{here}，界面上还有{back}" if name and not mark_words(name)
                           else f"{back}都显示在当前界面上"), key)
         else:

@@ -36,7 +36,8 @@ from .progress import task_memory
 from ..checks.calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
                     target_element)
 from ..checks.check import cjk_share, mark_words
-from .template import _SPACE, _clean, _cut, _one_line, _pick, _shown, pick_labels, place, quote
+from .template import (_SPACE, _clean, _cut, _one_line, _pick, _shown, common_labels, pick_labels, place, quote,
+                       unusual_first)
 
 SUMMARY_MAX = 40  # characters of an action_summary
 _ROLES = {"button": "按钮", "link": "链接", "textbox": "输入框", "searchbox": "搜索框", "combobox": "下拉框",
@@ -192,19 +193,18 @@ def observation(step: Step, episode: Episode, key: str = "") -> str:
     '当前是“www.example.com”的网页，页面上可以看到“Flights”'
     """
     site, labels = _site(step, episode), _page_labels(step)
+    if key:  # the reasoning's wording: this page's own texts first (the site's header is on every page)
+        labels = unusual_first(labels, common_labels(episode, _page_labels, step.index))[::-1]
     lead = f"当前是{quote(site)}的网页，页面上" if site else "当前网页上"
     focused = next((e for e in step.elements if e.has("editable") and e.has("focused")), None)
     if labels:
         shown = "、".join(quote(x) for x in labels) + ("等内容" if len(labels) > 2 else "")
-        body = [x for x in labels[1:]] or labels
         where = f"{quote(site)}的页面" if site else "这个网页"
         last = quote(labels[-1])
         back = "、".join(quote(x) for x in labels[::-1]) + ("等内容" if len(labels) > 2 else "")
-        text = _pick((f"{lead}可以看到{shown}", f"{back}显示在{where}上", f"{last}等内容显示在{where}上",
+        text = _pick((f"{back}都在{where}上", f"{back}显示在{where}上", f"{last}等内容显示在{where}上",
                       f"{last}和{quote(labels[0])}都在{where}上" if len(labels) > 1 else f"{where}上有{shown}",
-                      f"{quote(body[0])}出现在{where}上，还有{last}等内容" if len(labels) > 2
-                      else f"{last}就在{where}上", _target_first(step, where, back),
-                      _target_first(step, where, shown)), key) if key \
+                      f"{last}出现在{where}上", _target_first(step, where, back)), key) if key \
             else f"{lead}可以看到{shown}"
         return text + ("，有一个输入框处于激活状态" if focused is not None else "")
     return (f"当前是{quote(site)}的网页" if site else "当前网页") + "没有可读取的元素信息"
@@ -267,8 +267,7 @@ def _opening(goal: str | None, before: str, seen: str, index: int, key: str) -> 
         return _pick((f"任务是{g}，{before}。{seen}。", f"{seen}。{before}，目标是{g}。", f"目标：{g}。{seen}。",
                       f"{g}是这次的任务。{seen}。", f"{seen}。要完成的是{g}。"), key)
     return _pick((f"{before}，目标仍是{g}。{seen}。", f"{seen}。{before}。", f"{before}。{seen}。",
-                  f"{seen}。{before}，任务是{g}。", f"{before}。{seen}。", f"{seen}。{before}。",
-                  f"任务是{g}，{before}。{seen}。"), key)
+                  f"{seen}。{before}，任务是{g}。", f"{before}。{seen}。", f"{seen}。{before}。"), key)
 
 
 def _in_goal(text: str | None, goal: str) -> bool:

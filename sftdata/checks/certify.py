@@ -138,7 +138,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
             reasons.append(Reason("plan_names_later_screen", f"{name}: the plan names “{word}”, which only a later "
                                   "screen shows"))
         params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
-        names = ungrounded_names(value, episode, index, [str(v) for v in params.values()])
+        site = episode.meta.get("website")  # a web task names its site (Mind2Web's website field)
+        names = ungrounded_names(value, episode, index, [str(v) for v in params.values()]
+                                 + ([site] if isinstance(site, str) else []))
         if names and name in ("reasoning", "thought"):
             reasons.append(Reason("name_not_on_screen", f"{name}: “{names[0][:40]}” is on no screen so far, nor in "
                                   "the goal or the history"))

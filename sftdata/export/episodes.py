@@ -76,16 +76,14 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         return out
     human_rejected = set(record.get("human_rejected") or ()) if record else set()
     judge_vetoed = set(record.get("judge_vetoed") or ()) if record else set()
-    held = held_back(episode, record, opts.include_unsure, out) if items is not None else {}
+    held_steps = held_back(episode, record, opts.include_unsure, out) if items is not None else {}
+    held = {i: h["outcome"] for i, h in held_steps.items()}
     for index in range(len(episode.steps)):
         if index in human_rejected:
             out.reasons["human_rejected"] += 1  # a reviewer rejected this step (sftdata review import)
             continue
         if index in judge_vetoed:
             out.reasons["judge_rejected"] += 1  # the judge failed it and no reviewer decided it
-            continue
-        if index in held:
-            out.reasons[held[index]] += 1  # the checks rejected it, or left it unsure and no one passed it
             continue
         if opts.ineffective == "drop" and episode.steps[index].meta.get("ineffective") is True:
             out.reasons["ineffective_step"] += 1  # the action left the screen unchanged (see loaders.screen_change)
@@ -105,6 +103,10 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         if text_tokens + image_tokens > opts.max_length:
             out.reasons["over_max_length"] += 1
             continue
+        if index in held:  # a sample the format can take, but the checks rejected it, or left it unsure and no
+            out.reasons[held[index]] += 1  # judge model or reviewer passed it
+            out.held_back.append(held_steps[index])
+            continue
         images = [(s.screenshot.path, image_name(s), s.screenshot.width * s.screenshot.height)
                   for s in sample.image_steps]
         if marked is not None:  # the current screenshot becomes its numbered-box copy (export.som)
@@ -120,23 +122,22 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
     return out
 
 
-def held_back(episode: Episode, record: dict, include_unsure: bool, out: EpisodeSamples) -> dict[int, str]:
-    """The steps the checks keep out (:func:`sftdata.checks.certify`), by their export reason: ``rejected`` (a
-    check fails) and ``unsure`` (no positive evidence) unless a reviewer decided the step, a judge model passed
-    it (``record["judge_passed"]``) or ``include_unsure``. Each goes into ``out.held_back`` with its reasons."""
+def held_back(episode: Episode, record: dict, include_unsure: bool, out: EpisodeSamples) -> dict[int, dict]:
+    """The steps the checks keep out (:func:`sftdata.checks.certify`), each with its ledger line: ``rejected`` (a
+    check fails) and ``unsure`` (no positive evidence) unless a reviewer decided the step, a judge model passed it
+    (``record["judge_passed"]``) or ``include_unsure``. Counts every step's outcome in ``out.outcomes``."""
     reviewed = {int(k) for k in record.get("review") or {}}
     passed = set(record.get("judge_passed") or ())
-    out_steps: dict[int, str] = {}
+    held: dict[int, dict] = {}
     for index, c in enumerate(certify_items(record["items"], episode)):
         out.outcomes[c.outcome] += 1
         if c.outcome == "certified" or index in reviewed:
             continue
         if c.outcome == "unsure" and (include_unsure or index in passed):
             continue
-        out_steps[index] = c.outcome
-        out.held_back.append({"episode_id": episode.id, "step": index, "outcome": c.outcome, "reason": c.first,
-                              "detail": "; ".join(r.detail for r in c.reasons)[:500]})
-    return out_steps
+        held[index] = {"episode_id": episode.id, "step": index, "outcome": c.outcome, "reason": c.first,
+                       "detail": "; ".join(r.detail for r in c.reasons)[:500]}
+    return held
 
 
 def _unusable_size(episode: Episode, index: int, lengths: LengthModel) -> bool:

@@ -59,6 +59,6 @@ class ExportOptions:
     som: bool = option(False, _som_help)
     include_unsure: bool = option(False, "Also take the steps the checks leave unsure (a reasoning without positive "
                                          "evidence for its call) that no judge model or reviewer passed [default: "
-                                         "held back and listed in held_back.jsonl].")
+                                         "held back and listed in held_back.json].")
     workers: int = option(1, "Processes that build the samples.", low=1, config=False)
     progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)

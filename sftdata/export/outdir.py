@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import FatalError
 
-_OURS = {"manifest.json", "splits.json", "lengths.json", "train.sh", "preflight.json", "images"}
+_OURS = {"manifest.json", "splits.json", "lengths.json", "held_back.json", "train.sh", "preflight.json", "images"}
 
 
 def _only_our_files(path: Path) -> bool:

@@ -271,8 +271,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         }
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
-        write_bytes_atomic(stage / "held_back.jsonl", "".join(json.dumps(h, ensure_ascii=False) + "\n"
-                                                             for h in held).encode(), fsync=False)
+        write_json_atomic(stage / "held_back.json", held)  # the steps the checks kept out, with their reasons
         write_json_atomic(stage / "lengths.json", row_lengths)
         script = train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
         write_bytes_atomic(stage / "train.sh", script.encode())

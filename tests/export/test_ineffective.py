@@ -38,10 +38,11 @@ def test_the_sample_has_a_repeated_tap_that_did_nothing(annotated_run):
 def test_keep_is_the_default_and_drop_counts_the_steps(annotated_run, tmp_path):
     steps = sum(len(e.steps) for e in annotated_run.episodes())
     n = len(_ineffective(annotated_run))
-    kept = export_run(annotated_run, tmp_path / "keep", ExportOptions(split_ratio=0.0, progress=False))
+    kept = export_run(annotated_run, tmp_path / "keep", ExportOptions(split_ratio=0.0, progress=False,
+                                                                      include_unsure=True))
     assert sum(kept.samples.values()) == steps and "ineffective_step" not in kept.dropped
     dropped = export_run(annotated_run, tmp_path / "drop",
-                         ExportOptions(split_ratio=0.0, progress=False, ineffective="drop"))
+                         ExportOptions(split_ratio=0.0, progress=False, ineffective="drop", include_unsure=True))
     manifest = json.loads((tmp_path / "drop" / "manifest.json").read_text())
     assert sum(dropped.samples.values()) == steps - n
     assert manifest["dropped"]["ineffective_step"] == n and manifest["options"]["ineffective"] == "drop"

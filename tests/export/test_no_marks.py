@@ -17,7 +17,7 @@ def test_exported_images_of_marked_trajectories_carry_no_marks(tmp_path):
     run = RunDir(tmp_path / "run")
     ingest_annotated(ANNOTATED, run, IngestOptions(), progress=False)
     annotate_run(run, AnnotateOptions(progress=False))
-    out = export_run(run, tmp_path / "sft", ExportOptions(format="qwen2.5-vl", history_images=1, split_ratio=0,
+    out = export_run(run, tmp_path / "sft", ExportOptions(format="qwen2.5-vl", history_images=1, split_ratio=0, include_unsure=True,
                                                           progress=False)).out
     images = sorted((out / "images").iterdir())
     assert len(images) == 11  # every frame of the three trajectories

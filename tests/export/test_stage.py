@@ -28,7 +28,10 @@ def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_pat
     result = export_run(annotated_run, out, ExportOptions(split_ratio=0.2, progress=False))
     rows = _lines(out) + _lines(out, "val")
     steps = sum(len(e.steps) for e in annotated_run.episodes())
-    assert len(rows) == steps == sum(result.samples.values())
+    held = json.loads((out / "held_back.json").read_text())  # the steps the checks could not certify
+    assert all(h["outcome"] == "unsure" and h["reason"] and h["detail"] for h in held)
+    assert result.manifest["certification"]["unsure"] == len(held) == result.dropped["unsure"] < 0.1 * steps
+    assert len(rows) == steps - len(held) == sum(result.samples.values())
     by_sha = {s.screenshot.sha256: s for e in annotated_run.episodes() for s in e.steps}
     for row in rows:
         roles = [m["role"] for m in row["messages"]]
@@ -41,7 +44,7 @@ def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_pat
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["samples"] == result.samples and manifest["format"] == "react-zh"
     assert manifest["prompt_versions"] == {"react_zh_v3": 12} and manifest["backends"] == {"template": 12}
-    assert manifest["tokens"]["total"]["count"] == steps
+    assert manifest["tokens"]["total"]["count"] == steps - len(held)
     assert 0 < manifest["packing"]["train"]["efficiency"] <= manifest["packing"]["train"]["lower_bound_efficiency"] <= 1
     assert len(list((out / "images").iterdir())) == len({r for row in rows for r in row["images"]})
     lengths = json.loads((out / "lengths.json").read_text())
@@ -54,7 +57,7 @@ def test_export_writes_swift_samples_with_original_images(annotated_run, tmp_pat
 
 def test_an_episode_never_spans_splits(annotated_run, tmp_path):
     out = tmp_path / "sft"
-    export_run(annotated_run, out, ExportOptions(split_ratio=0.5, progress=False))
+    export_run(annotated_run, out, ExportOptions(split_ratio=0.5, progress=False, include_unsure=True))
     splits = json.loads((out / "splits.json").read_text())
     assert splits["train"] and splits["val"] and not set(splits["train"]) & set(splits["val"])
     steps = {e.id: len(e.steps) for e in annotated_run.episodes()}

@@ -86,10 +86,13 @@ def _png(seed: int) -> bytes:
 
 
 def add_web(run, copies: int = 3) -> list[str]:
-    """Append ``copies`` of each web episode (distinct ids and images) to ``run``'s episodes, with their
-    hand-written items as annotations; returns the ids."""
+    """Append ``copies`` of each web episode (distinct ids and images) to ``run``'s episodes, annotated as the
+    annotate stage would (the template backend's items: the hand-written ones are too bare for the checks that
+    export applies); returns the ids."""
     import json
     from dataclasses import replace
+
+    from sftdata.annotate.template import template_items
 
     lines, notes = [], []
     for n in range(copies):
@@ -99,6 +102,7 @@ def add_web(run, copies: int = 3) -> list[str]:
             shot = Screenshot(sha, rel, W, H)
             steps = [replace(s, screenshot=shot) for s in episode.steps]
             episode = replace(episode, id=f"{episode.id}-{n}", steps=steps)
+            items = template_items(episode)
             lines.append(episode.to_json())
             notes.append(json.dumps({"id": episode.id, "items": items, "backend": "hand", "prompt_version": "test"},
                                     ensure_ascii=False))

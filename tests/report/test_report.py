@@ -31,7 +31,7 @@ def built(tmp_path_factory):
     bare = root / "bare"  # ingested, never annotated or exported
     shutil.copytree(run.path, bare)
     annotate_run(run, AnnotateOptions(progress=False))
-    export_run(run, run.path / "export" / "react-zh", ExportOptions(progress=False))
+    export_run(run, run.path / "export" / "react-zh", ExportOptions(progress=False, include_unsure=True))
     with Ledger(run.rejects_path) as rejects:
         rejects.append({"episode_id": "x1", "source": "annotated", "stage": "ingest", "reason": "mark_mismatch",
                         "detail": EVIL})
