@@ -45,3 +45,20 @@ def sample_run(root: Path, n_episodes: int, size: tuple[int, int] = (360, 800), 
         from sftdata.annotate.stage import AnnotateOptions, annotate_run
         annotate_run(run, AnnotateOptions(progress=False))
     return run
+
+
+UNSURE = "先看看这个页面上都有什么。"  # a reasoning that states no decision: the checks leave it unsure
+
+
+def make_unsure(run, episode_id: str, step: int) -> None:
+    """Re-annotate ``episode_id`` of ``run`` (a new record, as another model would) with step ``step``'s
+    reasoning replaced by :data:`UNSURE`, so the checks leave that item unsure."""
+    from sftdata.io import iter_jsonl
+
+    record = [r for r in iter_jsonl(run.path / "annotations.jsonl") if r["id"] == episode_id][-1]
+    items = [dict(item) for item in record["items"]]
+    items[step]["reasoning"] = UNSURE
+    items[step].pop("thought", None)
+    with open(run.path / "annotations.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps({**record, "items": items, "model": "edited", "prompt_version": "edited"},
+                           ensure_ascii=False) + "\n")

@@ -138,6 +138,10 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         field = target_element(step)
         if not said or _exact(said, typed) or (field is not None and normalize(said) in element_texts(field)):
             return None  # 先填 Full name: the field, not the text
+        if "," in typed or "，" in typed:  # 输入 OK, 没问题 然后发送: the value runs on past the clause's comma
+            rest = normalize(decision.after_verb + decision.follow).replace(" ", "")
+            if normalize(typed).replace(" ", "") in rest and normalize(said).replace(" ", "") in normalize(typed).replace(" ", ""):
+                return None
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
     said = decision.quotes[-1] if name == "type" and len(decision.quotes) > 1 else decision.quotes[0]
     if len(decision.quotes) > 1 and any(_exact(q, typed) for q in decision.quotes):

@@ -186,6 +186,10 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
     holders = _holders(named[0], step, exact=price)  # a price: the nodes that show it alone
     if not holders or (price and len(holders) > 1):
         return None  # a price two cards share says nothing
+    screen = step.screenshot.width * step.screenshot.height
+    cards = [e for e in step.elements if e.contains(point) and element.area < e.area <= 0.25 * screen]
+    if cards and any(_inside(h, min(cards, key=lambda e: e.area)) for h in holders):
+        return None  # the named element is in the target's own card
     kind = element.class_name or element.tag
     peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge
     nearest = min(peers, key=lambda e: min(_distance(e, h) for h in holders))

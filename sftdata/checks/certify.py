@@ -43,7 +43,7 @@ from .calls import ITEM_FIELDS
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
-from .outcome import outcome_clause, ungrounded_names
+from .outcome import outcome_clause, plan_clause, ungrounded_names
 from .target_evidence import Evidence
 
 OUTCOMES = ("certified", "unsure", "rejected")
@@ -139,8 +139,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
                                   "screen shows"))
         params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         site = episode.meta.get("website")  # a web task names its site (Mind2Web's website field)
-        names = ungrounded_names(value, episode, index, [str(v) for v in params.values()]
-                                 + ([site] if isinstance(site, str) else []))
+        names = [n for n in ungrounded_names(value, episode, index, [str(v) for v in params.values()]
+                                             + ([site] if isinstance(site, str) else []))
+                 if plan_clause(value, n) != "action"]  # the target of a later action may be unseen yet
         if names and name in ("reasoning", "thought"):
             reasons.append(Reason("name_not_on_screen", f"{name}: “{names[0][:40]}” is on no screen so far, nor in "
                                   "the goal or the history"))

@@ -63,8 +63,11 @@ def _antecedents(text: str, start: int) -> list[str]:
     last = sentences[-1]
     if not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
         last = sentences[-2] + last
-    parts = []
+    parts, tails = [], []
     for part in re.split(r"[，,；;—–]", last):
+        m = _COPULA.match(mask_quotes(part))  # … is 蓝牙 / 分类标签里有家居: what the clause introduces
+        if m and part[m.end():].strip():
+            tails.append(part[m.end():])
         masked = mask_quotes(part)
         m = _CONTRAST.search(masked)
         part = part[:m.start()] if m else part
@@ -72,11 +75,7 @@ def _antecedents(text: str, start: int) -> list[str]:
         part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
         if re.search(r"[A-Za-z0-9\u4e00-\u9fff]", mask_quotes(part)):
             parts.append(part)
-    if not parts:
-        return []
-    m = _COPULA.match(mask_quotes(parts[-1]))
-    tail = parts[-1][m.end():] if m else ""
-    return [p for p in (tail, parts[-1], " ".join(parts)) if p.strip()]
+    return [p for p in (tails[-1:] + parts[-1:] + [" ".join(parts)]) if p.strip()]
 
 
 def _dashed(text: str, end: int) -> str:
@@ -104,8 +103,9 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
         if names_rival(said, step):
             return [], True
         bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", said))
-        if (bare or _PRONOUN.search(mask_quotes(said))) and not target_evidence(said, step, own):
-            for context in [_dashed(text, span[1])] + _antecedents(text, span[0]):
+        pronoun = bare or _PRONOUN.search(mask_quotes(said))
+        if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
+            for context in [_dashed(text, span[1])] + (_antecedents(text, span[0]) if pronoun else []):
                 if context and target_evidence(f"{said} {context}", step, own):
                     said = f"{said} {context}"
                     break

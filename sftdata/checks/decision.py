@@ -130,6 +130,7 @@ class Decision:
     appendix: str = ""  # a verbless clause after it in the sentence (``Click the first result, Pro earbuds #1``)
     continuation: str = ""  # the rest of the line when the clause ends at a colon (``Type the reply: 明天见！``)
     span: tuple[int, int] = (0, 0)  # where the clause stands in the text (what comes after it follows the decision)
+    follow: str = ""  # the rest of the clause's sentence (``输入 OK, 没问题 然后发送``: a value may hold a comma)
 
 
 def mask_quotes(text: str) -> str:
@@ -275,7 +276,7 @@ def stated_decision(text: str) -> Decision | None:
     return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail,
                     chosen.clause[chosen.end:], chosen.lead if pronoun else "",
                     "" if quotes or continuation else _appendix(chosen.follow), continuation,
-                    (chosen.offset, chosen.offset + len(chosen.clause)))
+                    (chosen.offset, chosen.offset + len(chosen.clause)), chosen.follow)
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ _RESULT_EN = re.compile(
 _AFTER_IN_CLAUSE = re.compile(r"(?:后|之后|以后|完)(?:就|便|即|先)?[^，,。]{0,12}?(?:" + _RESULT_ZH.pattern + ")"
                               r"|(?:打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|选中了|勾上了|填好了|变了|亮了)"
                               r"|(?:出现|显示|弹出|跳转|跳到|跳出|变成|变为|消失|刷新|列出|切换到|加载)[^，,。]{0,4}了")
+_AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
 _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
 
 
@@ -107,8 +108,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     acting = {c.span for c in action_clauses(text)}
     for m in _clauses(masked, start):
         clause = m.group()
-        if (any(a <= m.start() < b for a, b in acting) or _HISTORY.search(clause) or _ASIDE.search(clause)
-                or _PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)):
+        purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause)
+        if any(a <= m.start() < b for a, b in acting) or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
         if ((result and not _PLANNED.search(clause[:result.start()])) or _BELOW.search(clause)

@@ -77,3 +77,11 @@ def test_alignment_section_renders_in_headless_chromium(judged, tmp_path):
     assert errors == [] and height > 200 and images >= 1 and loaded
     shot = Image.open(tmp_path / "alignment.png")
     assert shot.size == (1280, 900) and len(shot.convert("L").getcolors(1 << 16) or []) > 10
+
+
+def test_the_checks_outcomes_are_shown_with_the_judges_figures(judged):
+    section = _section(judged["page"])
+    counts = judged["run"].manifest()["stages"]["judge"]["verdicts"]["certification"]
+    assert "Certification (checks)" in section and counts["rejected"] >= 1  # the leaked item
+    for outcome in ("certified", "unsure", "rejected"):
+        assert f'<td>{outcome}</td><td class="num">{counts[outcome]:,}</td>' in section

@@ -255,3 +255,21 @@ def test_nothing_selected_writes_nothing_and_says_why(tmp_path):
     with pytest.raises(NothingProduced, match="nothing to review with --only failed: no annotated episode failed"):
         export_review(run, tmp_path / "rev", only="failed")
     assert not (tmp_path / "rev" / "tasks.json").exists()
+
+
+def test_the_review_queue_is_the_unsure_steps_no_judge_model_passed(run, tmp_path):
+    from support import UNSURE, make_unsure
+
+    first = next(run.episodes()).id
+    make_unsure(run, first, 1)
+    result = export_review(run, tmp_path / "rev", only="unsure")
+    tasks = json.loads((tmp_path / "rev" / "tasks.json").read_text())
+    ids = [t["data"]["episode_id"] for t in tasks]
+    assert first in ids and result.tasks == len(ids)
+    step = next(t for t in tasks if t["data"]["episode_id"] == first)["data"]["steps"][1]
+    assert step["reasoning"] == UNSURE and "checks: unsure — no_decision" in step["rules"]
+    certified = next(t for t in tasks if t["data"]["episode_id"] == first)["data"]["steps"][0]
+    assert "checks: certified —" in certified["rules"]
+    out = CliRunner().invoke(main, ["review", "export", str(run.path), "--out", str(tmp_path / "cli"), "--only",
+                                    "unsure"])
+    assert out.exit_code == 0, out.output
