@@ -60,7 +60,7 @@ def certify_records(folder: Path, part: str, episodes: dict, steps: dict) -> lis
         if not path.exists():
             continue
         found = True
-        for r in map(json.loads, filter(str.strip, path.open(encoding="utf-8"))):
+        for n, r in enumerate(map(json.loads, filter(str.strip, path.open(encoding="utf-8")))):
             if "step_id" in r:
                 tag, _, rest = r["step_id"].partition(":")
                 eid, _, index = rest.rpartition(":")
@@ -84,7 +84,7 @@ def certify_records(folder: Path, part: str, episodes: dict, steps: dict) -> lis
                     function.get("parameters") or {}).get("target_element"):
                 function = {**function, "parameters": {**_call(episode.steps[index], web)["parameters"],
                                                        **(function.get("parameters") or {})}}
-            out.append({"id": r["id"], "part": part, "lang": r.get("lang", "?"), "platform": "web" if web else "phone",
+            out.append({"id": r.get("id") or f"{part}#{n + 1}", "part": part, "lang": r.get("lang", "?"), "platform": "web" if web else "phone",
                         "label": r["label"], "kind": r.get("kind", ""), "text": text, "function": function,
                         "episode": episode, "index": index})
     return out if found else None
