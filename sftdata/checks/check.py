@@ -294,11 +294,23 @@ def later_plans(text: str, episode: Episode, position: int) -> list[str]:
     return [f.word for f in _future(text, episode, position)[1] if plan_clause(text, f.word) is True]
 
 
+_FUTURE: dict[tuple[int, int, str], tuple[Episode, tuple]] = {}  # (id(episode), position, text) -> its reading
+
+
 def _future(text: str, episode: Episode, position: int) -> tuple[list[FutureText], list[FutureText]]:
-    """(words reported as fact, words in plans) of ``text`` that only a later screen shows."""
+    """(words reported as fact, words in plans) of ``text`` that only a later screen shows (remembered for the
+    episode object: the check and certify read each text twice)."""
+    key = (id(episode), position, text)
+    hit = _FUTURE.get(key)
+    if hit is not None and hit[0] is episode:
+        return hit[1]
     found = future_screen_text(text, episode, position)
     facts = [f for f in found if not plan_clause(text, f.word)]
-    return facts, [f for f in found if f not in facts]
+    out = (facts, [f for f in found if f not in facts])
+    if len(_FUTURE) >= 4096:
+        _FUTURE.clear()
+    _FUTURE[key] = (episode, out)
+    return out
 
 
 def failure_summary(failures: Sequence[Failure]) -> str:

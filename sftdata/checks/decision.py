@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # quotations: UI text, the goal, typed text (never read for verbs)
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|『([^』]*)』|\"([^\"]*)\"|‘([^’]*)’|《([^》]*)》"
@@ -205,7 +206,13 @@ class _Candidate:
     after_dash: bool = False  # the clause follows a dash in its sentence (``go back one — swipe right``)
 
 
-def _candidates(text: str) -> list[_Candidate]:
+@lru_cache(maxsize=4096)
+def _candidates(text: str) -> tuple[_Candidate, ...]:
+    """The clauses of ``text`` that could be its decision (remembered: every check reads the same texts)."""
+    return tuple(_find_candidates(text))
+
+
+def _find_candidates(text: str) -> list[_Candidate]:
     masked_text = mask_quotes(text)
     out: list[_Candidate] = []
     seen_decision = False
