@@ -92,6 +92,7 @@ bench-overlay: $(VENV)/.installed fonts
 	$(BIN)/python benchmarks/overlay.py
 
 bench-checks: $(VENV)/.installed fonts
+	$(BIN)/python benchmarks/certify.py --pool --layers
 	$(BIN)/python benchmarks/agreement.py
 	$(BIN)/python benchmarks/future_text.py
 	$(BIN)/python benchmarks/template_quality.py
