@@ -178,7 +178,7 @@ def folder(root: Path, name: str, actions: list, goal: str = "打开设置", fra
 
 def config(workdir: Path, run_dir: Path | str = "run", *, ac: list[Path] = (), annotated: Path | None = None,
            annotate: str = 'backend = "template"\n', exports: tuple[str, ...] = ("react-zh",),
-           report: bool = False) -> Path:
+           report: bool = False, include_unsure: bool = False) -> Path:
     text = f'run_dir = "{run_dir}"\n'
     if ac:
         text += '[[sources]]\ntype = "androidcontrol"\npaths = [' + ", ".join(f'"{p}"' for p in ac) + "]\n"
@@ -186,7 +186,7 @@ def config(workdir: Path, run_dir: Path | str = "run", *, ac: list[Path] = (), a
         text += f'[[sources]]\ntype = "annotated"\nroot = "{annotated}"\n'
     text += "[annotate]\n" + annotate
     for fmt in exports:
-        text += f'[[export]]\nformat = "{fmt}"\nsplit_ratio = 0.0\n'
+        text += f'[[export]]\nformat = "{fmt}"\nsplit_ratio = 0.0\n' + ("include_unsure = true\n" if include_unsure else "")
     text += f"[report]\nenabled = {'true' if report else 'false'}\n"
     path = workdir / "cfg.toml"
     path.write_text(text, encoding="utf-8")
@@ -538,7 +538,8 @@ def test_odd_characters_are_kept_exactly_where_they_are_data(records, tmp_path):
     folder(root, "odd", [{"type": "click", "point": [500, 500]}, {"type": "input", "text": FOLDER_INPUT}, "DONE"],
            goal=FOLDER_GOAL)
     folder(root, "plain", ["BACK", "DONE"])
-    cfg = config(tmp_path, ac=[path], annotated=root, exports=("react-zh", "qwen2.5-vl"))
+    cfg = config(tmp_path, ac=[path], annotated=root, exports=("react-zh", "qwen2.5-vl"),
+                 include_unsure=True)  # a tap on a folder without texts: nothing certifies it, every step is wanted
     res = cli("run", cfg, "--no-progress", cwd=tmp_path)
     assert_ok(res)
     run = tmp_path / "run"

@@ -104,7 +104,7 @@ def _history(prev: Step | None, index: int, key: str) -> str | None:
         return _pick((f"上一步{did}后界面没有变化，{why}", f"刚才{did}没有反应，界面还是原样，{why}"), key)
     if prev.action.type in ("swipe", "back", "home", "wait"):  # no object to open with: vary the words
         return _pick((f"{did}这一步已经做完", f"前面已经{did}", f"刚才{did}", None, f"上一步{did}",
-                      f"上一个操作是{did}"), key)
+                      f"刚才已经{did}"), key)
     return _pick((f"{did}这一步已经做完", f"已经{did}", f"刚才{did}", None, f"上一步{did}"), key)
 
 
