@@ -27,12 +27,12 @@ from ..model import Episode
 from .calls import normalize
 from .decision import action_clauses, mask_quotes, quotes_in
 from .future_text import known_texts
+from .hindsight import _HEDGE
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
-_EXPECTED = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|可能|也许|或许|大概|估计|希望|期望"
-                       r"|\b(?:should|will|would|may|might|could|expect|expected|hope|hopefully|likely|probably|supposed"
-                       r"|presumably|maybe|perhaps)\b|'ll\b|'d\b", re.I)
+_EXPECTED = re.compile(_HEDGE.pattern + r"|将(?![其它他她之])|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
+                       re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
                       r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after"
