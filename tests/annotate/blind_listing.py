@@ -12,8 +12,9 @@ action and the call. The writer, who has read only ``docs/labelling-guide.md``, 
 
     python benchmarks/certify.py PART --errors
 
-measures it. A seed already used by an earlier part is refused (its episodes would not be unseen). Nothing here
-reads the checks.
+measures it. A seed already used by an earlier part, or one that gives an episode an earlier part holds (the same
+goal, actions and screens), is refused: its episodes would not be unseen. The generators' tasks are of a dozen
+kinds; a new seed gives them new products, prices, names, times, photos and order. Nothing here reads the checks.
 """
 from __future__ import annotations
 
@@ -127,6 +128,20 @@ def listing(part: str, episodes: list[Episode]) -> str:
     return "\n".join(lines)
 
 
+def fingerprint(episode: Episode) -> tuple:
+    """What makes an episode the same one again: its goal and, per step, the action and the screen's texts."""
+    return (episode.goal,) + tuple((s.action.type, s.action.text, tuple(sorted(screen(s)))) for s in episode.steps)
+
+
+def seen_before(episodes: list[Episode], path: Path) -> list[str]:
+    """The ids of ``episodes`` that an earlier part already holds (the same goal, actions and screens)."""
+    try:
+        known = {fingerprint(Episode.from_dict(d)) for d in map(json.loads, path.open(encoding="utf-8"))}
+    except FileNotFoundError:
+        return []
+    return [e.id for e in episodes if fingerprint(e) in known]
+
+
 def used_seeds(path: Path) -> set[int]:
     try:
         return {d["kit"]["seed"] for d in map(json.loads, path.open(encoding="utf-8")) if "kit" in d}
@@ -167,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         episodes = generate(args.seed, args.phone, args.web, Path(tmp))
+    again = seen_before(episodes, args.into / EPISODES)
+    if again:
+        print(f"episodes {', '.join(again[:5])} of seed {args.seed} are in an earlier part already: choose another "
+              "seed", file=sys.stderr)
+        return 2
     added = write_steps(args.part, args.seed, episodes, args.into)
     print(listing(args.part, episodes))
     print(f"{added} steps of {len(episodes)} episodes added to {STEPS} and {EPISODES}; write "

@@ -39,9 +39,14 @@ def test_a_new_part_gets_unseen_steps_and_a_listing(kit, capsys):
     for what in ("Goal: ", "- done before: ", "- current screen: ", "- next screen", "- true action: ", "- call: {"):
         assert what in listing
     assert "certif" not in listing.lower() and "unsure" not in listing.lower()  # nothing of the checks
-    # the same seed again: refused (not unseen), nothing added
+    # the same seed again: refused (not unseen), nothing added; and so is the same content under another record
     assert blind_listing.main(["other", "--seed", "4242", "--phone", "1", "--web", "0", "--into", str(kit)]) == 2
     assert len((kit / blind_listing.STEPS).read_text().splitlines()) == len(steps)
+    ids = [e["id"] for e in episodes]
+    anonymous = [{k: v for k, v in e.items() if k != "kit"} for e in episodes]  # written before the kit said its seed
+    (kit / "old.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in anonymous))
+    fresh = blind_listing.generate(4242, 1, 0, kit / "tmp")
+    assert blind_listing.seen_before(fresh, kit / "old.jsonl") == [fresh[0].id] and ids
 
 
 def test_a_written_part_is_read_by_the_certify_benchmark(kit):
