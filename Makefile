@@ -119,7 +119,8 @@ labelstudio: .venv-ls/.installed
 # The real clients of the export formats (tests/clients), one virtualenv each: their pins clash with ours and with
 # each other. ui-tars's parser and Qwen-Agent (its runtime imports numpy, soundfile, tqdm and dateutil without declaring
 # them); browser-use 0.13 and 0.1 (0.1.36 imports PIL without declaring it); app-use without its LLM and
-# embedding stack (its controller and agent models need only these; the full install pulls torch, about 6 GB).
+# embedding stack (its controller, its App on an Appium driver and its agent models need only these; the full
+# install pulls torch, about 6 GB).
 $(CLIENT_VENVS)/.installed:
 	$(PYTHON) -m venv $(CLIENT_VENVS)/agents
 	$(CLIENT_VENVS)/agents/bin/python -m pip install -q 'ui-tars==0.5.1' 'qwen-agent==0.0.34' numpy soundfile tqdm python-dateutil
@@ -135,7 +136,8 @@ $(CLIENT_VENVS)/.installed:
 
 clients: $(CLIENT_VENVS)/.installed
 
-# answers tried / accepted per format and client, on the demo's data (the README's table)
+# answers tried / accepted / read as meant / executed as recorded per format and client, and the steps each export
+# dropped with their reasons, on the demo's data (the README's table)
 clients-table: $(VENV)/.installed fonts $(CLIENT_VENVS)/.installed
 	$(BIN)/python tests/clients/harness.py
 

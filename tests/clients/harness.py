@@ -1,19 +1,21 @@
-"""Every exported answer of the demo through the real client of its format: tried, accepted, read as meant.
+"""Every exported answer of the demo through the real client of its format: tried, accepted, read as meant,
+executed as recorded.
 
 The demo's inputs are generated as ``make demo`` generates them (same generators, same seeds), reconstructed by
 the template backend and exported in every format. Each answer then goes to the clients that consume its format,
 each in its own virtualenv (``make clients``), through a driver in ``drivers/`` that uses the client's own
-parser or models:
+parser or models, and, where the client has an executor, runs the answer through it on a recording device or
+browser; ``execution.py`` compares what it did with the step the answer was exported from:
 
 =====================  ==================================================  =========================================
-client                 what reads the answer                               formats
+client                 what reads (and executes) the answer                formats
 =====================  ==================================================  =========================================
 ui-tars 0.5.1          ``ui_tars.action_parser``                           ui-tars
 qwen-agent 0.0.34      Qwen-Agent's ``<tool_call>`` parsing + cookbook      qwen2.5-vl, qwen3-vl
                        tools' schemas
-browser-use 0.1.36     its ``AgentOutput`` + controller action models       browser-use, browser-use-0.1
-browser-use 0.13.14    its ``AgentOutput`` + tools action models            browser-use, browser-use-0.13
-app-use 0.0.3          its ``AgentOutput`` + controller action models       mobile-agent, app-use
+browser-use 0.1.36     its ``AgentOutput`` + controller (``act``)           browser-use, browser-use-0.1
+browser-use 0.13.14    its ``AgentOutput`` + tools (``act``)                browser-use, browser-use-0.13
+app-use 0.0.3          its ``AgentOutput`` + controller (``act``)           mobile-agent, app-use
 Android-Lab, MobileRL  their executors' path to ``exec`` (not on an index)  androidlab, androidlab-fenced
 =====================  ==================================================  =========================================
 
