@@ -3,8 +3,8 @@
 A client-compatible format must be accepted and read as meant on every answer, and where the client has an
 executor (app-use's controller, browser-use's controller or tools, Android-Lab's and MobileRL's ``exec``) every
 answer must do there what the recorded step did; a step a client cannot do as recorded is dropped at export
-with its reason. A seed format that a client's
-code disagrees with by design must fail there exactly where the README says, and nowhere else: seed 003 is
+with its reason. A seed format that a client's code disagrees with by design must fail there exactly where the
+README says, and nowhere else: seed 003 is
 browser-use 0.1.x's prompt (0.1.36 refuses only its ``open_new_tab``; 0.13 refuses its nested ``current_state``
 everywhere), seed 000 is app-use's prompt but names actions app-use does not register, and Android-Lab's
 evaluation runs the whole ``<think>`` answer through ``exec``.
