@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -243,7 +244,15 @@ def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, 
     elif isinstance(outcome, OSError):
         raise disk_full_error(outcome, run.images.run_dir / "images") or FatalError(
             f"cannot write to {run.path}: {outcome.strerror or outcome}")
-    else:  # a decoder bug must not kill a 47 GB run: ledger it, go on
+    elif isinstance(outcome, MemoryError):  # this input is too big to build here; the next ones may fit
+        reject(RecordError("out_of_memory", "building this episode ran out of memory (with fewer --workers each "
+                           "one has more)"), ref, episode_id)
+    elif isinstance(outcome, BrokenProcessPool):  # a worker was killed (the OS's out-of-memory killer?)
+        raise FatalError(text_for_output(
+            f"a worker process died while building {episode_id or 'the record'} ({ref['file']} #{ref['index']}); "
+            "nothing after it was ledgered: run the same command again to resume, with fewer --workers if memory "
+            "is short"))
+    else:  # a decoder bug must not kill a 47 GB run: ledger it, go on (every known failure has its own reason)
         reject(RecordError("unexpected_error", f"{type(outcome).__name__}: {outcome}"), ref, episode_id)
 
 

@@ -31,6 +31,7 @@ SOURCE = "androidcontrol"
 _SIMPLE = {"navigate_back": "back", "navigate_home": "home", "wait": "wait"}
 MAX_PIXELS = 50_000_000  # a screenshot larger than this is refused from its header, never decoded
 REQUIRED_FEATURES = ("episode_id", "goal", "screenshots", "screenshot_widths", "screenshot_heights", "actions")
+BYTES_FEATURES = ("goal", "screenshots", "actions", "step_instructions", "accessibility_trees")  # never numbers
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -59,6 +60,9 @@ def _point(action: dict[str, Any], width: int, height: int) -> tuple[int, int]:
 def to_canonical(action: dict[str, Any], elements, width: int, height: int) -> Action:
     """One release action (parsed JSON) -> canonical :class:`Action` on a ``width`` x ``height`` screen."""
     kind = action.get("action_type")
+    if not isinstance(kind, str):
+        raise RecordError("bad_action", "action without an action_type" if kind is None
+                          else f"action_type must be a string, got {str(kind)[:60]!r}")
     if kind in ("click", "long_press"):
         point = _point(action, width, height)
         return Action(kind, point=point, element=smallest_containing(elements, point))
@@ -73,8 +77,8 @@ def to_canonical(action: dict[str, Any], elements, width: int, height: int) -> A
             raise RecordError("bad_action", f"input_text without text: {action}")
         return Action("input", text=action["text"])
     if kind == "open_app":
-        if not action.get("app_name"):
-            raise RecordError("bad_action", f"open_app without app_name: {action}")
+        if not isinstance(action.get("app_name"), str) or not action["app_name"].strip():
+            raise RecordError("bad_action", f"open_app without an app_name string: {action}"[:300])
         return Action("open_app", app=str(action["app_name"]))
     if kind in _SIMPLE:
         return Action(_SIMPLE[kind])
@@ -88,7 +92,19 @@ def _text(value: bytes, what: str) -> str:
         raise RecordError("bad_text", f"{what} is not valid UTF-8") from None
 
 
+def _action_json(raw: bytes, i: int) -> Any:
+    """Action ``i``'s JSON, parsed; ``bad_action_json`` for text that is not JSON (or nests beyond reason)."""
+    text = _text(raw, f"action {i + 1}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise RecordError("bad_action_json", f"action {i + 1} is not valid JSON ({reason}): {text[:80]!r}") from None
+
+
 def decode_features(data: bytes) -> dict[str, list[Any]]:
+    """A record's features, checked for presence and value kinds (``bad_feature_type``: numbers where the
+    release stores bytes)."""
     try:
         features = parse_example(data)
     except DecodeError as exc:
@@ -98,6 +114,11 @@ def decode_features(data: bytes) -> dict[str, list[Any]]:
         raise RecordError("missing_feature", f"missing feature(s): {', '.join(missing)}")
     if len(features["episode_id"]) != 1 or len(features["goal"]) != 1:
         raise RecordError("bad_example", "episode_id and goal must hold exactly one value")
+    for name in BYTES_FEATURES:
+        wrong = next((v for v in features.get(name, ()) if not isinstance(v, bytes)), None)
+        if wrong is not None:
+            raise RecordError("bad_feature_type", f"feature {name!r} holds {type(wrong).__name__} values; the "
+                              "release stores it as bytes")
     return features
 
 
@@ -108,7 +129,7 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
     ``screen_change``: decode each distinct screenshot once to mark steps whose action left the screen
     unchanged (``step.meta["ineffective"]``, ``step.meta["screen_change"]``; see :mod:`.screen_change`)."""
     shots, widths, heights = features["screenshots"], features["screenshot_widths"], features["screenshot_heights"]
-    actions = [json.loads(_text(a, "action")) if a else {} for a in features["actions"]]
+    actions = [_action_json(a, i) if a else {} for i, a in enumerate(features["actions"])]
     instructions = [_text(s, "step instruction") for s in features.get("step_instructions", [])]
     trees = features.get("accessibility_trees", [])
     n = len(actions)
