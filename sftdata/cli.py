@@ -14,7 +14,7 @@ from .exitcodes import NothingProduced
 from .options import click_options, from_cli, size_param
 from .rundir import RunDir
 from .sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
-from .summary import format_summary
+from .summary import format_summary, rejected_inputs
 from .values import size_of
 
 
@@ -82,6 +82,9 @@ def _report(run_dir, result) -> None:
         click.echo(f"ingested {result.new_exported} new {result.source} episodes, rejected {result.new_rejected}"
                    + (f", filtered out {result.filtered}" if result.filtered else "")
                    + f" ({result.elapsed_s:.1f} s in total for this source)")
+        named = rejected_inputs(RunDir(run_dir), result.source, result.new_rejected)
+        if named:  # a partial ingest exits 0 (something was produced, nothing lost) but says what it left out
+            click.echo(named)
     if result.reread:
         click.echo(f"read again {result.reread} trajectories rejected earlier and changed since (their old rejects "
                    "were taken back)")
@@ -230,7 +233,8 @@ def report(run_dir, out, max_length, samples, seed):
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
-@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="PNG file to write.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Image file to write: .png, or .jpg/.jpeg for JPEG.")
 @_fatal_to_exit
 def inspect(run_dir, episode_id, out):
     """Draw a contact sheet of one episode: annotator images with their marks, step, action, instruction.

@@ -119,7 +119,7 @@ def export(run_dir, out, force, **options):
     Example:
       sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
     """
-    from .export.stage import export_run
+    from .export.stage import drop_hint, export_run
     from .formats import load_all
 
     opts = from_cli(ExportOptions, options)
@@ -144,5 +144,5 @@ def export(run_dir, out, force, **options):
     for warning in m.get("warnings", []):
         click.echo(f"warning: {warning}", err=True)
     for reason, count in m["dropped"].items():
-        click.echo(f"  dropped: {reason:<30} {count:>6}")
+        click.echo(f"  dropped: {reason:<30} {count:>6}{drop_hint([reason])}")
     click.echo(f"train with: bash {out}/train.sh")

@@ -75,3 +75,25 @@ def format_summary(run: RunDir) -> str:
     lines.append("rejects by reason:")
     lines += _table(list(t["rejected_by_reason"].items()), t["rejected"])
     return "\n".join(lines)
+
+
+def rejected_inputs(run: RunDir, source: str, count: int, shown: int = 5) -> str | None:
+    """The last ``count`` inputs of ``source`` that ingest rejected (this invocation's), named with their reasons:
+    a few, then "and N more", and where each one's detail is; None when none was.
+
+    >>> import tempfile
+    >>> run = RunDir(tempfile.mkdtemp())
+    >>> _ = run.rejects_path.write_text('{"stage":"ingest","source":"annotated","episode_id":"a","reason":"missing_done"}\\n')
+    >>> print(rejected_inputs(run, "annotated", 1))  # doctest: +ELLIPSIS
+    rejected: a (missing_done) -- each one's reason and detail are in .../rejects.jsonl
+    """
+    if count <= 0:
+        return None
+    mine = [r for r in run.rejects() if r.get("stage") == "ingest" and r.get("source") == source][-count:]
+    names = []
+    for r in mine[:shown]:
+        ref = r.get("record") if isinstance(r.get("record"), dict) else {}
+        who = r.get("episode_id") if r.get("episode_id") is not None else f"{ref.get('file')} record {ref.get('index')}"
+        names.append(f"{who} ({r.get('reason')})")
+    more = f" and {len(mine) - shown} more" if len(mine) > shown else ""
+    return f"rejected: {', '.join(names)}{more} -- each one's reason and detail are in {run.rejects_path}"

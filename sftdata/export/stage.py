@@ -328,6 +328,19 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
         [lengths[idx] for idx in order]
 
 
+# what to do about a drop reason, where the user can do something
+DROP_HINTS = {
+    "no_accessibility_tree": "screens without an accessibility tree (annotated folders) get OCR text elements from "
+                             "`sftdata ingest annotated ROOT --out RUN --ocr` (the ocr extra); formats that point by "
+                             "coordinates (react-zh, qwen2.5-vl, ui-tars, ...) need no tree",
+}
+
+
+def drop_hint(reasons) -> str:
+    """``: what to do`` for the first of ``reasons`` that has a hint, else ''."""
+    return next((f": {DROP_HINTS[r]}" for r in reasons if r in DROP_HINTS), "")
+
+
 def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
     """An export with no train sample is an error, not a train.sh with an empty --dataset."""
     if result.samples.get("train"):
@@ -335,7 +348,8 @@ def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
     if result.samples.get("val"):
         why = f"all {result.samples['val']} samples went to validation (--split-ratio {opts.split_ratio})"
     elif result.dropped:
-        why = "every step was dropped (" + ", ".join(f"{k} {v}" for k, v in result.dropped.most_common()) + ")"
+        why = "every step was dropped (" + ", ".join(f"{k} {v}" for k, v in result.dropped.most_common()) + ")" \
+            + drop_hint(result.dropped)
     else:
         why = "the run has no episode to export"
     raise NothingProduced(f"nothing to export: {why}; nothing was written")
