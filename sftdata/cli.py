@@ -272,7 +272,7 @@ def summary(run_dir, as_json):
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--episodes", "n_episodes", type=click.IntRange(min=1),
               help="Episodes (tasks with --mind2web)  [default: 12; with --mind2web every scripted task, 13; "
-                   "with --annotated-web 4]")
+                   "with --annotated or --annotated-web 4]")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--size", default="1080x2400", show_default=True, type=size_param(), help="Screen size WIDTHxHEIGHT.")
 @click.option("--mind2web", is_flag=True,
@@ -282,7 +282,11 @@ def summary(run_dir, as_json):
 @click.option("--annotated-web", is_flag=True,
               help="Write human-annotated web trajectories (desktop browser frames with red marks, task.json with "
                    "platform web, urls and elements) into the directory OUT instead.")
-def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
+@click.option("--annotated", is_flag=True,
+              help="Write human-annotated phone trajectories (frames with the annotator's red label, circle and "
+                   "arrow, a task.json with goal and actions) into the directory OUT instead: `sftdata ingest "
+                   "annotated OUT` reads them.")
+def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, annotated):
     """Write synthetic phone trajectories as an AndroidControl-format GZIP TFRecord (or, with --mind2web, web
     tasks as a Multimodal-Mind2Web Parquet shard).
 
@@ -295,9 +299,20 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
       sftdata sample raw/sample/sample.tfrecord.gz --episodes 12 --seed 0
       sftdata sample raw/sample/mind2web.parquet --mind2web --mind2web-json raw/sample/mind2web-json
       sftdata sample raw/sample/web-annotated --annotated-web
+      sftdata sample raw/mine --annotated
     """
     if mind2web_json and not mind2web:
         raise click.UsageError("--mind2web-json needs --mind2web")
+    if annotated:
+        if mind2web or annotated_web:
+            raise click.UsageError("--annotated writes phone trajectories; --mind2web and --annotated-web write "
+                                   "others: choose one")
+        from .synthetic.phone_annotated import write_phone_annotated
+
+        count = _fatal_to_exit(write_phone_annotated)(out, n_episodes=n_episodes or 4, seed=seed, size=size_of(size))
+        click.echo(f"wrote {count} annotated phone trajectories to {out}; next: sftdata ingest annotated {out} "
+                   "--out RUN")
+        return
     if annotated_web:
         if mind2web:
             raise click.UsageError("--annotated-web and --mind2web write different things: choose one")
@@ -307,7 +322,8 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
         click.echo(f"wrote {count} annotated web trajectories to {out}")
         return
     if out.is_dir():
-        raise click.BadParameter(f"{out} is a directory (a directory is written only with --annotated-web)",
+        raise click.BadParameter(f"{out} is a directory (a directory is written only with --annotated or "
+                                 "--annotated-web)",
                                  param_hint="OUT")
     if mind2web:
         from .synthetic.mind2web import TASKS, write_parquet, write_text_json
