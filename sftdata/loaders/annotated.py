@@ -292,7 +292,10 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
                 meta["target_colour"] = colour
         sha, path = store.put(train_bytes, ext) if store is not None else (sha256_hex(train_bytes), "")
         if opts.ocr and not web and not elements:
-            elements, action = _ocr_step(train_bytes, sha, store, own if has_marks else None, action, size)
+            try:
+                elements, action = _ocr_step(train_bytes, sha, store, own if has_marks else None, action, size)
+            except RecordError as exc:
+                raise RecordError(exc.reason, f"step {i + 1}: {exc.detail}") from None
             meta["elements_from"] = "ocr"
         instruction = instructions[i] if instructions is not None else None
         steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *size),
