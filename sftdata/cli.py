@@ -175,7 +175,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     """
     from dataclasses import replace as dc_replace
 
-    from .config import example_config, load_config
+    from .config import check_inputs, example_config, load_config
     from .pipeline import run_pipeline, shown, summary_table
 
     if print_example_config:
@@ -184,6 +184,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     if config is None:
         raise click.UsageError("give a CONFIG file (sftdata run --print-example-config prints one)")
     cfg = load_config(config)
+    check_inputs(cfg, config)
     if workers:
         cfg.workers = workers
     if strict is not None:
