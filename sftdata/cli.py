@@ -345,6 +345,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
 from . import cli_preflight, cli_stages  # noqa: E402,F401  (register annotate, validate, export, preflight)
 from . import cli_review  # noqa: E402,F401  (register review)
 from . import cli_judge  # noqa: E402,F401  (register judge)
+from . import cli_eval  # noqa: E402,F401  (register eval)
 
 if __name__ == "__main__":  # pragma: no cover
     # run as `python -m sftdata.cli`, this file is __main__: use the imported module's group, which the stage

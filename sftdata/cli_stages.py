@@ -118,6 +118,7 @@ def export(run_dir, out, force, **options):
     \b
     Example:
       sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
+      sftdata export processed/demo --format qwen2.5-vl --rl --out processed/demo/export/rl-qwen25
     """
     from .export.stage import drop_hint, export_run
     from .formats import load_all
@@ -145,4 +146,4 @@ def export(run_dir, out, force, **options):
         click.echo(f"warning: {warning}", err=True)
     for reason, count in m["dropped"].items():
         click.echo(f"  dropped: {reason:<30} {count:>6}{drop_hint([reason])}")
-    click.echo(f"train with: bash {out}/train.sh")
+    click.echo(f"train with: bash {out}/{'train_grpo.sh' if opts.rl else 'train.sh'}")

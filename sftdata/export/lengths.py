@@ -59,14 +59,16 @@ class LengthModel:
         bytes (a byte-level BPE token holds at least one byte, a special token is one token of several bytes),
         or with ``--tokenizer`` its count plus a few spare tokens for newlines the GLM template may add."""
         images = sum(self.image_tokens(run_dir / s.screenshot.path, s.screenshot.sha256) for s in sample.image_steps)
-        text = self.render(sample.record)
-        if self.tokenizer is not None:
-            total = len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
-        elif self.encoding is not None:
-            total = count_tokens(self.encoding, text)
-        else:
-            total = len(text.encode("utf-8"))
+        total = self.text_tokens(self.render(sample.record))
         return total - self.family.image_overhead * len(sample.image_steps), images
+
+    def text_tokens(self, text: str) -> int:
+        """Tokens of ``text``: exact for the Qwen families (or ``--tokenizer``), else the bound of :meth:`measure`."""
+        if self.tokenizer is not None:
+            return len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
+        if self.encoding is not None:
+            return count_tokens(self.encoding, text)
+        return len(text.encode("utf-8"))
 
     def describe(self) -> dict[str, Any]:
         if self.exact:

@@ -57,5 +57,7 @@ class ExportOptions:
     ineffective: str = option("keep", "Samples of steps whose action left the screen unchanged: keep them, or drop "
                                       "them (counted as ineffective_step).", choices=INEFFECTIVE_CHOICES)
     som: bool = option(False, _som_help)
+    rl: bool = option(False, "RL rows for GRPO: each step's prompt without its answer and a solution column with "
+                             "the ground truth (docs/rl.md); train_grpo.sh instead of train.sh.")
     workers: int = option(1, "Processes that build the samples.", low=1, config=False)
     progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)

@@ -36,6 +36,7 @@ from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap
 from .som import supports as som_supported
 from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from .trainsh import train_script
+from .grpo import PLUGIN, SCRIPT as GRPO_SCRIPT, grpo_script, longest_answer, plugin_text
 
 
 from .options import INEFFECTIVE_CHOICES, ExportOptions  # noqa: E402,F401 (the stage's options, re-exported)
@@ -126,6 +127,9 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     if fmt.needs_reasoning and not annotations_path.exists():
         raise NothingProduced(f"{run.path} has no annotations.jsonl, so nothing to export: run `sftdata annotate` "
                               "first")
+    if opts.rl and opts.agent_tools:
+        raise FatalError("--rl writes the prompt as the plain variant's (the rewards parse the answer's text): "
+                         "drop --agent-tools")
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     if opts.som and not som_supported(fmt):
@@ -264,9 +268,15 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         write_json_atomic(stage / "manifest.json", manifest)
         write_json_atomic(stage / "splits.json", split_ids)
         write_json_atomic(stage / "lengths.json", row_lengths)
-        script = train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
-        write_bytes_atomic(stage / "train.sh", script.encode())
-        os.chmod(stage / "train.sh", 0o755)
+        if opts.rl:  # GRPO on the RL rows, with the rewards as ms-swift's external plugin
+            answer_tokens = longest_answer(stage, shards["train"] + shards["val"], lengths_model.text_tokens)
+            name, script = GRPO_SCRIPT, grpo_script(shards, opts, max_image_pixels, lengths_model.family.factor,
+                                                    answer_tokens)
+            write_bytes_atomic(stage / PLUGIN, plugin_text(fmt.name).encode())
+        else:
+            name, script = "train.sh", train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
+        write_bytes_atomic(stage / name, script.encode())
+        os.chmod(stage / name, 0o755)
         if opts.hf_dataset:
             from .hf import write_hf_dataset
             write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress)

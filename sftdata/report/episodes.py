@@ -64,6 +64,11 @@ def answer_of(record: dict[str, Any]) -> str:
     for m in messages[last_user + 1:]:
         content = m.get("content", "")
         parts.append(content if m.get("role") == "assistant" else f"[{m.get('role')}] {content}")
+    if not parts and isinstance(record.get("solution"), str):  # an RL row: the ground-truth answer it scores
+        try:
+            return str(json.loads(record["solution"]).get("answer", ""))
+        except (ValueError, AttributeError):
+            return ""
     return "\n".join(parts)
 
 

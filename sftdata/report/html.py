@@ -21,11 +21,14 @@ from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
 from .alignment import alignment_tables, worst_html
 from .review import review_tables
+from . import evaluation
 
-SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "episodes")
+SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "evaluation",
+            "episodes")
 TITLES = {"counts": "Counts", "rejects": "Rejects", "actions": "Action types", "steps": "Steps per episode",
           "tokens": "Token lengths", "packing": "Packing", "llm": "Reasoning reconstruction (LLM)",
           "alignment": "Alignment of the reasoning (judge)", "review": "Human review",
+          "evaluation": "Evaluation of model answers (sftdata eval)",
           "episodes": "Sampled episodes"}
 CSS = """
 *{box-sizing:border-box}
@@ -197,6 +200,21 @@ def _review(run_path: Path) -> str:
     return '<div class="tables">' + "".join(table(t) for t in tables) + "</div>"
 
 
+def _evaluation(exports) -> str:
+    """Every ``sftdata eval`` saved beside an export of the run: accounting, figure, tables."""
+    found = evaluation.evaluations([e.path for e in exports])
+    if not found:
+        return note("No evaluation yet: `sftdata export RUN --format F --rl --out RUN/export/NAME`, `swift infer` "
+                    "on its rows, then `sftdata eval PREDICTIONS --export RUN/export/NAME`.")
+    out = []
+    for export, name, report in found:
+        out.append(f"<h3>{esc(export)} · {esc(name)}</h3>" + note(evaluation.accounting(report)))
+        if report["by_action"]:
+            out.append(figure(evaluation.figure(report), f"step success and action types of {name}"))
+        out.append('<div class="tables">' + "".join(table(t) for t in evaluation.tables(report)) + "</div>")
+    return "".join(out)
+
+
 def render_report(run_dir: str | Path, *, max_length: int | None = None, samples: int = 3, seed: int = 0) -> str:
     """The page as a string (see :func:`write_report`)."""
     s = summarize(run_dir, samples=samples, seed=seed)
@@ -218,6 +236,7 @@ def render_report(run_dir: str | Path, *, max_length: int | None = None, samples
         else note("No annotations yet: run `sftdata annotate`."),
         "alignment": _alignment(s.path),
         "review": _review(s.path),
+        "evaluation": _evaluation(s.exports),
         "episodes": (note(sampled_note) + episodes_html(views)) if views
         else note("No episodes sampled (samples=0).") if s.episodes else note(no_eps),
     }
