@@ -53,35 +53,42 @@ def _clicks(sol: Solution) -> bool:
     return sol.action.type == "click" and sol.action.point is not None and sol.box_px is not None
 
 
-def _outside(fmt, ctx, sol):
-    """A click at the screen corner farthest from the target."""
-    if not _clicks(sol):
-        return None
-    w, h = sol.screen
-    box = sol.box_px
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    corner = max(((1, 1), (w - 2, 1), (1, h - 2), (w - 2, h - 2)),
-                 key=lambda p: (p[0] - centre[0]) ** 2 + (p[1] - centre[1]) ** 2)
-    if box[0] <= corner[0] < box[2] and box[1] <= corner[1] < box[3]:
-        return None
-    return _render(fmt, ctx, Action("click", point=corner))
-
-
 def _disjoint(a, b) -> bool:
     return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
-def _neighbour(fmt, ctx, sol):
-    """A click on the centre of the nearest tappable element that does not overlap the target's box."""
+def _others(ctx: StepContext, sol: Solution) -> list:
+    """The tappable listed elements away from the target: not overlapping its box, centres off its disc."""
+    return [item for item in listed(ctx.step) if any(item.has(f) for f in TAPPABLE) and _disjoint(item.bounds, sol.box_px)
+            and screen_distance(item.center, sol.action.point, sol.screen) > POINT_RADIUS]
+
+
+def _click_on(fmt, ctx, item) -> str | None:
+    return _render(fmt, ctx, Action("click", point=item.center, element=item.node))
+
+
+def _outside(fmt, ctx, sol):
+    """A click at the screen corner farthest from the target; where the format can only pick elements (the
+    corner has none), on the tappable element farthest from it."""
     if not _clicks(sol):
         return None
+    w, h = sol.screen
     box = sol.box_px
-    others = [item for item in listed(ctx.step) if any(item.has(f) for f in TAPPABLE)
-              and _disjoint(item.bounds, box) and screen_distance(item.center, sol.action.point, sol.screen) > POINT_RADIUS]
+    far = (lambda p: (p[0] - (box[0] + box[2]) / 2) ** 2 + (p[1] - (box[1] + box[3]) / 2) ** 2)  # noqa: E731
+    corner = max(((1, 1), (w - 2, 1), (1, h - 2), (w - 2, h - 2)), key=far)
+    if box[0] <= corner[0] < box[2] and box[1] <= corner[1] < box[3]:
+        return None
+    text = _render(fmt, ctx, Action("click", point=corner))
+    others = _others(ctx, sol) if text is None else []
+    return _click_on(fmt, ctx, max(others, key=lambda item: far(item.center))) if others else text
+
+
+def _neighbour(fmt, ctx, sol):
+    """A click on the centre of the nearest tappable element that does not overlap the target's box."""
+    others = _others(ctx, sol) if _clicks(sol) else []
     if not others:
         return None
-    near = min(others, key=lambda item: screen_distance(item.center, sol.action.point, sol.screen))
-    return _render(fmt, ctx, Action("click", point=near.center, element=near.node))
+    return _click_on(fmt, ctx, min(others, key=lambda item: screen_distance(item.center, sol.action.point, sol.screen)))
 
 
 def _long_press(fmt, ctx, sol):
@@ -151,7 +158,8 @@ def _same(fmt, ctx, sol):
 _ALL = (1, 1, 1, 1, 1, 1, 1)
 PERTURBATIONS = (
     Perturbation("ground truth", "the format's own answer", _same, (*_ALL, 1)),
-    Perturbation("click outside the box", "a click at the screen corner farthest from the target", _outside,
+    Perturbation("click outside the box", "a click at the screen corner farthest from the target (element formats: "
+                 "on the tappable element farthest from it)", _outside,
                  (1, 1, 0, 1, 1, 1, 1, 0.1)),
     Perturbation("click on a neighbour", "a click on the nearest other tappable element", _neighbour,
                  (1, 1, 0, 1, 1, 1, 1, 0.1)),
