@@ -195,7 +195,8 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     result = run_pipeline(cfg, progress=progress)
     click.echo(summary_table(result))
     for name, manifest in result.exports.items():
-        click.echo(f"train {name}: bash {shown(manifest['dir'])}/train.sh")
+        script = "train_grpo.sh" if (manifest.get("options") or {}).get("rl") else "train.sh"
+        click.echo(f"train {name}: bash {shown(manifest['dir'])}/{script}")
     if result.report:
         click.echo(f"report: {shown(result.report)}")
     unbalanced = [name for name, acc in result.accounting.items() if isinstance(acc, dict) and not acc["balanced"]]

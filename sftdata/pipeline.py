@@ -38,7 +38,8 @@ class PipelineResult:
 
 def export_name(opts: ExportOptions, taken: set[str]) -> str:
     base = (opts.format + ("-memory" if opts.memory else "") + ("-tools" if opts.agent_tools else "")
-            + ("-effective" if opts.ineffective == "drop" else "") + ("-som" if opts.som else ""))
+            + ("-effective" if opts.ineffective == "drop" else "") + ("-som" if opts.som else "")
+            + ("-rl" if opts.rl else ""))
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1

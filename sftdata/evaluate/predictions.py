@@ -21,6 +21,7 @@ from typing import Any, Iterator
 
 from ..errors import FatalError
 from ..io import read_json
+from ..rewards.solution import read_solution
 
 EXAMPLES = 5  # examples kept of each kind of problem
 
@@ -60,6 +61,7 @@ def load_export(export_dir: Path) -> ExportRows:
                 with open(export_dir / name, encoding="utf-8") as f:
                     for line in f:
                         row = json.loads(line)
+                        read_solution(row["solution"])  # a row without a readable ground truth is no RL row
                         rows.solutions[row["id"]] = row["solution"]
                         rows.split[row["id"]] = split
                         rows.by_prompt.setdefault(prompt_key(row["messages"], row["images"]), []).append(row["id"])

@@ -279,7 +279,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         os.chmod(stage / name, 0o755)
         if opts.hf_dataset:
             from .hf import write_hf_dataset
-            write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress)
+            write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress, rl=opts.rl)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

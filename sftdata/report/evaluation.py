@@ -16,8 +16,6 @@ from typing import Any
 
 from ..io import read_json
 
-MATCHERS = ("aitw", "box", "box-1.2", "point-4%")
-
 
 def evaluations(export_dirs: list[Path]) -> list[tuple[str, str, dict[str, Any]]]:
     """(export name, predictions name, report) of every saved evaluation, by export and name."""
@@ -25,7 +23,7 @@ def evaluations(export_dirs: list[Path]) -> list[tuple[str, str, dict[str, Any]]
     for export in export_dirs:
         for path in sorted((export / "eval").glob("*.json")) if (export / "eval").is_dir() else ():
             report = read_json(path, default=None)
-            if isinstance(report, dict) and "overall" in report and "by_action" in report:
+            if isinstance(report, dict) and {"overall", "by_action", "matchers"} <= set(report):
                 out.append((export.name, path.stem, report))
     return out
 
@@ -34,18 +32,19 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
-def _figures_row(name: str, f: dict[str, Any]) -> list[Any]:
+def _figures_row(name: str, f: dict[str, Any], matchers: list[str]) -> list[Any]:
     return [name, f["rows"], _pct(f["parse_rate"]), _pct(f["type_accuracy"]),
-            *(_pct(f["step_success"].get(m)) for m in MATCHERS), _pct(f["text_exact"]),
+            *(_pct(f["step_success"].get(m)) for m in matchers), _pct(f["text_exact"]),
             _pct(f["direction_accuracy"])]
 
 
 def tables(report: dict[str, Any]) -> list[tuple[str, list[str], list[list[Any]]]]:
     """The figures (overall, per source, platform, action type) and the answers that did not parse."""
-    header = ["group", "rows", "parsed", "type", *MATCHERS, "text", "direction"]
-    rows = [_figures_row("overall", report["overall"])]
+    matchers = report["matchers"]
+    header = ["group", "rows", "parsed", "type", *matchers, "text", "direction"]
+    rows = [_figures_row("overall", report["overall"], matchers)]
     for title, key in (("source", "by_source"), ("platform", "by_platform"), ("action", "by_action")):
-        rows += [_figures_row(f"{title} {name}", f) for name, f in report[key].items()]
+        rows += [_figures_row(f"{title} {name}", f, matchers) for name, f in report[key].items()]
     out = [("Step success (matchers: docs/rl.md)", header, rows)]
     examples = report["unparsed"]["examples"]
     if examples:
@@ -72,15 +71,17 @@ def figure(report: dict[str, Any]):
     truths = list(report["confusion"]["rows"])
     fig, axes = _figure(11, 1.2 + 0.42 * max(len(actions), len(truths), 3), 1, 2)
     ax = axes[0, 0]
-    height = 0.8 / len(MATCHERS)
-    for i, (m, color) in enumerate(zip(MATCHERS, (BLUE, ORANGE, GREY, RED))):
+    matchers = report["matchers"]
+    height = 0.8 / len(matchers)
+    for i, (m, color) in enumerate(zip(matchers, (BLUE, ORANGE, GREY, RED))):
         values = [100 * (report["by_action"][a]["step_success"][m] or 0) for a in actions]
-        ax.barh([y + (i - 1.5) * height for y in range(len(actions))], values, height=height, color=color, label=m)
+        ax.barh([y + (i - (len(matchers) - 1) / 2) * height for y in range(len(actions))], values, height=height,
+                color=color, label=m)
     ax.set_yticks(range(len(actions)), [f"{a} ({report['by_action'][a]['rows']})" for a in actions], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, 105)
     ax.set_title("step success per action type (%)", fontsize=10, pad=22)
-    ax.legend(fontsize=8, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=4)
+    ax.legend(fontsize=8, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=len(matchers))
     ax = axes[0, 1]
     matrix = [[report["confusion"]["rows"][t].get(p, 0) for p in labels] for t in truths]
     ax.imshow(matrix, cmap="Blues", aspect="auto")

@@ -62,7 +62,7 @@ def _scores(pred: Prediction, sol: Solution) -> dict[str, float]:
     return parts
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=1024)  # a GRPO batch scored by every rule; solutions can be large
 def _cached(text: str, solution: str) -> dict[str, float]:
     sol = read_solution(solution)
     return _scores(parse_answer(text, sol), sol)

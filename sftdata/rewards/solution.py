@@ -162,7 +162,7 @@ def read_solution(value: str | dict) -> Solution:
     return _read(value) if isinstance(value, str) else _decode(value)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _read(text: str) -> Solution:
     try:
         data = json.loads(text)
@@ -207,7 +207,7 @@ def _step_context(s: Solution) -> StepContext:
                       elements=elements))
     episode = Episode(s.id, s.source or "solution", "-", steps, platform=s.platform)
     ctx = StepContext(episode, len(steps) - 1, min_pixels=c.get("min_pixels"), max_pixels=c.get("max_pixels"))
-    if len(_CONTEXTS) > 4096:
+    if len(_CONTEXTS) > 1024:
         _CONTEXTS.clear()
     _CONTEXTS[id(s)] = (s, ctx)
     return ctx

@@ -113,3 +113,28 @@ def test_rl_rows_with_numbered_boxes_show_the_sft_samples_images(annotated_run, 
     derived = json.loads((tmp_path / "True" / "manifest.json").read_text())["images"]["derived_from"]
     assert sorted(r["images"] for r in rl_rows) == sorted(r["images"] for r in sft_rows)
     assert any(r["images"][-1].split("/")[-1] in derived for r in rl_rows)
+
+
+def test_the_hugging_face_dataset_keeps_the_id_and_the_solution(annotated_run, tmp_path):
+    from datasets import load_from_disk
+
+    out, hf = tmp_path / "rl", tmp_path / "hf"
+    export_run(annotated_run, out, ExportOptions(format="gui-agent-zh", rl=True, split_ratio=0, hf_dataset=str(hf),
+                                                 progress=False))
+    train = load_from_disk(str(hf))["train"]
+    by_id = {r["id"]: r["solution"] for r in _rows(out)}
+    assert len(train) == len(by_id) and {r["id"]: r["solution"] for r in train} == by_id
+
+
+def test_sftdata_run_exports_sft_and_rl_of_one_format_side_by_side(tmp_path):
+    from sftdata.synthetic.sample import write_sample
+
+    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=3, seed=1, size=(360, 800))
+    (tmp_path / "cfg.toml").write_text(
+        'run_dir = "run"\n[[sources]]\ntype = "androidcontrol"\npaths = ["s.tfrecord.gz"]\n[annotate]\n'
+        'backend = "template"\n[[export]]\nformat = "qwen3-vl"\n[[export]]\nformat = "qwen3-vl"\nrl = true\n'
+        '[report]\nenabled = false\n')
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "cfg.toml"), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "run/export/qwen3-vl/train.sh" in result.output and "run/export/qwen3-vl-rl/train_grpo.sh" in result.output
+    assert (tmp_path / "run" / "export" / "qwen3-vl-rl" / "sftdata_rewards.py").is_file()
