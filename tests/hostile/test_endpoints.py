@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_openai import EpisodeIndex, FakeOpenAI, FakeReply, hang, raw_body, status
+from fake_openai import EpisodeIndex, FakeOpenAI, FakeReply, first_time_each, hang, raw_body, status
 from sftdata.exitcodes import ExitCode
 from sftdata.io import iter_jsonl
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
@@ -160,7 +160,7 @@ def test_a_200_that_is_no_chat_completion_is_retried_then_left_for_a_rerun(run, 
 
 
 def test_one_html_page_then_a_real_answer_is_annotated_on_the_first_attempt(run, index):
-    with FakeOpenAI(lambda body, k: raw_body(LOGIN_PAGE) if k <= N else index.correct_reply(body)) as srv:
+    with FakeOpenAI(first_time_each(lambda: raw_body(LOGIN_PAGE), index.correct_reply)) as srv:
         result = annotate(run, srv.base_url)
     assert (result.new_annotated, result.new_rejected, result.deferred) == (N, 0, 0)
     assert len(srv.requests) == 2 * N

@@ -169,7 +169,7 @@ def test_kill_and_resume_repeats_no_answered_request(run):
             proc.kill()
             proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL
-        time.sleep(0.5)  # the server finishes answering the killed client's requests
+        srv.wait_idle()  # the server has received and finished answering the killed client's requests
         first = srv.snapshot()
         done_at_kill = complete_ids(path)
         cached = sum(1 for _ in (run.path / "cache" / "judge").rglob("*.json"))
