@@ -15,7 +15,8 @@ from PIL import Image
 
 from ..errors import FatalError, RecordError
 
-INSTALL_HINT = "OCR needs the optional extra: pip install 'sftdata[ocr]' (rapidocr-onnxruntime)"
+INSTALL_HINT = ("OCR needs the optional ocr extra (rapidocr-onnxruntime): `make ocr` in the project, or "
+                "pip install -e '.[ocr]'")
 _ENGINE = None
 _LOCK = threading.Lock()
 

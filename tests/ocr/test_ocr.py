@@ -14,6 +14,8 @@ from sftdata.ocr import elements as ocr_module
 from sftdata.ocr import ocr_elements
 from support import missing_shared
 
+pytestmark = pytest.mark.ocr  # needs the ocr extra (tests/extras.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 FRAME = FIXTURES / "androidcontrol" / "screenshots" / "0" / "screenshot_2.png"  # Zoho Meeting's home screen

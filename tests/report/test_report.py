@@ -135,8 +135,7 @@ def test_plots_use_a_cjk_font():
     assert name and matplotlib.rcParams["font.sans-serif"][0] == name and (spec.family in ("", name))
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="headless browser check needs Debian's chromium (apt-get install -y chromium)")
+@pytest.mark.chromium
 def test_renders_in_headless_chromium(built, tmp_path):
     with Browser() as browser:
         page = browser.open(built["html"].resolve().as_uri())
