@@ -16,6 +16,7 @@ from .. import __version__
 from ..io import text_for_output, write_bytes_atomic
 from ..rundir import RunDir
 from ..stage import StageRun, output_key
+from ..stage_inputs import report_fingerprint
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
@@ -263,7 +264,9 @@ def write_report(run_dir: str | Path, out_html: str | Path, *, max_length: int |
     """
     out = Path(out_html)
     run = RunDir(run_dir)
-    stage_run = StageRun(run, "report", output_key(run, out), resumes=False)
+    # the fingerprint of what the page shows, taken before it is drawn: `sftdata run` redraws only when it changes
+    stage_run = StageRun(run, "report", output_key(run, out), resumes=False,
+                         fingerprint=report_fingerprint(run, samples=samples, seed=seed, max_length=max_length))
     page = render_report(run_dir, max_length=max_length, samples=samples, seed=seed).encode("utf-8")
     write_bytes_atomic(out, page, fsync=False)
     with run.recording() as writable:  # noted in the manifest unless the run is read-only or busy
