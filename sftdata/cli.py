@@ -162,7 +162,8 @@ def ingest_mind2web(paths, run_dir, progress, **options):
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: when stderr is a terminal).")
 @_fatal_to_exit
 def run_command(config, print_example_config, workers, backend, model, base_url, strict, progress):
-    """Run the whole conversion from a TOML config: ingest, annotate, validate, export, report.
+    """Run the whole conversion from a TOML config: ingest, annotate, judge (with a [judge] table), validate,
+    export, report.
 
     \b
     Each stage is skipped when it already finished with the same inputs and options; a killed run resumes
@@ -289,8 +290,13 @@ def summary(run_dir, as_json):
                    "arrow, a task.json with goal and actions) into the directory OUT instead: `sftdata ingest "
                    "annotated OUT` reads them.")
 def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, annotated):
-    """Write synthetic phone trajectories as an AndroidControl-format GZIP TFRecord (or, with --mind2web, web
-    tasks as a Multimodal-Mind2Web Parquet shard).
+    """Write synthetic trajectories to try the pipeline on, in one of four input formats.
+
+    \b
+    OUT                   phone episodes, an AndroidControl-format GZIP TFRecord (the default)
+    OUT --mind2web        web tasks, a Multimodal-Mind2Web Parquet shard
+    OUT --annotated       human-annotated phone trajectories, one folder each (frames with red marks, task.json)
+    OUT --annotated-web   human-annotated web trajectories, one folder each (frames with red marks, task.json)
 
     \b
     Drawn screens (status bar, list rows, buttons, a search field, Chinese and English text) with matching

@@ -67,8 +67,9 @@ def main() -> None:
     """Turn GUI-agent trajectories into supervised fine-tuning data.
 
     \b
-    Stages: ingest -> (annotate) -> (validate) -> (export). Every stage reads and writes one run directory
-    and can be killed and re-run: finished work is not redone.
+    Stages: ingest -> annotate -> (judge) -> validate -> export -> report, each its own command, or all of
+    them from one config with `sftdata run`. Every stage reads and writes one run directory and can be
+    killed and re-run: finished work is not redone.
 
     \b
     Example:

@@ -27,3 +27,26 @@ def test_every_command_has_help_with_an_example():
 def test_version():
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0 and "sftdata" in result.output
+
+
+STAGES = ["ingest", "annotate", "judge", "validate", "export", "report"]  # sftdata run's order
+
+
+def _in_order(text: str, words: list[str]) -> bool:
+    positions = [text.find(w) for w in words]
+    return min(positions) >= 0 and positions == sorted(positions)
+
+
+def test_the_stages_are_listed_in_order_judge_included():
+    runner = CliRunner()
+    stages = runner.invoke(main, ["--help"]).output.split("Stages:", 1)[1].split("\n\n", 1)[0]
+    assert _in_order(stages, STAGES), stages
+    first_paragraph = runner.invoke(main, ["run", "--help"]).output.split("\n\n", 2)[1]
+    assert _in_order(first_paragraph, STAGES), first_paragraph
+
+
+def test_sample_help_names_every_kind_it_writes():
+    options = [p.opts[0] for p in main.commands["sample"].params if isinstance(p, click.Option)
+               and p.is_flag and p.opts[0] in ("--mind2web", "--annotated-web", "--annotated")]
+    text = CliRunner().invoke(main, ["sample", "--help"]).output.split("Options:", 1)[0]
+    assert options and all(o in text for o in options), (options, text)
