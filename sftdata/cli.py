@@ -12,6 +12,7 @@ from .config import TopLevel
 from .errors import FatalError
 from .exitcodes import NothingProduced
 from .options import click_options, from_cli, size_param
+from .plural import counted
 from .rundir import RunDir
 from .sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
 from .summary import format_summary, rejected_inputs
@@ -69,7 +70,7 @@ def _fail_when_empty(run_dir, result) -> None:
     """Exit NOTHING_PRODUCED when the run holds no episode of this source: every input rejected or none selected."""
     if result.exported:
         return
-    why = (f"all {result.rejected} inputs were rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
+    why = (f"all {counted(result.rejected, 'input')} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
            else "no input was selected")
     raise NothingProduced(f"no {result.source} episode was ingested: {why}")
 
@@ -79,18 +80,19 @@ def _report(run_dir, result) -> None:
         click.echo(f"{run_dir}: ingest of {result.source} already finished with these inputs and options; "
                    "nothing to do.")
     else:
-        click.echo(f"ingested {result.new_exported} new {result.source} episodes, rejected {result.new_rejected}"
+        click.echo(f"ingested {counted(result.new_exported, f'new {result.source} episode')}, "
+                   f"rejected {result.new_rejected}"
                    + (f", filtered out {result.filtered}" if result.filtered else "")
                    + f" ({result.elapsed_s:.1f} s in total for this source)")
         named = rejected_inputs(RunDir(run_dir), result.source, result.new_rejected)
         if named:  # a partial ingest exits 0 (something was produced, nothing lost) but says what it left out
             click.echo(named)
     if result.reread:
-        click.echo(f"read again {result.reread} trajectories rejected earlier and changed since (their old rejects "
-                   "were taken back)")
+        click.echo(f"read again {counted(result.reread, 'trajectory', 'trajectories')} rejected earlier and changed "
+                   "since (their old rejects were taken back)")
     if result.changed_kept:
-        click.echo(f"note: {result.changed_kept} trajectories changed after they were ingested; their episodes stay "
-                   "as ingested (ingest into a new run to take the changes)")
+        click.echo(f"note: {counted(result.changed_kept, 'trajectory', 'trajectories')} changed after ingest; "
+                   "their episodes stay as ingested (ingest into a new run to take the changes)")
 
 
 @ingest.command("annotated")
@@ -327,7 +329,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
         from .synthetic.web_annotated import write_web_annotated
 
         count = _fatal_to_exit(write_web_annotated)(out, n_episodes=n_episodes or 4, seed=seed)
-        click.echo(f"wrote {count} annotated web trajectories to {out}")
+        click.echo(f"wrote {counted(count, 'annotated web trajectory', 'annotated web trajectories')} to {out}")
         return
     if out.is_dir():
         raise click.BadParameter(f"{out} is a directory (a directory is written only with --annotated or "
@@ -338,7 +340,8 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
 
         tasks = n_episodes or len(TASKS)
         rows = write_parquet(out, tasks=tasks, seed=seed)
-        click.echo(f"wrote {tasks} tasks ({rows} steps) to {out} ({out.stat().st_size / 1e6:.1f} MB)")
+        click.echo(f"wrote {counted(tasks, 'task')} ({counted(rows, 'step')}) to {out} "
+                   f"({out.stat().st_size / 1e6:.1f} MB)")
         if mind2web_json:
             click.echo(f"wrote the text-only JSON to {write_text_json(mind2web_json, tasks=tasks, seed=seed)}")
         return
@@ -346,7 +349,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
 
     count = write_sample(out, n_episodes=n_episodes or 12, seed=seed, size=size_of(size),
                          progress=sys.stderr.isatty())
-    click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    click.echo(f"wrote {counted(count, 'episode')} to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
 from . import cli_preflight, cli_stages  # noqa: E402,F401  (register annotate, validate, export, preflight)

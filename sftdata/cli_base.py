@@ -10,6 +10,7 @@ from . import __version__
 from .errors import FatalError
 from .exitcodes import ExitCode, exit_code_of
 from .options import id_list
+from .plural import counted
 
 
 def _fatal_to_exit(fn):
@@ -47,8 +48,8 @@ def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, impo
             return live(run)
         if write_requests:
             n = write(run, write_requests)
-            click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
-                       "--import-results with the output file")
+            click.echo(f"wrote {counted(n, 'request line')} to {write_requests}; submit them to the Batch API, then "
+                       "run --import-results with the output file")
             return None
         return read(run, import_results)
 

@@ -19,6 +19,7 @@ from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_run, export_unchanged
 from .sources import ingest_options
 from .io import Ledger, iter_jsonl, read_json
+from .plural import counted, plural
 from .annotate.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
 from .stage import StageRun, output_key
@@ -119,8 +120,9 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
     annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
     out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
     if out.deferred:
-        raise EndpointUnavailable(f"{out.deferred} episodes were not annotated because the endpoint failed on every "
-                                  "attempt; nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{counted(out.deferred, 'episode')} {plural(out.deferred, 'was', 'were')} not "
+                                  "annotated because the endpoint failed on every attempt; nothing was rejected for "
+                                  "it: run again to resume")
     result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
     if out.new_annotated == 0 and out.new_rejected == 0:
         result.skipped.append("annotate")
@@ -129,8 +131,9 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
 
         verdicts = _timed(result, "judge", lambda: judge_run(run, replace(cfg.judge, progress=progress)))
         if verdicts.deferred:
-            raise EndpointUnavailable(f"{verdicts.deferred} episodes were not judged because the endpoint failed on "
-                                      "every attempt; nothing was rejected for it: run again to resume")
+            raise EndpointUnavailable(f"{counted(verdicts.deferred, 'episode')} "
+                                      f"{plural(verdicts.deferred, 'was', 'were')} not judged because the endpoint "
+                                      "failed on every attempt; nothing was rejected for it: run again to resume")
         result.judge = {"judged": verdicts.judged, "passed": verdicts.passed, "failed": verdicts.failed,
                         "by_reason": verdicts.by_reason}
         if verdicts.new_judged == 0 and not verdicts.no_verdict:

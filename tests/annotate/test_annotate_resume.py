@@ -17,6 +17,7 @@ import pytest
 
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of
 from sftdata.io import iter_jsonl
+from sftdata.plural import counted
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
@@ -116,7 +117,7 @@ def test_kill_and_resume_repeats_no_answered_request(run):
     repeats = {d: c - 1 for d, c in counts.items() if c > 1}
     assert set(repeats) <= set(first_digests) and sum(repeats.values()) <= in_flight, (repeats, in_flight)
     # the resumed run asked only for what was missing, and says so
-    assert f"annotated {N - len(done_at_kill)} new episodes" in second.stdout
+    assert f"annotated {counted(N - len(done_at_kill), 'new episode')}," in second.stdout
     manifest = run.manifest()["stages"]["annotate"]["reconstruction"]
     assert manifest["counts"]["annotated"] == N
     assert manifest["llm"]["requests"] == len(resumed)

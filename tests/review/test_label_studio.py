@@ -227,7 +227,7 @@ def test_review_push_and_pull_through_the_api(label_studio, docroot):
          {"result": decision(0, "accept") + decision(1, "reject"), "lead_time": 2.0})
     pulled = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
     assert pulled.exit_code == 0, pulled.output
-    assert "steps reviewed 2 in 1 episodes: accepted 1, edited 0, rejected 1" in pulled.output
+    assert "steps reviewed 2 in 1 episode: accepted 1, edited 0, rejected 1" in pulled.output
     assert [(r["episode_id"], r["step"]) for r in run.rejects() if r.get("reason") == "human_rejected"] == [(eid, 1)]
     again = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
     assert again.exit_code == 0 and "new 0" in again.output  # pulling again changes nothing
