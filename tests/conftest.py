@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from extras import EXTRAS, present
+from sftdata.plural import counted
 from support import AC_DIR, AC_RECORD, missing_shared
 
 
@@ -52,6 +53,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     modules = Counter(_skip_reason(r) for r in skipped if r.when == "collect")
     terminalreporter.write_sep("-", "skipped, by reason")
     for reason, n in tests.most_common():
-        terminalreporter.write_line(f"{n} test{'s' if n != 1 else ''} skipped: {reason}")
+        terminalreporter.write_line(f"{counted(n, 'test')} skipped: {reason}")
     for reason, n in modules.most_common():
-        terminalreporter.write_line(f"{n} whole module{'s' if n != 1 else ''} skipped: {reason}")
+        terminalreporter.write_line(f"{counted(n, 'whole module')} skipped: {reason}")
