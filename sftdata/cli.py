@@ -70,7 +70,8 @@ def _fail_when_empty(run_dir, result) -> None:
     """Exit NOTHING_PRODUCED when the run holds no episode of this source: every input rejected or none selected."""
     if result.exported:
         return
-    why = (f"all {counted(result.rejected, 'input')} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
+    inputs = "the only input was" if result.rejected == 1 else f"all {result.rejected} inputs were"
+    why = (f"{inputs} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
            else "no input was selected")
     raise NothingProduced(f"no {result.source} episode was ingested: {why}")
 

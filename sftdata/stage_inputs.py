@@ -25,7 +25,7 @@ from . import __version__
 from .rundir import RunDir
 
 # manifest entries a report does not show, or shows about itself
-_NOT_REPORTED = ("report", "pipeline")
+_NOT_REPORTED = ("report", "pipeline", "validate")
 
 
 def _stat(path: Path) -> list[int] | None:
