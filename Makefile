@@ -48,9 +48,16 @@ KEEP_HEADLESS_OPENCV = if $(BIN)/python -m pip show -q opencv-python 2>/dev/null
 	  $(BIN)/python -m pip uninstall -q -y opencv-python && \
 	  $(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless; fi
 
+# `.[dev,...]` with the extras given and those already in $(VENV): one resolve for all of them, so adding one extra
+# never moves a package another one pinned
+comma := ,
+space := $(subst ,, )
+extras_with = $(subst $(space),$(comma),$(sort dev $(1) $(if $(wildcard $(VENV)/.installed-ocr),ocr) \
+                $(if $(wildcard $(VENV)/.installed-swift),swift)))
+
 $(VENV)/.installed-ocr: pyproject.toml | $(VENV)/.installed
 	@echo "installing the ocr extra into $(VENV) (RapidOCR and ONNX Runtime, about 60 MB: under a minute)"
-	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
+	$(BIN)/python -m pip install -q -e '.[$(call extras_with,ocr)]'
 	@$(KEEP_HEADLESS_OPENCV)
 	@touch $@
 
@@ -102,7 +109,7 @@ TORCH ?= torch==2.14.1 torchvision==0.29.1
 $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 	@echo "installing torch, torchvision and ms-swift into $(VENV) (about 6 GB: 5-15 minutes)"
 	$(BIN)/python -m pip install -q $(TORCH)
-	$(BIN)/python -m pip install -q -e '.[dev,swift]'
+	$(BIN)/python -m pip install -q -e '.[$(call extras_with,swift)]'
 	@$(KEEP_HEADLESS_OPENCV)
 	@touch $@
 
