@@ -173,6 +173,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     meta: dict[str, Any] = {"record": {**where, "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
+                    features = androidcontrol.stage_screenshots(features, run.images)  # workers get keys, not pixels
                     yield (ref, episode_id), (features, str(run.path), meta, opts.screen_change)
 
         for (ref, episode_id), outcome in ordered_map(_build_androidcontrol, tasks(), opts.workers):

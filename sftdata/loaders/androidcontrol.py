@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -25,7 +26,7 @@ from ..model import OPPOSITE, Action, Episode, Screenshot, Step
 from ..values import episode_id_of
 from .a11y import decode_forest, scroll_gesture, smallest_containing
 from .protos import parse_example
-from .screen_change import grid_or_none, mark_steps
+from .screen_signals import Shot, mark_steps_from_signals, png_intact
 
 SOURCE = "androidcontrol"
 _SIMPLE = {"navigate_back": "back", "navigate_home": "home", "wait": "wait"}
@@ -43,6 +44,43 @@ def png_size(data: bytes) -> tuple[int, int]:
     if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
         raise RecordError("bad_screenshot", "screenshot is not a PNG (bad signature or missing IHDR)")
     return struct.unpack(">II", data[16:24])
+
+
+@dataclass(frozen=True)
+class StoredPng:
+    """A screenshot already in the run's image store, handed to an ingest worker in place of its bytes: the key,
+    the header (signature and IHDR, for the size checks) and whether its chunks are whole."""
+
+    sha256: str
+    path: str  # relative to the run
+    head: bytes
+    intact: bool
+
+
+def stage_screenshots(features: dict[str, list[Any]], store: ImageStore) -> dict[str, list[Any]]:
+    """``features`` with each screenshot stored and replaced by its :class:`StoredPng`, so a worker process
+    receives keys, never pixels. A screenshot whose header the checks would refuse stays bytes: the worker
+    rejects the record for it as before, and it is never stored.
+
+    >>> import tempfile
+    >>> png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (8).to_bytes(4, "big") * 2 + bytes(20)
+    >>> shot = stage_screenshots({"screenshots": [png]}, ImageStore(tempfile.mkdtemp()))["screenshots"][0]
+    >>> shot.path.startswith("images/"), shot.intact
+    (True, False)
+    """
+    staged = []
+    for png in features["screenshots"]:
+        try:
+            width, height = png_size(png)
+        except RecordError:
+            staged.append(png)
+            continue
+        if width * height > MAX_PIXELS:
+            staged.append(png)
+            continue
+        sha, path = store.put(png)
+        staged.append(StoredPng(sha, path, bytes(png[:33]), png_intact(png)))
+    return {**features, "screenshots": staged}
 
 
 def _point(action: dict[str, Any], width: int, height: int) -> tuple[int, int]:
@@ -126,8 +164,10 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
                           meta: dict[str, Any] | None = None, *, screen_change: bool = True) -> Episode:
     """Build the canonical episode; screenshots go into ``store`` byte for byte (only hashed when None).
 
-    ``screen_change``: decode each distinct screenshot once to mark steps whose action left the screen
-    unchanged (``step.meta["ineffective"]``, ``step.meta["screen_change"]``; see :mod:`.screen_change`)."""
+    ``screen_change``: mark steps whose action left the screen unchanged (``step.meta["ineffective"]``), from
+    the cheapest sufficient signal: the same bytes, differing visible elements, else the pixels of the pair
+    (see :mod:`.screen_signals`). ``features["screenshots"]`` holds PNG bytes, or :class:`StoredPng` keys
+    (:func:`stage_screenshots`, then ``store`` is the run's image store)."""
     shots, widths, heights = features["screenshots"], features["screenshot_widths"], features["screenshot_heights"]
     actions = [_action_json(a, i) if a else {} for i, a in enumerate(features["actions"])]
     instructions = [_text(s, "step instruction") for s in features.get("step_instructions", [])]
@@ -141,19 +181,25 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
     if instructions and len(instructions) != n:
         raise RecordError("inconsistent_lengths", f"{len(instructions)} step instructions for {n} actions")
     steps: list[Step] = []
+    frames: list[Shot] = []
     for i, png in enumerate(shots):
-        width, height = png_size(png)
+        width, height = png_size(png.head if isinstance(png, StoredPng) else png)
         if width * height > MAX_PIXELS:
             raise RecordError("image_too_large", f"screenshot {i + 1} is {width}x{height}, over "
                               f"{MAX_PIXELS // 1_000_000} megapixels")
         if (width, height) != (widths[i], heights[i]):
             raise RecordError("screenshot_size_mismatch", f"screenshot {i + 1} is {width}x{height}, "
                               f"the record says {widths[i]}x{heights[i]}")
-        if store is not None:
-            sha, path = store.put(png)
+        if isinstance(png, StoredPng):
+            sha, path = png.sha256, png.path
+            frames.append(Shot(sha, width, height, png.intact, (store.run_dir / path).read_bytes))  # type: ignore[union-attr]
         else:
-            sha = sha256_hex(png)
-            path = ImageStore.relpath(sha)
+            if store is not None:
+                sha, path = store.put(png)
+            else:
+                sha = sha256_hex(png)
+                path = ImageStore.relpath(sha)
+            frames.append(Shot(sha, width, height, png_intact(png), lambda png=png: png))
         elements = decode_forest(trees[i]) if trees else []
         if i < n:
             if not isinstance(actions[i], dict):
@@ -166,12 +212,8 @@ def episode_from_features(features: dict[str, list[Any]], store: ImageStore | No
             action = Action("done")
         steps.append(Step(index=i, screenshot=Screenshot(sha, path, width, height), action=action,
                           instruction=instructions[i] if i < n and instructions else None, elements=elements))
-    if screen_change:  # after every check: a rejected record is never decoded
-        grids: list = []
-        for i, png in enumerate(shots):  # a repeated screenshot (the same bytes) is decoded once
-            same = i > 0 and steps[i].screenshot.sha256 == steps[i - 1].screenshot.sha256
-            grids.append(grids[-1] if same else grid_or_none(png))
-        mark_steps(steps, grids)
+    if screen_change:  # after every check: a rejected record is never decoded (and most pairs never are)
+        mark_steps_from_signals(steps, frames)
     return Episode(id=episode_id_of(features["episode_id"][0]), source=SOURCE, goal=_text(features["goal"][0], "goal"),
                    steps=steps, meta=dict(meta or {}))
 
