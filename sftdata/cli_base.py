@@ -1,7 +1,14 @@
-"""The ``sftdata`` command group and what every command module shares (no command module imports another)."""
+"""The ``sftdata`` command group and what every command module shares (no command module imports another).
+
+The group loads its commands lazily: the command line's command is looked up in :data:`COMMAND_MODULES` and
+only that module is imported (``sftdata --version`` imports none; ``sftdata export`` imports
+:mod:`sftdata.cli_stages`, not the ingest commands and their sources). Listing the commands (``--help``)
+imports :mod:`sftdata.cli`, which registers them all.
+"""
 from __future__ import annotations
 
 from functools import wraps
+from importlib import import_module
 from pathlib import Path
 
 import click
@@ -62,7 +69,30 @@ def llm_stats_line(stats) -> str:
             + (f"   failed requests {failed} (no answer: endpoint down, timeouts, 5xx)" if failed else ""))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# the module that defines each command (tests/test_cli_imports.py checks it against the registered commands)
+COMMAND_MODULES = {
+    "ingest": "cli", "run": "cli", "report": "cli", "inspect": "cli", "summary": "cli", "sample": "cli",
+    "annotate": "cli_stages", "validate": "cli_stages", "export": "cli_stages",
+    "judge": "cli_judge", "review": "cli_review", "preflight": "cli_preflight",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module when the command line names it (see the module docstring)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            import_module(f"{__package__}.{COMMAND_MODULES.get(cmd_name, 'cli')}")
+        if cmd_name not in self.commands:  # a command missing from the map: every module registers its own
+            import_module(f"{__package__}.cli")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        import_module(f"{__package__}.cli")
+        return super().list_commands(ctx)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sftdata")
 def main() -> None:
     """Turn GUI-agent trajectories into supervised fine-tuning data.
