@@ -15,7 +15,7 @@ from ..errors import RecordError
 from .chat import chatml_text, glm_text
 from .samples import Sample
 from ..families import FAMILIES, load_tokenizer, png_size
-from .vocab import count_tokens, qwen_encoding
+from .vocab import count_tokens, qwen_encoding, vocab_available
 
 GLM_SPARE = 4  # tokens added to a --tokenizer count of the GLM text (newlines its template may add)
 
@@ -30,9 +30,15 @@ class LengthModel:
         self.tokenizer_path = tokenizer
         self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
         chatml = FAMILIES[family].chat == "chatml"  # a family whose Swift template we render exactly
-        self.encoding = qwen_encoding(family) if chatml and self.tokenizer is None else None
-        self.exact = chatml and (self.tokenizer is not None or self.encoding is not None)
+        self._uses_vocab = chatml and self.tokenizer is None
+        self.exact = chatml and (self.tokenizer is not None or vocab_available(family))
         self._image_cache: dict[str, int] = {}
+
+    @property
+    def encoding(self):
+        """The Qwen vocabulary's encoding for this family, loaded when a text is first measured (never for a
+        bound family, a --tokenizer, or an export with nothing to measure)."""
+        return qwen_encoding(self.family.name) if self._uses_vocab else None
 
     def image_tokens(self, path: Path, key: str) -> int:
         if key not in self._image_cache:

@@ -54,12 +54,17 @@ def qwen_ranks() -> dict[bytes, int] | None:
                                                           if line)}
 
 
-@lru_cache(maxsize=4)
-def qwen_encoding(family: str):
-    """A ``tiktoken.Encoding`` of ``family``'s tokenizer (special tokens included), or None when the
-    vocabulary or tiktoken is not installed or the family does not use the Qwen vocabulary."""
-    if family not in SPECIAL_TOKENS:
-        return None
+def vocab_available(family: str) -> bool:
+    """Whether :func:`qwen_encoding` can serve ``family``, without loading anything (tiktoken found, the vocabulary
+    file installed)."""
+    return family in SPECIAL_TOKENS and importlib.util.find_spec("tiktoken") is not None \
+        and qwen_vocab_path() is not None
+
+
+@lru_cache(maxsize=1)
+def _shared_encoding():
+    """One ``tiktoken.Encoding`` of the Qwen ranks with every Qwen family's special tokens: the BPE is built once
+    per process (about a fifth of a second), whichever families a process counts for."""
     try:
         import tiktoken
     except ImportError:
@@ -67,9 +72,37 @@ def qwen_encoding(family: str):
     ranks = qwen_ranks()
     if ranks is None:
         return None
-    specials = {tok: FIRST_SPECIAL_ID + i for i, tok in enumerate(SPECIAL_TOKENS[family])}
-    return tiktoken.Encoding(f"qwen-{family}", pat_str=QWEN2_PATTERN, mergeable_ranks=ranks,
-                             special_tokens=specials)
+    specials: dict[str, int] = {}
+    for tokens in SPECIAL_TOKENS.values():  # each family's list extends the ones before it: the same ids
+        for tok in tokens:
+            specials.setdefault(tok, FIRST_SPECIAL_ID + len(specials))
+    return tiktoken.Encoding("qwen", pat_str=QWEN2_PATTERN, mergeable_ranks=ranks, special_tokens=specials)
+
+
+class FamilyEncoding:
+    """The shared Qwen encoding seen through one family's special tokens: ``encode`` tokenizes as a
+    ``tiktoken.Encoding`` with only that family's special tokens does (another family's, such as Qwen3's
+    ``<think>`` for Qwen2.5-VL, are plain text to it)."""
+
+    def __init__(self, shared, family: str) -> None:
+        self.shared, self.name = shared, f"qwen-{family}"
+        self.special_tokens_set = set(SPECIAL_TOKENS[family])
+
+    def encode(self, text: str, *, allowed_special=frozenset(), disallowed_special="all") -> list[int]:
+        allowed = self.special_tokens_set if allowed_special == "all" else set(allowed_special) & self.special_tokens_set
+        if disallowed_special == "all":
+            disallowed_special = self.special_tokens_set - allowed
+        return self.shared.encode(text, allowed_special=allowed, disallowed_special=disallowed_special)
+
+
+@lru_cache(maxsize=4)
+def qwen_encoding(family: str) -> FamilyEncoding | None:
+    """The encoding of ``family``'s tokenizer (special tokens included), or None when the vocabulary or tiktoken
+    is not installed or the family does not use the Qwen vocabulary. Loaded on first use, once per process."""
+    if family not in SPECIAL_TOKENS:
+        return None
+    shared = _shared_encoding()
+    return FamilyEncoding(shared, family) if shared is not None else None
 
 
 def count_tokens(encoding, text: str) -> int:
