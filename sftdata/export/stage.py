@@ -19,8 +19,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family, som_formats
@@ -29,6 +27,7 @@ from ..judge.status import judge_status
 from ..review.apply import review_counts, reviewed_annotations
 from ..rundir import ANNOTATIONS, JUDGEMENTS, REVIEWS, RunDir
 from ..parallel import ordered_map
+from ..progress import progress_bar
 from ..stage import StageRun, output_key
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
@@ -169,8 +168,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     derived: dict[str, dict] = {}  # --som: derived image name -> the original it was drawn on
     cropped: dict[str, dict] = {}  # web: exported crop -> the whole page (in the run's image store) and the box
     max_image_pixels = 0
-    bar = tqdm(total=count_lines(run.episodes_path), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
-               disable=(not opts.progress) if opts.progress is not None else None)
+    bar = progress_bar(lambda: count_lines(run.episodes_path), opts.progress, unit="ep", desc=f"export {fmt.name}",
+                       dynamic_ncols=True)
     work_opts = replace(opts, hf_dataset=None, progress=None)
 
     def tasks():

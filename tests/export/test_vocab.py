@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import unicodedata
 
 import pytest
 
@@ -40,3 +41,33 @@ def test_a_length_model_loads_the_vocabulary_only_to_measure():
     code = ("import sys; from sftdata.export.lengths import LengthModel; m = LengthModel('qwen2.5-vl'); "
             "assert m.exact and 'tiktoken' not in sys.modules; m.encoding; assert 'tiktoken' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("family", sorted(vocab.SPECIAL_TOKENS))
+def test_counting_stretch_by_stretch_is_counting_the_whole_text(family):
+    """count_tokens sums the stretches between special tokens (remembering repeated ones): the same number as
+    encoding the whole text, on the texts above and on generated mixes."""
+    import random
+
+    enc = vocab.qwen_encoding(family)
+    rng = random.Random(family)
+    pieces = list(vocab.SPECIAL_TOKENS["qwen3-vl"]) + ["打开设置", " hello", "\n\n", "  ", "é", "e\u0301", "≯", "\u0338",
+                                                      "<|im_star", "t|>", "1234567", "!!", "<", ">"]
+    texts = TEXTS + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 40))) for _ in range(300)]
+    for text in texts:
+        whole = len(enc.encode(unicodedata.normalize("NFC", text), allowed_special="all"))
+        assert vocab.count_tokens(enc, text) == whole, text
+        assert vocab.count_tokens(enc, text) == whole, text  # the second time from what was remembered
+
+
+def test_the_decoded_ranks_are_kept_for_the_next_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fresh = vocab.qwen_ranks.__wrapped__  # past this process's own cache
+    cache = vocab.ranks_cache(vocab.qwen_vocab_path())
+    assert str(cache).startswith(str(tmp_path)) and not cache.exists()
+    ranks = fresh()
+    assert cache.is_file() and fresh() == ranks == vocab.qwen_ranks()
+    cache.write_bytes(cache.read_bytes()[:1000])  # a damaged copy is decoded again and replaced
+    assert fresh() == ranks and len(cache.read_bytes()) > 1000
+    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/no-such-folder")  # nowhere to write: decoded every time
+    assert fresh() == ranks
