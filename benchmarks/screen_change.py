@@ -140,29 +140,66 @@ def measure(fixtures: Path, sheet: Path | None = None) -> dict[str, list[tuple[s
     return scores
 
 
-def speed(fixtures: Path, repeat: int = 5) -> dict[str, float]:
-    """Milliseconds per 1080x2400 frame: decode + grid from PNG bytes, grid from a decoded image, and per
-    pair from two decoded images."""
+def _stored(png: bytes) -> bytes:
+    """The same PNG with its IDAT inflated by zlib-ng and written back as stored (uncompressed) deflate blocks: a
+    decoder after it only copies. The alternative measured for "zlib-ng where it decodes"."""
+    import struct
+
+    from zlib_ng import zlib_ng
+
+    view, pos, head_end, parts = memoryview(png), 8, 0, []
+    inflater = zlib_ng.decompressobj()
+    while pos + 8 <= len(png):
+        (n,) = struct.unpack_from(">I", png, pos)
+        kind = png[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            head_end = head_end or pos
+            parts.append(inflater.decompress(view[pos + 8:pos + 8 + n]))
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    raw = b"".join(parts)
+    body = [b"\x78\x01"]
+    for i in range(0, len(raw), 65535):
+        block = raw[i:i + 65535]
+        body += [struct.pack("<BHH", i + 65535 >= len(raw), len(block), len(block) ^ 0xFFFF), block]
+    body.append(struct.pack(">I", zlib_ng.adler32(raw)))
+    idat = b"".join(body)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
+    return bytes(view[:head_end]) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def speed(fixtures: Path, rounds: int = 5) -> dict[str, list[float]]:
+    """Milliseconds per 1080x2400 frame, in interleaved rounds: the grid from PNG bytes with each decoder tried
+    (libspng is what ingest uses), from a decoded image, and one pair of decoded images compared."""
+    import numpy as np
+    import pyspng
+
+    from machine import interleaved
+
     paths = sorted((fixtures / "androidcontrol" / "screenshots").glob("*/*.png"))
     data = [p.read_bytes() for p in paths]
     images = [Image.open(io.BytesIO(d)).convert("RGB") for d in data]
-    out = {}
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for d in data:
-            screen_grid(d)
-    out["grid from PNG bytes (decode included)"] = (time.perf_counter() - t0) * 1000 / (repeat * len(data))
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for im in images:
-            screen_grid(im)
-    out["grid from a decoded RGB image"] = (time.perf_counter() - t0) * 1000 / (repeat * len(images))
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for a, b in zip(images, images[1:]):
-            screen_change(a, b)
-    out["screen_change on two decoded images"] = (time.perf_counter() - t0) * 1000 / (repeat * (len(images) - 1))
-    return out
+
+    def pillow(d: bytes):
+        with Image.open(io.BytesIO(d)) as im:
+            return screen_grid(im.convert("L"))
+    fns = {
+        "grid from PNG bytes, Pillow": lambda: [pillow(d) for d in data],
+        "grid from PNG bytes, libspng (ingest)": lambda: [screen_grid(d) for d in data],
+        "grid from PNG bytes, zlib-ng inflate + Pillow": lambda: [pillow(_stored(d)) for d in data],
+        "grid from PNG bytes, zlib-ng inflate + libspng": lambda: [screen_grid(Image.fromarray(pyspng.load(_stored(d))))
+                                                                   for d in data],
+        "grid from a decoded RGB image": lambda: [screen_grid(im) for im in images],
+        "screen_change on two decoded images": lambda: [screen_change(a, b) for a, b in zip(images, images[1:])],
+    }
+    assert all(np.array_equal(pillow(d), screen_grid(d)) and np.array_equal(pillow(d), pillow(_stored(d)))
+               for d in data)  # every decoder gives the same grid
+    times = interleaved(fns, rounds)
+    return {name: [t * 1000 / (len(images) - 1 if "two" in name else len(data)) for t in values]
+            for name, values in times.items()}
 
 
 def _decode_every_frame(steps, shots):
@@ -212,7 +249,7 @@ def decisions(records: list[bytes]) -> dict[str, int]:
 def ingest_cost(fixtures: Path, workers: int, rounds: int, every_frame: bool) -> None:
     """Seconds to ingest each input into a fresh run without the comparison, with it (the default: cheap signals
     first) and, with ``every_frame``, decoding every frame (the previous default), in interleaved rounds."""
-    from machine import interleaved, ratios, spread
+    from machine import CPU, interleaved, ratios, spread
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
     from sftdata.loaders import androidcontrol
     from sftdata.loaders.tfrecord import write_tfrecords
@@ -241,10 +278,11 @@ def ingest_cost(fixtures: Path, workers: int, rounds: int, every_frame: bool) ->
             counts = decisions(records)
             print(f"\n{name}, {workers} process(es); pairs decided by: same bytes {counts['same_bytes']}, visible "
                   f"elements {counts['elements']}, pixels {counts['pixels']}; frames decoded {counts['frames_decoded']}")
-            print(f"{'':<34}{'seconds min / median / max':>28}{'x --no-screen-change':>28}")
+            print(f"{'':<34}{'seconds min / median / max':>28}{'x --no-screen-change':>28}{'CPU s (median)':>16}")
             base = times["--no-screen-change"]
             for label, values in times.items():
-                print(f"{label:<34}{spread(values):>28}{spread(ratios(values, base)):>28}")
+                print(f"{label:<34}{spread(values):>28}{spread(ratios(values, base)):>28}"
+                      f"{sorted(CPU[label])[len(values) // 2]:>16.2f}")
 
 
 def main() -> None:
@@ -280,9 +318,13 @@ def main() -> None:
     print(f"\nthreshold INEFFECTIVE_BELOW = {INEFFECTIVE_BELOW}: largest unchanged {unchanged:.4f} "
           f"({INEFFECTIVE_BELOW / max(unchanged, 1e-9):.1f}x below it), smallest real change {changed:.4f} "
           f"({changed / INEFFECTIVE_BELOW:.0f}x above it)")
+    from machine import footer, header, spread
+
     print()
+    header("per-frame speed, 5 interleaved rounds")
     for what, ms in speed(args.fixtures).items():
-        print(f"{what:<45}{ms:>7.1f} ms")
+        print(f"{what:<50}{spread(ms, digits=1):>22} ms")
+    footer()
 
 
 if __name__ == "__main__":
