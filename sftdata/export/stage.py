@@ -59,18 +59,24 @@ def split_of(episode_id: str, ratio: float, seed: int) -> str:
     return "val" if int.from_bytes(digest[:8], "big") / 2**64 < ratio else "train"
 
 
-def _link(src: Path, dst: Path) -> str:
+def _link(src: Path, dst: Path) -> str | None:
+    """Hard-link ``src`` to ``dst``: "linked", "existing", or None when links are refused (copy it instead)."""
     if dst.exists():
         return "existing"
     tmp = dst.with_name(f".{dst.name}.tmp")
     try:
         os.link(src, tmp)
-        how = "linked"
     except OSError:  # another filesystem, or links not allowed
-        shutil.copyfile(src, tmp)
-        how = "copied"
+        return None
     os.replace(tmp, dst)
-    return how
+    return "linked"
+
+
+def _copy(src: Path, dst: Path) -> str:
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+    return "copied"
 
 
 def _write_derived(dst: Path, data: bytes) -> str:
@@ -157,7 +163,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     started = time.monotonic()
     result = ExportResult(out)
     image_prefix = f"{out}/images/" if opts.absolute_paths else "images/"
-    spools = {name: open(stage / f".{name}.spool", "w+", encoding="utf-8") for name in ("train", "val")}
+    spools = {name: open(stage / f".{name}.spool", "w+b") for name in ("train", "val")}  # UTF-8 lines, by offset
+    spooled = {"train": 0, "val": 0}  # bytes written to each spool (a text file's tell() is slow)
     offsets: dict[str, list[tuple[int, int]]] = {"train": [], "val": []}
     split_ids: dict[str, list[str]] = {"train": [], "val": []}
     dropped_episodes: dict[str, str] = {}  # episodes with no sample at all, and why
@@ -196,8 +203,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                     record = {**record, "judge_vetoed": sorted(vetoed)}
                 yield (eid, record), (line, record, work_opts, str(run.path), image_prefix)
 
-    copier = ThreadPoolExecutor(max_workers=4)  # linking/copying is I/O: threads overlap it with the rest
-    placed: dict[str, Future] = {}
+    copier = ThreadPoolExecutor(max_workers=4)  # copying is I/O: threads overlap it with the rest
+    placed: dict[str, Future | str] = {}  # a link is made here (a thread for each would cost more than the link)
     try:
         for (eid, record), got in ordered_map(episode_samples, tasks(), opts.workers):
             bar.update(1)
@@ -216,10 +223,11 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                         data, derived[name] = got.derived[name]
                         placed[name] = copier.submit(_write_derived, stage / "images" / name, data)
                     elif name not in placed:
-                        placed[name] = copier.submit(_link, run.path / rel, stage / "images" / name)
+                        src, dst = run.path / rel, stage / "images" / name
+                        placed[name] = _link(src, dst) or copier.submit(_copy, src, dst)
                     max_image_pixels = max(max_image_pixels, pixels)
-                offsets[split].append((spool.tell(), text_tokens + image_tokens))
-                spool.write(line + "\n")
+                offsets[split].append((spooled[split], text_tokens + image_tokens))
+                spooled[split] += spool.write(line.encode("utf-8") + b"\n")
                 token_stats["text"].append(text_tokens)
                 token_stats["image"].append(image_tokens)
                 token_stats["total"].append(text_tokens + image_tokens)
@@ -230,7 +238,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             if record:
                 prompt_versions[record.get("prompt_version", "?")] += 1
                 backends[record.get("backend", "?")] += 1
-        images.update(f.result() for f in placed.values())  # re-raises a failed copy
+        images.update(f if isinstance(f, str) else f.result() for f in placed.values())  # re-raises a failed copy
         shards: dict[str, list[str]] = {}
         packing: dict[str, Any] = {}
         row_lengths: dict[str, list[int]] = {}  # in shard row order: row i of the split's shards, in order
@@ -329,7 +337,7 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
         with open(stage / name, "w", encoding="utf-8") as f:
             for idx in order[i * opts.shard_size:(i + 1) * opts.shard_size]:
                 spool.seek(offsets[idx][0])
-                f.write(spool.readline())
+                f.write(spool.readline().decode("utf-8"))
     lower = lower_bound_bins(lengths, opts.max_length)
     return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
                    "efficiency": round(packing_efficiency(lengths, bins, opts.max_length), 4),
