@@ -118,18 +118,27 @@ def cli_case(copies: int = 20, rounds: int = 5) -> None:
         images = list((run.path / "images").rglob("*.png"))
         size = sum(p.stat().st_size for p in images)
         outs = iter(range(10 ** 6))
+        made: list[Path] = []
+
+        def fresh(name: str) -> str:
+            made.append(tmp / f"{name}{next(outs)}")
+            return str(made[-1])
+
+        def between():  # no earlier output and no dirty page left to slow the next one down (cp -r writes 198 MB)
+            for path in made[:-1]:  # the last export's rows are counted below
+                shutil.rmtree(path, ignore_errors=True)
+            subprocess.run(["sync"], check=False)
 
         def command(args: list[str]):
             return lambda: subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
         times = interleaved({
-            "cp -r of the images": lambda: command(["cp", "-r", str(run.path / "images"),
-                                                    str(tmp / f"cp{next(outs)}")])(),
+            "cp -r of the images": lambda: command(["cp", "-r", str(run.path / "images"), fresh("cp")])(),
             "sftdata export (start-up included)": lambda: command(
-                [sftdata, "export", str(run.path), "--format", "qwen2.5-vl", "--out", str(tmp / f"out{next(outs)}"),
+                [sftdata, "export", str(run.path), "--format", "qwen2.5-vl", "--out", fresh("out"),
                  "--no-progress"])(),
-        }, rounds)
+        }, rounds, between)
         cpu = dict(CPU)
-        rows = sum(1 for _ in open(next(next(tmp.glob("out*")).glob("train-*.jsonl")), "rb"))
+        rows = sum(1 for _ in open(next(made[-1].glob("train-*.jsonl")), "rb"))
         cache = cached(images)
         start = interleaved({"python -c pass": command([sys.executable, "-c", "pass"]),
                              "sftdata --version": command([sftdata, "--version"])}, max(rounds, 9))
@@ -185,7 +194,7 @@ def main() -> None:
                              progress=False)
         outs = iter(range(10 ** 6))
         made: list[Path] = []
-        results = []
+        results, lengths_json = [], []
 
         def fresh(name: str) -> Path:
             made.append(tmp / f"{name}{next(outs)}")
@@ -198,6 +207,7 @@ def main() -> None:
                     os.link = lambda *a, **k: (_ for _ in ()).throw(OSError("links refused"))
                 try:
                     results.append(export_run(run, fresh("out"), opts))
+                    lengths_json.append((made[-1] / "lengths.json").read_text())
                 finally:
                     os.link = real_link
             return run_it
@@ -213,10 +223,11 @@ def main() -> None:
                     shutil.rmtree(path, ignore_errors=True)
                 made.clear()
                 if cache == "cold":
-                    states.append(evict(images))
+                    states.append(evict(images))  # syncs first
                 else:
                     for p in images:
                         p.read_bytes()
+                    subprocess.run(["sync"], check=False)
                     states.append(cached(images))
             figures[cache] = (interleaved(contenders, args.rounds, between), sorted(set(states)))
             between()
@@ -235,7 +246,7 @@ def main() -> None:
                 im.load()
         decode_us = (time.perf_counter() - t0) / 100 * 1e6
 
-        lengths = [n for split in json.loads((tmp / "out-link" / "lengths.json").read_text()).values() for n in split]
+        lengths = [n for split in json.loads(lengths_json[-1]).values() for n in split]
         total = sum(lengths)
         packing_rows = []
         for capacity in (16384, 32768):
