@@ -45,8 +45,9 @@ class AndroidControlSource:
     episodes: list[str] | None = option(None, **EPISODES, example=["0", "20"])
     limit: int | None = option(None, "Stop after N episodes.", low=1, example=100)
     max_record_mb: int = option(1024, "Records claiming more bytes than this are rejected, never allocated.", low=1)
-    screen_change: bool = option(True, "Decode the screenshots to mark steps that left the screen unchanged "
-                                       "(ineffective); the slow part of ingest.", negatable=True)
+    screen_change: bool = option(True, "Mark steps that left the screen unchanged (ineffective): the same bytes "
+                                       "or the visible elements decide, else the screenshots are decoded.",
+                                 negatable=True)
     type: ClassVar[str] = "androidcontrol"
 
     def resolve(self, base: Path, where: str) -> None:
