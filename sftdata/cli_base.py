@@ -73,7 +73,7 @@ def llm_stats_line(stats) -> str:
 COMMAND_MODULES = {
     "ingest": "cli", "run": "cli", "report": "cli", "inspect": "cli", "summary": "cli", "sample": "cli",
     "annotate": "cli_stages", "validate": "cli_stages", "export": "cli_stages",
-    "judge": "cli_judge", "review": "cli_review", "preflight": "cli_preflight",
+    "judge": "cli_judge", "review": "cli_review", "preflight": "cli_preflight", "eval": "cli_eval",
 }
 
 
