@@ -62,7 +62,8 @@ def validate_fingerprint(run: RunDir, cjk_threshold: float) -> dict[str, Any]:
 
 
 def report_fingerprint(run: RunDir, *, samples: int, seed: int, max_length: int | None) -> dict[str, Any]:
-    """The report reads every ledger, the manifest's stage entries and every export's manifest and lengths."""
+    """The report reads every ledger, the manifest's stage entries and every export's manifest, lengths and saved
+    evaluations (``sftdata eval``)."""
     stages = {k: v for k, v in run.manifest().get("stages", {}).items() if k not in _NOT_REPORTED}
     digest = hashlib.sha256(json.dumps(_without_elapsed(stages), sort_keys=True, default=str).encode()).hexdigest()
     exports_root = run.path / "export"
@@ -70,5 +71,6 @@ def report_fingerprint(run: RunDir, *, samples: int, seed: int, max_length: int 
     return {"ledgers": {p.name: _stat(p) for p in (run.episodes_path, run.annotations_path, run.rejects_path,
                                                    run.judgements_path, run.reviews_path)},
             "manifest": digest,
-            "exports": {p.name: [_stat(p / "manifest.json"), _stat(p / "lengths.json")] for p in exports},
+            "exports": {p.name: [_stat(p / "manifest.json"), _stat(p / "lengths.json"),
+                                 *(_stat(e) for e in sorted((p / "eval").glob("*.json")))] for p in exports},
             "options": {"samples": samples, "seed": seed, "max_length": max_length}, "code": code_stamp()}

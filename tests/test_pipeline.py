@@ -132,6 +132,10 @@ def test_a_run_with_nothing_to_do_validates_and_draws_nothing(workdir):
     assert "validate" in (skipped := again(cjk=0.4)) and "report" not in skipped
     (run / "annotations.jsonl").write_bytes((run / "annotations.jsonl").read_bytes())  # what both read
     assert not {"validate", "report"} & again(cjk=0.4)
+    saved = run / "export" / "react-zh" / "eval" / "preds.json"  # an evaluation saved beside an export: the page shows it
+    saved.parent.mkdir()
+    saved.write_text("{}")
+    assert "validate" in (skipped := again(cjk=0.4)) and "report" not in skipped
 
 
 def test_workers_give_the_same_shards(workdir, tmp_path_factory):
