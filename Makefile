@@ -1,12 +1,16 @@
 # sftdata: `make demo` shows the pipeline on generated data, `make test` runs the test suite.
 PYTHON ?= python3
-# make test SWIFT=1 also installs torch, torchvision and ms-swift (make swift) and runs the Swift tests:
-# Swift's own template over every exported row, and train.sh for two steps on tiny local models
+# The optional parts (docs/testing.md): tests that need one carry its marker and skip without it. `make test-extras`
+# installs them all and runs only those tests, where a missing part fails. `make test SWIFT=1 LS=1 CLIENTS=1 OCR=1`
+# installs the parts named and runs the whole suite with them.
+# SWIFT=1: torch, torchvision and ms-swift (make swift): Swift's own template over every exported row, train.sh
 SWIFT  ?= 0
-# make test LS=1 also installs Label Studio in .venv-ls (make labelstudio) and runs the review round trip against it
+# LS=1: Label Studio in .venv-ls (make labelstudio): the review round trip against a real server
 LS     ?= 0
-# make test CLIENTS=1 also installs the formats' real clients (make clients) and runs every demo answer through them
+# CLIENTS=1: the formats' real clients (make clients): every demo answer through them
 CLIENTS ?= 0
+# OCR=1: the ocr extra, RapidOCR on ONNX Runtime (make ocr): OCR text elements for annotated phone frames
+OCR    ?= 0
 CLIENT_VENVS := .venv-clients
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,36 +19,72 @@ MIND2WEB := raw/sample/mind2web.parquet
 WEB_ANNOTATED := raw/sample/web-annotated
 DEMO   := processed/demo
 
-.PHONY: demo test swift labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks bench-speed fonts clean help
+.PHONY: demo test test-extras swift ocr labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks \
+        bench-speed fonts chromium clean help
 
 help:
 	@echo "make demo   - generate a sample, ingest it into $(DEMO) and print a summary"
-	@echo "make test   - install the dev extras into $(VENV) and run the tests (SWIFT=1: with ms-swift)"
+	@echo "make test   - install the dev extras into $(VENV) and run the tests (no optional part needed)"
+	@echo "make test-extras - install every optional part and run the tests that need one (docs/testing.md)"
 	@echo "make swift  - add torch, torchvision and ms-swift to $(VENV) (train.sh, sftdata preflight)"
-	@echo "make labelstudio - Label Studio in .venv-ls (sftdata review; make test LS=1)"
-	@echo "make clients - the formats' real clients in .venv-clients (make test CLIENTS=1; make clients-table)"
+	@echo "make ocr    - add RapidOCR to $(VENV) (sftdata ingest annotated --ocr)"
+	@echo "make labelstudio - Label Studio in .venv-ls (sftdata review)"
+	@echo "make clients - the formats' real clients in .venv-clients (make clients-table)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
 
 $(BIN)/python:
+	@echo "creating the virtualenv $(VENV)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# rapidocr-onnxruntime depends on opencv-python, whose cv2 needs libGL and shadows the headless build we use:
-# keep one OpenCV, the headless one
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,ocr]'
-	$(BIN)/python -m pip uninstall -q -y opencv-python
-	$(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless
+	@echo "installing sftdata, its dependencies and the test tools into $(VENV) (pip, quiet: 1-3 minutes the first time)"
+	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $@
+
+# rapidocr-onnxruntime (and ms-swift's stack) depend on opencv-python, whose cv2 needs libGL and shadows the headless
+# build we use: keep one OpenCV, the headless one
+KEEP_HEADLESS_OPENCV = if $(BIN)/python -m pip show -q opencv-python 2>/dev/null; then \
+	  $(BIN)/python -m pip uninstall -q -y opencv-python && \
+	  $(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless; fi
+
+# `.[dev,...]` with the extras given and those already in $(VENV): one resolve for all of them, so adding one extra
+# never moves a package another one pinned
+comma := ,
+space := $(subst ,, )
+extras_with = $(subst $(space),$(comma),$(sort dev $(1) $(if $(wildcard $(VENV)/.installed-ocr),ocr) \
+                $(if $(wildcard $(VENV)/.installed-swift),swift)))
+
+$(VENV)/.installed-ocr: pyproject.toml | $(VENV)/.installed
+	@echo "installing the ocr extra into $(VENV) (RapidOCR and ONNX Runtime, about 60 MB: under a minute)"
+	$(BIN)/python -m pip install -q -e '.[$(call extras_with,ocr)]'
+	@$(KEEP_HEADLESS_OPENCV)
+	@touch $@
+
+ocr: $(VENV)/.installed-ocr
+
+# apt-get as root, waiting for another install's lock instead of failing
+APT_INSTALL := .ci/apt-install
 
 # Chinese labels and sample screens need a real CJK font (never tofu boxes).
 fonts:
 	@if ! fc-list :lang=zh 2>/dev/null | grep -q . ; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing a CJK font (fonts-noto-cjk)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk fontconfig >/dev/null; \
+	    echo "installing a CJK font (fonts-noto-cjk, about 1 minute)"; \
+	    $(APT_INSTALL) fonts-noto-cjk fontconfig; \
 	  else \
 	    echo "no CJK font found: install one, e.g. 'sudo apt-get install fonts-noto-cjk' (or fonts-wqy-microhei)"; exit 1; \
+	  fi; \
+	fi
+
+# headless Chromium: the report's and Label Studio's rendering tests (make test-extras)
+chromium:
+	@if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Chromium (apt-get, about 1-2 minutes)"; \
+	    $(APT_INSTALL) chromium; \
+	  else \
+	    echo "no chromium on PATH: install it, e.g. 'sudo apt-get install chromium'"; exit 1; \
 	  fi; \
 	fi
 
@@ -67,17 +107,25 @@ demo: $(VENV)/.installed fonts $(SAMPLE) $(MIND2WEB) $(WEB_ANNOTATED)
 # This pair (a CUDA build, about 5.5 GB) runs on a CPU-only machine.
 TORCH ?= torch==2.14.1 torchvision==0.29.1
 $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
+	@echo "installing torch, torchvision and ms-swift into $(VENV) (about 6 GB: 5-15 minutes)"
 	$(BIN)/python -m pip install -q $(TORCH)
-	$(BIN)/python -m pip install -q -e '.[dev,ocr,swift]'
-	$(BIN)/python -m pip uninstall -q -y opencv-python
-	$(BIN)/python -m pip install -q --force-reinstall --no-deps opencv-python-headless
+	$(BIN)/python -m pip install -q -e '.[$(call extras_with,swift)]'
+	@$(KEEP_HEADLESS_OPENCV)
 	@touch $@
 
 swift: $(VENV)/.installed-swift
 
 test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed) \
-      $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed)
+      $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed) $(if $(filter 1,$(OCR)),$(VENV)/.installed-ocr)
 	$(BIN)/python -m pytest -n auto --dist loadfile
+
+# Only the tests that need an optional part (their markers, tests/extras.py), with every part installed; a missing
+# part fails them instead of skipping. With plain `make test` this runs each test once (CI: .ci/run).
+EXTRA_MARKERS := swift or label_studio or clients or ocr or chromium
+test-extras: $(VENV)/.installed fonts chromium $(VENV)/.installed-swift $(VENV)/.installed-ocr .venv-ls/.installed \
+             $(CLIENT_VENVS)/.installed
+	SFTDATA_REQUIRE_SWIFT=1 SFTDATA_REQUIRE_LABEL_STUDIO=1 SFTDATA_REQUIRE_CLIENTS=1 SFTDATA_REQUIRE_OCR=1 \
+	SFTDATA_REQUIRE_CHROMIUM=1 $(BIN)/python -m pytest -n auto --dist loadfile -m "$(EXTRA_MARKERS)"
 
 .venv-bench/.installed: pyproject.toml
 	$(PYTHON) -m venv .venv-bench
@@ -110,6 +158,7 @@ bench: bench-ingest bench-overlay bench-checks bench-speed
 # Label Studio for `sftdata review` and tests/review/test_label_studio.py, in its own virtualenv (its pins clash
 # with ours); about 1.5 minutes. The test skips without it unless SFTDATA_REQUIRE_LABEL_STUDIO=1.
 .venv-ls/.installed:
+	@echo "installing Label Studio into .venv-ls (about 1.5 minutes)"
 	$(PYTHON) -m venv .venv-ls
 	.venv-ls/bin/python -m pip install -q --upgrade pip
 	.venv-ls/bin/python -m pip install -q 'label-studio>=1.23,<2' 'label-studio-sdk>=2.1,<3'
@@ -120,8 +169,10 @@ labelstudio: .venv-ls/.installed
 # The real clients of the export formats (tests/clients), one virtualenv each: their pins clash with ours and with
 # each other. ui-tars's parser and Qwen-Agent (its runtime imports numpy, soundfile, tqdm and dateutil without declaring
 # them); browser-use 0.13 and 0.1 (0.1.36 imports PIL without declaring it); app-use without its LLM and
-# embedding stack (its controller and agent models need only these; the full install pulls torch, about 6 GB).
+# embedding stack (its controller, its App on an Appium driver and its agent models need only these; the full
+# install pulls torch, about 6 GB).
 $(CLIENT_VENVS)/.installed:
+	@echo "installing the formats' clients into $(CLIENT_VENVS) (four virtualenvs: 2-4 minutes)"
 	$(PYTHON) -m venv $(CLIENT_VENVS)/agents
 	$(CLIENT_VENVS)/agents/bin/python -m pip install -q 'ui-tars==0.5.1' 'qwen-agent==0.0.34' numpy soundfile tqdm python-dateutil
 	$(PYTHON) -m venv $(CLIENT_VENVS)/browser-use-0.13
@@ -136,7 +187,8 @@ $(CLIENT_VENVS)/.installed:
 
 clients: $(CLIENT_VENVS)/.installed
 
-# answers tried / accepted per format and client, on the demo's data (the README's table)
+# answers tried / accepted / read as meant / executed as recorded per format and client, and the steps each export
+# dropped with their reasons, on the demo's data (the README's table)
 clients-table: $(VENV)/.installed fonts $(CLIENT_VENVS)/.installed
 	$(BIN)/python tests/clients/harness.py
 

@@ -13,10 +13,12 @@ once into the page cache. Modes:
 - ``ours``       ``read`` + ``tf.train.Example`` decode (what TensorFlow's pipeline does)
 - ``ours-full``  ``ours`` + the canonical episode (accessibility forests, actions, screenshot hashes), without the
                  screen comparison (``--no-screen-change``)
-- ``ours-screens`` ``ours-full`` with the screen comparison (the default: every distinct screenshot decoded once)
+- ``ours-screens`` ``ours-full`` with the screen comparison (the default: the same bytes or differing visible
+                 elements decide a pair, the pixels only the rest; see sftdata/loaders/screen_signals.py)
 - ``tf``         ``tf.data.TFRecordDataset(compression_type="GZIP")`` + ``tf.io.parse_single_example``
 
-Every mode is timed from after its imports (TensorFlow's and ours alike), in a fresh process.
+Every mode is timed from after its imports (TensorFlow's and ours alike), in a fresh process; the modes take
+turns in ``--rounds`` interleaved rounds and each prints min / median / max (the ratios use the best run).
 
 Needs TensorFlow for the baseline (``pip install tensorflow-cpu``; ``make bench-ingest`` sets up .venv-bench).
 """
@@ -35,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from machine import machine  # noqa: E402
+from machine import footer, header, spread  # noqa: E402
 
 SPEC_FEATURES = ("screenshots", "screenshot_widths", "screenshot_heights", "accessibility_trees", "actions",
                  "step_instructions")
@@ -149,7 +151,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size-gb", type=float, default=1.0)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
-    ap.add_argument("--repeat", type=int, default=2, help="runs per mode; the best is reported")
+    ap.add_argument("--rounds", "--repeat", type=int, default=3, help="interleaved rounds (each runs every mode)")
     ap.add_argument("--modes", default="limit,read,tf,ours,ours-full,ours-screens",
                     help="comma-separated modes to measure (see above)")
     ap.add_argument("--real", action="store_true", help="copies of the real AndroidControl fixture records "
@@ -173,22 +175,25 @@ def main() -> None:
     with open(path, "rb") as f:  # warm the page cache so every reader starts equal
         while f.read(16 << 20):
             pass
-    results = {}
-    for mode in args.modes.split(","):
-        runs = [r for r in (run_worker(mode, path) for _ in range(args.repeat)) if r]
-        if runs:
-            results[mode] = min(runs, key=lambda r: r["seconds"])
+    header(f"AndroidControl reader, {args.rounds} interleaved rounds")
+    runs: dict[str, list[dict]] = {mode: [] for mode in args.modes.split(",")}
+    for _ in range(args.rounds):
+        for mode in runs:
+            result = run_worker(mode, path)
+            if result:
+                runs[mode].append(result)
+    results = {mode: min(rs, key=lambda r: r["seconds"]) for mode, rs in runs.items() if rs}
     tf_s = results["tf"]["seconds"] if "tf" in results else None
     limit_s = results["limit"]["seconds"] if "limit" in results else None
     episodes = max(r["records"] for r in results.values())
-    print(f"\nmachine: {machine()}")
-    print(f"file: {path.name}, {size / 1e6:.0f} MB compressed, {episodes} episodes; best of {args.repeat}")
-    print(f"{'mode':<14}{'seconds':>9}{'MB/s':>9}{'episodes/s':>12}{'peak RSS MB':>13}{'vs TF':>8}{'vs limit':>10}")
+    print(f"file: {path.name}, {size / 1e6:.0f} MB compressed, {episodes} episodes; page cache warm")
+    print(f"{'mode':<14}{'seconds min / median / max':>28}{'MB/s':>7}{'episodes/s':>12}{'peak RSS MB':>13}"
+          f"{'vs TF':>8}{'vs limit':>10}")
     for mode, r in results.items():
         vs_tf = f"{tf_s / r['seconds']:.2f}x" if tf_s else "n/a"
         vs_limit = f"{limit_s / r['seconds']:.2f}x" if limit_s else "n/a"
-        print(f"{mode:<14}{r['seconds']:>9.2f}{size / 1e6 / r['seconds']:>9.0f}{episodes / r['seconds']:>12.0f}"
-              f"{r['peak_rss_mb']:>13.0f}{vs_tf:>8}{vs_limit:>10}")
+        print(f"{mode:<14}{spread([x['seconds'] for x in runs[mode]]):>28}{size / 1e6 / r['seconds']:>7.0f}"
+              f"{episodes / r['seconds']:>12.0f}{r['peak_rss_mb']:>13.0f}{vs_tf:>8}{vs_limit:>10}")
     if "ours" in results:
         ok_rss = results["ours"]["peak_rss_mb"] < 300
         print(f"\ntarget: ours >= 1.0x TensorFlow -> "
@@ -198,7 +203,8 @@ def main() -> None:
         ratio = limit_s / results["read"]["seconds"]
         print(f"target: reader >= 0.85x the one-core inflate+CRC limit -> {ratio:.2f}x, "
               f"{'met' if ratio >= 0.85 else 'MISSED'}")
-    (args.out / "ingest.json").write_text(json.dumps({"file_bytes": size, "results": results}, indent=2))
+    (args.out / "ingest.json").write_text(json.dumps({"file_bytes": size, "results": results, "runs": runs}, indent=2))
+    footer()
 
 
 if __name__ == "__main__":

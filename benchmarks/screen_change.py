@@ -3,6 +3,7 @@
     python benchmarks/screen_change.py            # fixtures from ../shared/fixtures
     python benchmarks/screen_change.py --fixtures DIR --sheet contact.png
     python benchmarks/screen_change.py --ingest            # ingest time with and without the comparison
+    python benchmarks/screen_change.py --ingest --every-frame   # ... and decoding every frame (the previous way)
 
 Changed pairs: every consecutive pair of the AndroidControl fixture episodes (11 frames, 3 episodes) and of
 the annotated fixtures as the loader stores them (clean/ frames, or the frames with the marks removed); each
@@ -24,6 +25,7 @@ from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from sftdata.loaders.screen_change import (INEFFECTIVE_BELOW, STATUS_BAR, is_ineffective,  # noqa: E402
                                            screen_change, screen_grid)
@@ -138,66 +140,149 @@ def measure(fixtures: Path, sheet: Path | None = None) -> dict[str, list[tuple[s
     return scores
 
 
-def speed(fixtures: Path, repeat: int = 5) -> dict[str, float]:
-    """Milliseconds per 1080x2400 frame: decode + grid from PNG bytes, grid from a decoded image, and per
-    pair from two decoded images."""
+def _stored(png: bytes) -> bytes:
+    """The same PNG with its IDAT inflated by zlib-ng and written back as stored (uncompressed) deflate blocks: a
+    decoder after it only copies. The alternative measured for "zlib-ng where it decodes"."""
+    import struct
+
+    from zlib_ng import zlib_ng
+
+    view, pos, head_end, parts = memoryview(png), 8, 0, []
+    inflater = zlib_ng.decompressobj()
+    while pos + 8 <= len(png):
+        (n,) = struct.unpack_from(">I", png, pos)
+        kind = png[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            head_end = head_end or pos
+            parts.append(inflater.decompress(view[pos + 8:pos + 8 + n]))
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    raw = b"".join(parts)
+    body = [b"\x78\x01"]
+    for i in range(0, len(raw), 65535):
+        block = raw[i:i + 65535]
+        body += [struct.pack("<BHH", i + 65535 >= len(raw), len(block), len(block) ^ 0xFFFF), block]
+    body.append(struct.pack(">I", zlib_ng.adler32(raw)))
+    idat = b"".join(body)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
+    return bytes(view[:head_end]) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def speed(fixtures: Path, rounds: int = 5) -> dict[str, list[float]]:
+    """Milliseconds per 1080x2400 frame, in interleaved rounds: the grid from PNG bytes with each decoder tried
+    (libspng is what ingest uses), from a decoded image, and one pair of decoded images compared."""
+    import numpy as np
+    import pyspng
+
+    from machine import interleaved
+
     paths = sorted((fixtures / "androidcontrol" / "screenshots").glob("*/*.png"))
     data = [p.read_bytes() for p in paths]
     images = [Image.open(io.BytesIO(d)).convert("RGB") for d in data]
-    out = {}
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for d in data:
-            screen_grid(d)
-    out["grid from PNG bytes (decode included)"] = (time.perf_counter() - t0) * 1000 / (repeat * len(data))
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for im in images:
-            screen_grid(im)
-    out["grid from a decoded RGB image"] = (time.perf_counter() - t0) * 1000 / (repeat * len(images))
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for a, b in zip(images, images[1:]):
-            screen_change(a, b)
-    out["screen_change on two decoded images"] = (time.perf_counter() - t0) * 1000 / (repeat * (len(images) - 1))
-    return out
+
+    def pillow(d: bytes):
+        with Image.open(io.BytesIO(d)) as im:
+            return screen_grid(im.convert("L"))
+    fns = {
+        "grid from PNG bytes, Pillow": lambda: [pillow(d) for d in data],
+        "grid from PNG bytes, libspng (ingest)": lambda: [screen_grid(d) for d in data],
+        "grid from PNG bytes, zlib-ng inflate + Pillow": lambda: [pillow(_stored(d)) for d in data],
+        "grid from PNG bytes, zlib-ng inflate + libspng": lambda: [screen_grid(Image.fromarray(pyspng.load(_stored(d))))
+                                                                   for d in data],
+        "grid from a decoded RGB image": lambda: [screen_grid(im) for im in images],
+        "screen_change on two decoded images": lambda: [screen_change(a, b) for a, b in zip(images, images[1:])],
+    }
+    assert all(np.array_equal(pillow(d), screen_grid(d)) and np.array_equal(pillow(d), pillow(_stored(d)))
+               for d in data)  # every decoder gives the same grid
+    times = interleaved(fns, rounds)
+    return {name: [t * 1000 / (len(images) - 1 if "two" in name else len(data)) for t in values]
+            for name, values in times.items()}
 
 
-def ingest_cost(fixtures: Path, copies: int = 20, synthetic: int = 24,
-                workers: int = 1) -> list[tuple[str, float, float]]:
-    """Seconds to ingest the same TFRecord into a fresh run without and with the screen comparison (``workers``
-    processes, best of two): the real fixture records repeated ``copies`` times, and ``synthetic`` generated
-    1080x2400 episodes. Returns (input, seconds without, seconds with)."""
-    from sftdata.ingest import IngestOptions, ingest_androidcontrol
+def _decode_every_frame(steps, shots):
+    """The previous default, for comparison: every distinct frame decoded, every pair compared by pixels."""
+    from sftdata.loaders.screen_change import grid_or_none, mark_steps
+
+    grids: dict = {}
+    for shot in shots:
+        if shot.sha256 not in grids:
+            grids[shot.sha256] = grid_or_none(shot.read())
+    mark_steps(steps, [grids[shot.sha256] for shot in shots])
+    return {}
+
+
+def ingest_inputs(fixtures: Path, copies: int = 20, synthetic: int = 24) -> dict[str, list[bytes]]:
+    """The real fixture records repeated ``copies`` times (re-numbered), and ``synthetic`` generated 1080x2400
+    episodes."""
     from sftdata.loaders.protos import make_example, parse_example
-    from sftdata.loaders.tfrecord import read_tfrecords, write_tfrecords
-    from sftdata.rundir import RunDir
+    from sftdata.loaders.tfrecord import read_tfrecords
     from sftdata.synthetic.sample import generate_records
 
     real = [f.data for f in read_tfrecords(fixtures / "androidcontrol" / "android_control-00000-of-00001")]
-    inputs = {
+    return {
         f"real fixture x{copies} ({3 * copies} episodes)": [
             make_example(dict(parse_example(r), episode_id=[k * 1000 + i]))
             for k in range(copies) for i, r in enumerate(real)],
         f"synthetic ({synthetic} episodes)": list(generate_records(n_episodes=synthetic, seed=7, size=(1080, 2400))),
     }
-    out = []
+
+
+def decisions(records: list[bytes]) -> dict[str, int]:
+    """How many pairs each signal decides, and how many frames are decoded, over ``records``."""
+    from sftdata.loaders import androidcontrol
+    from sftdata.loaders.screen_signals import Shot, mark_steps_from_signals, png_intact
+
+    total: dict[str, int] = {}
+    for record in records:
+        features = androidcontrol.decode_features(record)
+        episode = androidcontrol.episode_from_features(features, screen_change=False)
+        shots = [Shot(s.screenshot.sha256, s.screenshot.width, s.screenshot.height, png_intact(p), lambda p=p: p)
+                 for s, p in zip(episode.steps, features["screenshots"])]
+        for key, n in mark_steps_from_signals(episode.steps, shots).items():
+            total[key] = total.get(key, 0) + n
+    return total
+
+
+def ingest_cost(fixtures: Path, workers: int, rounds: int, every_frame: bool) -> None:
+    """Seconds to ingest each input into a fresh run without the comparison, with it (the default: cheap signals
+    first) and, with ``every_frame``, decoding every frame (the previous default), in interleaved rounds."""
+    from machine import CPU, interleaved, ratios, spread
+    from sftdata.ingest import IngestOptions, ingest_androidcontrol
+    from sftdata.loaders import androidcontrol
+    from sftdata.loaders.tfrecord import write_tfrecords
+    from sftdata.rundir import RunDir
+
+    cheap = androidcontrol.mark_steps_from_signals
+    runs = iter(range(10 ** 6))  # every ingest into a run of its own
     with tempfile.TemporaryDirectory() as tmp:
-        for name, records in inputs.items():
-            path = Path(tmp) / "in.tfrecord.gz"
+        for name, records in ingest_inputs(fixtures).items():
+            path = Path(tmp) / f"{len(records)}.tfrecord.gz"
             write_tfrecords(path, records)
-            times = {}
-            for flag in (False, True):
-                best = float("inf")
-                for attempt in range(2):
-                    run = RunDir(Path(tmp) / f"run-{flag}-{attempt}-{len(out)}")
-                    t0 = time.perf_counter()
-                    ingest_androidcontrol([path], run, IngestOptions(workers=workers, screen_change=flag),
-                                          progress=False)
-                    best = min(best, time.perf_counter() - t0)
-                times[flag] = best
-            out.append((name, times[False], times[True]))
-    return out
+
+            def ingest(flag: bool, mark=cheap):
+                def run():
+                    androidcontrol.mark_steps_from_signals = mark  # the workers fork after this
+                    try:
+                        ingest_androidcontrol([path], RunDir(Path(tmp) / f"run{next(runs)}"),
+                                              IngestOptions(workers=workers, screen_change=flag), progress=False)
+                    finally:
+                        androidcontrol.mark_steps_from_signals = cheap
+                return run
+            contenders = {"--no-screen-change": ingest(False), "default (cheap signals first)": ingest(True)}
+            if every_frame:
+                contenders["every frame decoded"] = ingest(True, _decode_every_frame)
+            times = interleaved(contenders, rounds)
+            counts = decisions(records)
+            print(f"\n{name}, {workers} process(es); pairs decided by: same bytes {counts['same_bytes']}, visible "
+                  f"elements {counts['elements']}, pixels {counts['pixels']}; frames decoded {counts['frames_decoded']}")
+            print(f"{'':<34}{'seconds min / median / max':>28}{'x --no-screen-change':>28}{'CPU s (median)':>16}")
+            base = times["--no-screen-change"]
+            for label, values in times.items():
+                print(f"{label:<34}{spread(values):>28}{spread(ratios(values, base)):>28}"
+                      f"{sorted(CPU[label])[len(values) // 2]:>16.2f}")
 
 
 def main() -> None:
@@ -206,14 +291,17 @@ def main() -> None:
     ap.add_argument("--sheet", type=Path, help="write the changed pairs side by side to this PNG")
     ap.add_argument("--verbose", action="store_true", help="print every pair's score")
     ap.add_argument("--ingest", action="store_true", help="time AndroidControl ingest without / with the comparison")
+    ap.add_argument("--rounds", type=int, default=3, help="--ingest: interleaved rounds")
+    ap.add_argument("--every-frame", action="store_true", help="--ingest: also time decoding every frame (slow)")
     args = ap.parse_args()
     if args.ingest:
+        from machine import footer, header
         from sftdata.config import default_workers
 
+        header(f"AndroidControl ingest, {args.rounds} interleaved rounds; target: default <= 1.3x --no-screen-change")
         for workers in sorted({1, default_workers()}):
-            print(f"{f'ingest ({workers} processes, best of 2)':<40}{'without s':>10}{'with s':>9}{'ratio':>7}")
-            for name, without, with_ in ingest_cost(args.fixtures, workers=workers):
-                print(f"{name:<40}{without:>10.2f}{with_:>9.2f}{with_ / without:>7.2f}")
+            ingest_cost(args.fixtures, workers, args.rounds, args.every_frame)
+        footer()
         return
     scores = measure(args.fixtures, args.sheet)
     print(f"{'pairs':<38}{'count':>6}  {'min':>7} {'median':>7} {'max':>7}  ineffective  max cell move")
@@ -230,9 +318,13 @@ def main() -> None:
     print(f"\nthreshold INEFFECTIVE_BELOW = {INEFFECTIVE_BELOW}: largest unchanged {unchanged:.4f} "
           f"({INEFFECTIVE_BELOW / max(unchanged, 1e-9):.1f}x below it), smallest real change {changed:.4f} "
           f"({changed / INEFFECTIVE_BELOW:.0f}x above it)")
+    from machine import footer, header, spread
+
     print()
+    header("per-frame speed, 5 interleaved rounds")
     for what, ms in speed(args.fixtures).items():
-        print(f"{what:<45}{ms:>7.1f} ms")
+        print(f"{what:<50}{spread(ms, digits=1):>22} ms")
+    footer()
 
 
 if __name__ == "__main__":

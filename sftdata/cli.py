@@ -12,9 +12,10 @@ from .config import TopLevel
 from .errors import FatalError
 from .exitcodes import NothingProduced
 from .options import click_options, from_cli, size_param
+from .plural import counted
 from .rundir import RunDir
 from .sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
-from .summary import format_summary
+from .summary import format_summary, rejected_inputs
 from .values import size_of
 
 
@@ -69,7 +70,8 @@ def _fail_when_empty(run_dir, result) -> None:
     """Exit NOTHING_PRODUCED when the run holds no episode of this source: every input rejected or none selected."""
     if result.exported:
         return
-    why = (f"all {result.rejected} inputs were rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
+    inputs = "the only input was" if result.rejected == 1 else f"all {result.rejected} inputs were"
+    why = (f"{inputs} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
            else "no input was selected")
     raise NothingProduced(f"no {result.source} episode was ingested: {why}")
 
@@ -79,15 +81,19 @@ def _report(run_dir, result) -> None:
         click.echo(f"{run_dir}: ingest of {result.source} already finished with these inputs and options; "
                    "nothing to do.")
     else:
-        click.echo(f"ingested {result.new_exported} new {result.source} episodes, rejected {result.new_rejected}"
+        click.echo(f"ingested {counted(result.new_exported, f'new {result.source} episode')}, "
+                   f"rejected {result.new_rejected}"
                    + (f", filtered out {result.filtered}" if result.filtered else "")
                    + f" ({result.elapsed_s:.1f} s in total for this source)")
+        named = rejected_inputs(RunDir(run_dir), result.source, result.new_rejected)
+        if named:  # a partial ingest exits 0 (something was produced, nothing lost) but says what it left out
+            click.echo(named)
     if result.reread:
-        click.echo(f"read again {result.reread} trajectories rejected earlier and changed since (their old rejects "
-                   "were taken back)")
+        click.echo(f"read again {counted(result.reread, 'trajectory', 'trajectories')} rejected earlier and changed "
+                   "since (their old rejects were taken back)")
     if result.changed_kept:
-        click.echo(f"note: {result.changed_kept} trajectories changed after they were ingested; their episodes stay "
-                   "as ingested (ingest into a new run to take the changes)")
+        click.echo(f"note: {counted(result.changed_kept, 'trajectory', 'trajectories')} changed after ingest; "
+                   "their episodes stay as ingested (ingest into a new run to take the changes)")
 
 
 @ingest.command("annotated")
@@ -159,7 +165,8 @@ def ingest_mind2web(paths, run_dir, progress, **options):
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: when stderr is a terminal).")
 @_fatal_to_exit
 def run_command(config, print_example_config, workers, backend, model, base_url, strict, progress):
-    """Run the whole conversion from a TOML config: ingest, annotate, validate, export, report.
+    """Run the whole conversion from a TOML config: ingest, annotate, judge (with a [judge] table), validate,
+    export, report.
 
     \b
     Each stage is skipped when it already finished with the same inputs and options; a killed run resumes
@@ -172,7 +179,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     """
     from dataclasses import replace as dc_replace
 
-    from .config import example_config, load_config
+    from .config import check_inputs, example_config, load_config
     from .pipeline import run_pipeline, shown, summary_table
 
     if print_example_config:
@@ -181,6 +188,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     if config is None:
         raise click.UsageError("give a CONFIG file (sftdata run --print-example-config prints one)")
     cfg = load_config(config)
+    check_inputs(cfg, config)
     if workers:
         cfg.workers = workers
     if strict is not None:
@@ -191,7 +199,8 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     result = run_pipeline(cfg, progress=progress)
     click.echo(summary_table(result))
     for name, manifest in result.exports.items():
-        click.echo(f"train {name}: bash {shown(manifest['dir'])}/train.sh")
+        script = "train_grpo.sh" if (manifest.get("options") or {}).get("rl") else "train.sh"
+        click.echo(f"train {name}: bash {shown(manifest['dir'])}/{script}")
     if result.report:
         click.echo(f"report: {shown(result.report)}")
     unbalanced = [name for name, acc in result.accounting.items() if isinstance(acc, dict) and not acc["balanced"]]
@@ -230,7 +239,8 @@ def report(run_dir, out, max_length, samples, seed):
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
-@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="PNG file to write.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Image file to write: .png, or .jpg/.jpeg for JPEG.")
 @_fatal_to_exit
 def inspect(run_dir, episode_id, out):
     """Draw a contact sheet of one episode: annotator images with their marks, step, action, instruction.
@@ -268,7 +278,7 @@ def summary(run_dir, as_json):
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--episodes", "n_episodes", type=click.IntRange(min=1),
               help="Episodes (tasks with --mind2web)  [default: 12; with --mind2web every scripted task, 13; "
-                   "with --annotated-web 4]")
+                   "with --annotated or --annotated-web 4]")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--size", default="1080x2400", show_default=True, type=size_param(), help="Screen size WIDTHxHEIGHT.")
 @click.option("--mind2web", is_flag=True,
@@ -278,9 +288,18 @@ def summary(run_dir, as_json):
 @click.option("--annotated-web", is_flag=True,
               help="Write human-annotated web trajectories (desktop browser frames with red marks, task.json with "
                    "platform web, urls and elements) into the directory OUT instead.")
-def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
-    """Write synthetic phone trajectories as an AndroidControl-format GZIP TFRecord (or, with --mind2web, web
-    tasks as a Multimodal-Mind2Web Parquet shard).
+@click.option("--annotated", is_flag=True,
+              help="Write human-annotated phone trajectories (frames with the annotator's red label, circle and "
+                   "arrow, a task.json with goal and actions) into the directory OUT instead: `sftdata ingest "
+                   "annotated OUT` reads them.")
+def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, annotated):
+    """Write synthetic trajectories to try the pipeline on, in one of four input formats.
+
+    \b
+    OUT                   phone episodes, an AndroidControl-format GZIP TFRecord (the default)
+    OUT --mind2web        web tasks, a Multimodal-Mind2Web Parquet shard
+    OUT --annotated       human-annotated phone trajectories, one folder each (frames with red marks, task.json)
+    OUT --annotated-web   human-annotated web trajectories, one folder each (frames with red marks, task.json)
 
     \b
     Drawn screens (status bar, list rows, buttons, a search field, Chinese and English text) with matching
@@ -291,26 +310,39 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
       sftdata sample raw/sample/sample.tfrecord.gz --episodes 12 --seed 0
       sftdata sample raw/sample/mind2web.parquet --mind2web --mind2web-json raw/sample/mind2web-json
       sftdata sample raw/sample/web-annotated --annotated-web
+      sftdata sample raw/mine --annotated
     """
     if mind2web_json and not mind2web:
         raise click.UsageError("--mind2web-json needs --mind2web")
+    if annotated:
+        if mind2web or annotated_web:
+            raise click.UsageError("--annotated writes phone trajectories; --mind2web and --annotated-web write "
+                                   "others: choose one")
+        from .synthetic.phone_annotated import write_phone_annotated
+
+        count = _fatal_to_exit(write_phone_annotated)(out, n_episodes=n_episodes or 4, seed=seed, size=size_of(size))
+        click.echo(f"wrote {count} annotated phone trajectories to {out}; next: sftdata ingest annotated {out} "
+                   "--out RUN")
+        return
     if annotated_web:
         if mind2web:
             raise click.UsageError("--annotated-web and --mind2web write different things: choose one")
         from .synthetic.web_annotated import write_web_annotated
 
         count = _fatal_to_exit(write_web_annotated)(out, n_episodes=n_episodes or 4, seed=seed)
-        click.echo(f"wrote {count} annotated web trajectories to {out}")
+        click.echo(f"wrote {counted(count, 'annotated web trajectory', 'annotated web trajectories')} to {out}")
         return
     if out.is_dir():
-        raise click.BadParameter(f"{out} is a directory (a directory is written only with --annotated-web)",
+        raise click.BadParameter(f"{out} is a directory (a directory is written only with --annotated or "
+                                 "--annotated-web)",
                                  param_hint="OUT")
     if mind2web:
         from .synthetic.mind2web import TASKS, write_parquet, write_text_json
 
         tasks = n_episodes or len(TASKS)
         rows = write_parquet(out, tasks=tasks, seed=seed)
-        click.echo(f"wrote {tasks} tasks ({rows} steps) to {out} ({out.stat().st_size / 1e6:.1f} MB)")
+        click.echo(f"wrote {counted(tasks, 'task')} ({counted(rows, 'step')}) to {out} "
+                   f"({out.stat().st_size / 1e6:.1f} MB)")
         if mind2web_json:
             click.echo(f"wrote the text-only JSON to {write_text_json(mind2web_json, tasks=tasks, seed=seed)}")
         return
@@ -318,12 +350,13 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web):
 
     count = write_sample(out, n_episodes=n_episodes or 12, seed=seed, size=size_of(size),
                          progress=sys.stderr.isatty())
-    click.echo(f"wrote {count} episodes to {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    click.echo(f"wrote {counted(count, 'episode')} to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
 from . import cli_preflight, cli_stages  # noqa: E402,F401  (register annotate, validate, export, preflight)
 from . import cli_review  # noqa: E402,F401  (register review)
 from . import cli_judge  # noqa: E402,F401  (register judge)
+from . import cli_eval  # noqa: E402,F401  (register eval)
 
 if __name__ == "__main__":  # pragma: no cover
     # run as `python -m sftdata.cli`, this file is __main__: use the imported module's group, which the stage

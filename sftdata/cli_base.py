@@ -1,7 +1,14 @@
-"""The ``sftdata`` command group and what every command module shares (no command module imports another)."""
+"""The ``sftdata`` command group and what every command module shares (no command module imports another).
+
+The group loads its commands lazily: the command line's command is looked up in :data:`COMMAND_MODULES` and
+only that module is imported (``sftdata --version`` imports none; ``sftdata export`` imports
+:mod:`sftdata.cli_stages`, not the ingest commands and their sources). Listing the commands (``--help``)
+imports :mod:`sftdata.cli`, which registers them all.
+"""
 from __future__ import annotations
 
 from functools import wraps
+from importlib import import_module
 from pathlib import Path
 
 import click
@@ -10,6 +17,7 @@ from . import __version__
 from .errors import FatalError
 from .exitcodes import ExitCode, exit_code_of
 from .options import id_list
+from .plural import counted
 
 
 def _fatal_to_exit(fn):
@@ -47,8 +55,8 @@ def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, impo
             return live(run)
         if write_requests:
             n = write(run, write_requests)
-            click.echo(f"wrote {n} request lines to {write_requests}; submit them to the Batch API, then run "
-                       "--import-results with the output file")
+            click.echo(f"wrote {counted(n, 'request line')} to {write_requests}; submit them to the Batch API, then "
+                       "run --import-results with the output file")
             return None
         return read(run, import_results)
 
@@ -61,14 +69,38 @@ def llm_stats_line(stats) -> str:
             + (f"   failed requests {failed} (no answer: endpoint down, timeouts, 5xx)" if failed else ""))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# the module that defines each command (tests/test_cli_imports.py checks it against the registered commands)
+COMMAND_MODULES = {
+    "ingest": "cli", "run": "cli", "report": "cli", "inspect": "cli", "summary": "cli", "sample": "cli",
+    "annotate": "cli_stages", "validate": "cli_stages", "export": "cli_stages",
+    "judge": "cli_judge", "review": "cli_review", "preflight": "cli_preflight", "eval": "cli_eval",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module when the command line names it (see the module docstring)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            import_module(f"{__package__}.{COMMAND_MODULES.get(cmd_name, 'cli')}")
+        if cmd_name not in self.commands:  # a command missing from the map: every module registers its own
+            import_module(f"{__package__}.cli")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        import_module(f"{__package__}.cli")
+        return super().list_commands(ctx)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="sftdata")
 def main() -> None:
     """Turn GUI-agent trajectories into supervised fine-tuning data.
 
     \b
-    Stages: ingest -> (annotate) -> (validate) -> (export). Every stage reads and writes one run directory
-    and can be killed and re-run: finished work is not redone.
+    Stages: ingest -> annotate -> (judge) -> validate -> export -> report, each its own command, or all of
+    them from one config with `sftdata run`. Every stage reads and writes one run directory and can be
+    killed and re-run: finished work is not redone.
 
     \b
     Example:

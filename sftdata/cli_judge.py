@@ -9,6 +9,7 @@ from .cli_base import _fatal_to_exit, llm_stats_line, main, run_llm_stage
 from .judge.options import JudgeOptions
 from .options import click_options, from_cli
 from .exitcodes import EndpointUnavailable
+from .plural import counted, plural
 
 
 @main.command()
@@ -52,7 +53,7 @@ def judge(run_dir, write_requests, import_results, **options):
                            read=lambda run, path: import_judge_results(run, opts, path))
     if result is None:
         return
-    click.echo(f"judged {result.new_judged} new episodes, {result.new_failed} failed "
+    click.echo(f"judged {counted(result.new_judged, 'new episode')}, {result.new_failed} failed "
                f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
     if result.outcomes:
         o = result.outcomes
@@ -65,5 +66,6 @@ def judge(run_dir, write_requests, import_results, **options):
     if result.no_verdict:
         click.echo(f"  no verdict (ledgered): {result.no_verdict}")
     if result.deferred:
-        raise EndpointUnavailable(f"{result.deferred} episodes were not judged because the endpoint failed on "
-                                  "every attempt; nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{counted(result.deferred, 'episode')} {plural(result.deferred, 'was', 'were')} "
+                                  "not judged because the endpoint failed on every attempt; nothing was rejected for "
+                                  "it: run again to resume")

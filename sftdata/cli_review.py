@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 
 from .cli_base import _fatal_to_exit, main
+from .plural import counted, plural
 
 from .review import ONLY
 
@@ -51,9 +52,11 @@ def review_export(run_dir, out, sample, seed, only, image_url):
     from .rundir import RunDir
 
     result = export_review(RunDir(run_dir), out, sample=sample, seed=seed, only=only, image_url=image_url)
-    click.echo(f"wrote {result.tasks} tasks ({result.steps} steps) of {result.candidates} candidate episodes to "
-               f"{out / 'tasks.json'}; labeling config {out / 'config.xml'}"
-               + (f"; {result.judged} episodes have a judge verdict" if result.judged else ""))
+    click.echo(f"wrote {counted(result.tasks, 'task')} ({counted(result.steps, 'step')}) of "
+               f"{counted(result.candidates, 'candidate episode')} to {out / 'tasks.json'}; labeling config "
+               f"{out / 'config.xml'}"
+               + (f"; {counted(result.judged, 'episode')} {plural(result.judged, 'has', 'have')} a judge verdict"
+                  if result.judged else ""))
 
 
 @review.command("import")
@@ -119,9 +122,9 @@ def review_push(run_dir, url, token, title, local_files, sample, seed, only):
 
     state = push(RunDir(run_dir), _server(url, token), title=title, local_files=local_files, sample=sample,
                  seed=seed, only=only)
+    images = "images served by a Local Files storage" if state["storage"] else "images inlined"
     click.echo(f"project {state['project']} at {state['url'].rstrip('/')}/projects/{state['project']}: "
-               f"{len(state['tasks'])} tasks" + (", images served by a Local Files storage" if state["storage"]
-                                                 else ", images inlined"))
+               f"{counted(len(state['tasks']), 'task')}, {images}")
 
 
 @review.command("pull")

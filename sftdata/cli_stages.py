@@ -8,6 +8,7 @@ import click
 from .cli_base import _fatal_to_exit, llm_stats_line, main, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
+from .plural import counted, plural
 from .rundir import RunDir
 from .formats import som_formats
 from .annotate.options import AnnotateOptions
@@ -50,7 +51,7 @@ def annotate(run_dir, write_requests, import_results, **options):
                            write=lambda run, path: write(run, opts, path), read=lambda run, path: read(run, opts, path))
     if result is None:
         return
-    click.echo(f"annotated {result.new_annotated} new episodes, rejected {result.new_rejected} "
+    click.echo(f"annotated {counted(result.new_annotated, 'new episode')}, rejected {result.new_rejected} "
                f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
     llm = result.stats
     if backend != "template":
@@ -58,8 +59,9 @@ def annotate(run_dir, write_requests, import_results, **options):
     for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
         click.echo(f"  rejected: {reason:<28} {count:>6}")
     if result.deferred:
-        raise EndpointUnavailable(f"{result.deferred} episodes were not annotated because the endpoint failed on "
-                                  "every attempt; nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{counted(result.deferred, 'episode')} {plural(result.deferred, 'was', 'were')} "
+                                  "not annotated because the endpoint failed on every attempt; nothing was rejected "
+                                  "for it: run again to resume")
     if not result.annotated and result.rejected:
         raise NothingProduced(f"no episode was annotated: all {result.rejected} were rejected "
                               f"(reasons in {run_dir}/rejects.jsonl)")
@@ -118,8 +120,9 @@ def export(run_dir, out, force, **options):
     \b
     Example:
       sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
+      sftdata export processed/demo --format qwen2.5-vl --rl --out processed/demo/export/rl-qwen25
     """
-    from .export.stage import export_run
+    from .export.stage import drop_hint, export_run
     from .formats import load_all
 
     opts = from_cli(ExportOptions, options)
@@ -131,7 +134,7 @@ def export(run_dir, out, force, **options):
     with run.writing(readonly_ok=True):
         result = export_run(run, out, opts, force=force)
     m = result.manifest
-    click.echo(f"exported {m['samples'].get('train', 0)} train + {m['samples'].get('val', 0)} val samples "
+    click.echo(f"exported {m['samples'].get('train', 0)} train + {counted(m['samples'].get('val', 0), 'val sample')} "
                f"({fmt}) to {out}")
     tokens = m["tokens"].get("total", {})
     if tokens:
@@ -139,10 +142,10 @@ def export(run_dir, out, force, **options):
                    f"p95 {tokens['p95']}, max {tokens['max']} (max_length {max_length})")
     pk = m["packing"].get("train")
     if pk:
-        click.echo(f"packing: {pk['packs']} packs, efficiency {pk['efficiency']:.1%} "
-                   f"(lower bound {pk['lower_bound_packs']} packs, {pk['lower_bound_efficiency']:.1%})")
+        click.echo(f"packing: {counted(pk['packs'], 'pack')}, efficiency {pk['efficiency']:.1%} "
+                   f"(lower bound {counted(pk['lower_bound_packs'], 'pack')}, {pk['lower_bound_efficiency']:.1%})")
     for warning in m.get("warnings", []):
         click.echo(f"warning: {warning}", err=True)
     for reason, count in m["dropped"].items():
-        click.echo(f"  dropped: {reason:<30} {count:>6}")
-    click.echo(f"train with: bash {out}/train.sh")
+        click.echo(f"  dropped: {reason:<30} {count:>6}{drop_hint([reason])}")
+    click.echo(f"train with: bash {out}/{'train_grpo.sh' if opts.rl else 'train.sh'}")

@@ -140,12 +140,32 @@ def parse_config(text: str, base: Path) -> RunConfig:
 
 
 def load_config(path: str | Path) -> RunConfig:
+    """The config at ``path``; every error names the file (and the table and key)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise FatalError(f"cannot read config {path}: {exc.strerror or exc}") from None
-    return parse_config(text, path.resolve().parent)
+    base = path.resolve().parent
+    try:
+        cfg = parse_config(text, base)
+    except FatalError as exc:
+        message = str(exc)  # "config [export 1]: ..." -> "run.toml [export 1]: ..."
+        raise FatalError(f"{path}{message[6:]}" if message.startswith("config") else f"{path}: {message}") from None
+    return cfg
+
+
+def check_inputs(cfg: RunConfig, path: str | Path) -> None:
+    """Refuse a source input that does not exist, naming the config file, the source and the key, and where a
+    relative path was resolved from (the config file's folder)."""
+    for i, src in enumerate(cfg.sources, 1):
+        for key in ("paths", "root", "splits", "screenshots"):
+            value = getattr(src, key, None)
+            for p in value if isinstance(value, list) else [value] if value else []:
+                if not Path(p).exists():
+                    raise FatalError(f"{path} [sources {i} ({src.type})]: {key}: {p} does not exist (relative paths "
+                                     f"in a config are relative to the config file's folder, "
+                                     f"{Path(path).resolve().parent})")
 
 
 def _commented(text: str) -> str:

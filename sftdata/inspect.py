@@ -42,6 +42,7 @@ def find_episode(run: RunDir, episode_id: str) -> Episode:
     for episode in run.episodes():
         if episode.id == episode_id:
             return episode
+    run.require_episodes([episode_id], "--episode")  # names some of the run's ids
     raise FatalError(f"no episode {episode_id!r} in {run.episodes_path}")
 
 
@@ -91,10 +92,18 @@ def fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
     return text + "…"
 
 
+IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}  # what --out's extension says it holds
+
+
 def write_contact_sheet(run_dir: str | Path, episode_id: str, out: str | Path) -> Path:
+    """Draw the sheet into ``out`` in the format its extension names (PNG, or JPEG for .jpg/.jpeg)."""
+    out = Path(out)
+    kind = IMAGE_FORMATS.get(out.suffix.lower())
+    if kind is None:
+        raise FatalError(f"--out {out}: the contact sheet is written as PNG or JPEG; end the name with .png, .jpg "
+                         "or .jpeg")
     run = RunDir(run_dir)
     sheet = contact_sheet(run, find_episode(run, episode_id))
-    out = Path(out)
     with atomic_path(out) as tmp:
-        sheet.save(tmp, format="PNG")
+        sheet.save(tmp, format=kind, **({"quality": 90} if kind == "JPEG" else {}))
     return out

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .errors import RecordError
+from .element import ELEMENT_FLAGS, Element, RawElements  # noqa: F401 (re-exported)
 from .geometry import finger_direction, from_relative, to_relative  # noqa: F401 (re-exported)
 from .values import (EpisodeError, MalformedEpisode, Point, as_point, episode_id_of,  # noqa: F401 (re-exported)
                      goal_of, loads_strict)
@@ -37,91 +38,6 @@ ELEMENT_ACTIONS = ("click", "long_press", "type", "select")  # actions aimed at 
 PLATFORMS = ("mobile", "web")
 DIRECTIONS = ("up", "down", "left", "right")
 OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-ELEMENT_FLAGS = (
-    "clickable", "long_clickable", "editable", "scrollable", "checkable", "checked",
-    "focusable", "focused", "selected", "enabled", "visible",
-)
-
-
-@dataclass(frozen=True)
-class Element:
-    """One accessibility node with pixel bounds ``(left, top, right, bottom)``."""
-
-    index: int
-    bounds: tuple[int, int, int, int]
-    text: str = ""
-    desc: str = ""
-    hint: str = ""
-    class_name: str = ""
-    resource_id: str = ""
-    package: str = ""
-    flags: tuple[str, ...] = ()
-    depth: int = 0
-    window: int = 0
-    tag: str = ""  # web: the DOM tag (button, input, a, select...)
-    attrs: tuple[tuple[str, str], ...] = ()  # web: attributes that identify the node (id, name, type, aria_label...)
-
-    def attr(self, name: str) -> str:
-        """A web attribute's value, '' when absent."""
-        for key, value in self.attrs:
-            if key == name:
-                return value
-        return ""
-
-    @property
-    def area(self) -> int:
-        left, top, right, bottom = self.bounds
-        return max(0, right - left) * max(0, bottom - top)
-
-    @property
-    def center(self) -> Point:
-        left, top, right, bottom = self.bounds
-        return ((left + right) // 2, (top + bottom) // 2)
-
-    def contains(self, point: Point) -> bool:
-        left, top, right, bottom = self.bounds
-        return left <= point[0] < right and top <= point[1] < bottom
-
-    def has(self, flag: str) -> bool:
-        return flag in self.flags
-
-    @property
-    def label(self) -> str:
-        """The most human-readable name of the node: its text, else description, else hint."""
-        return self.text or self.desc or self.hint
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "bounds": list(self.bounds)}
-        for key in ("text", "desc", "hint", "class_name", "resource_id", "package"):
-            if getattr(self, key):
-                out[key] = getattr(self, key)
-        out["flags"] = list(self.flags)
-        out["depth"] = self.depth
-        out["window"] = self.window
-        if self.tag:
-            out["tag"] = self.tag
-        if self.attrs:
-            out["attrs"] = dict(self.attrs)
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Element":
-        # hot path (hundreds of nodes per step): JSON already gives ints, so no per-value conversion
-        g = d.get
-        bounds = tuple(d["bounds"])
-        if len(bounds) != 4:
-            raise MalformedEpisode(f"an element's bounds are [left, top, right, bottom], got {str(d['bounds'])[:40]}")
-        return cls(d["index"], bounds, g("text", ""), g("desc", ""), g("hint", ""),  # type: ignore[arg-type]
-                   g("class_name", ""), g("resource_id", ""), g("package", ""), tuple(g("flags", ())),
-                   g("depth", 0), g("window", 0), g("tag", ""), _attrs(g("attrs")))
-
-
-def _attrs(value: Any) -> tuple[tuple[str, str], ...]:
-    if not value:
-        return ()
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise MalformedEpisode("an element's attrs must be an object of strings")
-    return tuple(value.items())
 
 
 @dataclass(frozen=True)
@@ -270,9 +186,26 @@ class Step:
         return cls(
             index=_index(d["index"]), screenshot=Screenshot.from_dict(d["screenshot"]),
             action=Action.from_dict(d["action"]), instruction=d.get("instruction"),
-            elements=[Element.from_dict(e) for e in d.get("elements", ())], meta=dict(d.get("meta", {})),
+            elements=RawElements(d.get("elements", ())), meta=dict(d.get("meta", {})),
             url=d.get("url"),
         )
+
+
+def _get_elements(step: Step) -> list[Element]:
+    elements = step.__dict__["_elements"]
+    if type(elements) is RawElements:  # read from JSON, checked, not built yet: build them now, once
+        elements = step.__dict__["_elements"] = elements.build()
+    return elements
+
+
+def _set_elements(step: Step, elements: list[Element]) -> None:
+    step.__dict__["_elements"] = elements
+
+
+# Step.elements is built when read: a step read from episodes.jsonl keeps its elements' JSON objects (checked as
+# Element.from_dict checks them) until something asks for them; most stages never do (export of a format that
+# lists no elements reads about 260 per step of AndroidControl for nothing)
+Step.elements = property(_get_elements, _set_elements)  # type: ignore[assignment]
 
 
 def _index(value: Any) -> int:

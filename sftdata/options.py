@@ -138,7 +138,7 @@ def click_options(cls, skip: Sequence[str] = ()):
             elif spec.click_type is not None:
                 kwargs["type"] = spec.click_type
             elif values is not None:
-                kwargs["type"] = click.Choice(values)
+                kwargs["type"] = choice_param(values, f.name)
             elif kind is int:
                 kwargs["type"] = click.IntRange(spec.low, spec.high) if (spec.low, spec.high) != (None, None) else int
             elif kind is float:
@@ -159,6 +159,21 @@ def click_options(cls, skip: Sequence[str] = ()):
             fn = opt(fn)
         return fn
     return decorate
+
+
+def choice_param(values: Sequence[str], what: str):
+    """A click choice written in any case, a typo told the close names (:func:`sftdata.values.known_name`)."""
+    import click
+
+    from .values import known_name
+
+    class AnyCaseChoice(click.Choice):
+        def convert(self, value, param, ctx):
+            try:
+                return known_name(value, list(self.choices), what)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+    return AnyCaseChoice(values)
 
 
 def size_param(least: int = 1):
@@ -251,9 +266,20 @@ def take_table(cls, table: Any, where: str, skip: Sequence[str] = ()) -> dict[st
     if unknown:
         raise FatalError(f"config [{where}]: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
     hints = typing.get_type_hints(cls)
+    out = dict(table)
     for key, value in table.items():
-        check_value(key, value, hints[key], where, spec_of(allowed[key]))
-    return dict(table)
+        spec = spec_of(allowed[key])
+        names = choices_of(spec, cli=False) if spec is not None else None
+        if names is not None and isinstance(value, str) and value not in names:  # any case; a typo told the close ones
+            from .values import close_names, known_name
+            try:
+                out[key] = value = known_name(value, names, key)
+            except ValueError:
+                close = close_names(value, names)
+                raise FatalError(f"config [{where}]: {key} = {value!r} should be one of {', '.join(names)}"
+                                 + (f"; did you mean {' or '.join(close)}?" if close else "")) from None
+        check_value(key, value, hints[key], where, spec)
+    return out
 
 
 def _toml(value: Any) -> str:

@@ -8,7 +8,6 @@ images, removing marks). Results come back in input order, so ledgers are writte
 from __future__ import annotations
 
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 K = TypeVar("K")
@@ -43,6 +42,8 @@ def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], worker
                 yield key, exc
         return
     window = window or 2 * workers
+    from concurrent.futures import ProcessPoolExecutor  # here: one worker never loads multiprocessing
+
     pool = ProcessPoolExecutor(max_workers=workers)
     pending: deque = deque()
     try:

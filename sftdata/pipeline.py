@@ -1,9 +1,10 @@
 """``sftdata run``: every stage in order over one run directory, each skipped when it already finished with
 the same inputs and options.
 
-ingest (each source) -> annotate -> validate -> export (each format) -> report. Ingest and annotate resume record
-by record; an export whose fingerprint (episodes, annotations, options) is unchanged is not redone. At the end
-the manifest's ``accounting`` checks, per export, that every ingested episode was exported or rejected.
+ingest (each source) -> annotate -> (judge) -> validate -> export (each format) -> report. Ingest, annotate and
+judge resume record by record; validate, an export and the report are not redone while their fingerprints (what
+they read, their options: :mod:`sftdata.stage_inputs`) are unchanged, so a run with nothing to do only reads. At
+the end the manifest's ``accounting`` checks, per export, that every ingested episode was exported or rejected.
 """
 from __future__ import annotations
 
@@ -18,9 +19,14 @@ from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, export_run, export_unchanged
 from .sources import ingest_options
 from .io import Ledger, iter_jsonl, read_json
+from .plural import counted, plural
 from .annotate.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
+from .stage import StageRun, output_key
+from .stage_inputs import report_fingerprint, validate_fingerprint
 from .validate import validate_files
+
+VALIDATION_COUNTS = ("checked", "passed", "failed", "by_reason")
 
 
 @dataclass
@@ -38,7 +44,8 @@ class PipelineResult:
 
 def export_name(opts: ExportOptions, taken: set[str]) -> str:
     base = (opts.format + ("-memory" if opts.memory else "") + ("-tools" if opts.agent_tools else "")
-            + ("-effective" if opts.ineffective == "drop" else "") + ("-som" if opts.som else ""))
+            + ("-effective" if opts.ineffective == "drop" else "") + ("-som" if opts.som else "")
+            + ("-rl" if opts.rl else ""))
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1
@@ -113,8 +120,9 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
     annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
     out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
     if out.deferred:
-        raise EndpointUnavailable(f"{out.deferred} episodes were not annotated because the endpoint failed on every "
-                                  "attempt; nothing was rejected for it: run again to resume")
+        raise EndpointUnavailable(f"{counted(out.deferred, 'episode')} {plural(out.deferred, 'was', 'were')} not "
+                                  "annotated because the endpoint failed on every attempt; nothing was rejected for "
+                                  "it: run again to resume")
     result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
     if out.new_annotated == 0 and out.new_rejected == 0:
         result.skipped.append("annotate")
@@ -123,18 +131,15 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
 
         verdicts = _timed(result, "judge", lambda: judge_run(run, replace(cfg.judge, progress=progress)))
         if verdicts.deferred:
-            raise EndpointUnavailable(f"{verdicts.deferred} episodes were not judged because the endpoint failed on "
-                                      "every attempt; nothing was rejected for it: run again to resume")
+            raise EndpointUnavailable(f"{counted(verdicts.deferred, 'episode')} "
+                                      f"{plural(verdicts.deferred, 'was', 'were')} not judged because the endpoint "
+                                      "failed on every attempt; nothing was rejected for it: run again to resume")
         result.judge = {"judged": verdicts.judged, "passed": verdicts.passed, "failed": verdicts.failed,
                         "by_reason": verdicts.by_reason}
         if verdicts.new_judged == 0 and not verdicts.no_verdict:
             result.skipped.append("judge")
 
-    report = _timed(result, "validate", lambda: validate_files(run.episodes_path, run.path / ANNOTATIONS,
-                                                               cfg.validate_cjk_threshold))
-    result.validation = {"checked": report.checked, "passed": report.passed, "failed": report.failed,
-                         "by_reason": dict(report.by_reason)}
-    run.update_manifest("validate", "annotations", result.validation)
+    _validate(cfg, run, result)
 
     taken: set[str] = set()
     for opts in cfg.exports:
@@ -157,10 +162,38 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
         "elapsed_s": result.elapsed, "skipped": result.skipped, "accounting": result.accounting,
         "exports": {n: m["dir"] for n, m in result.exports.items()}})
     if cfg.report:
-        from .report import write_report
-        result.report = _timed(result, "report", lambda: write_report(run.path, run.path / "report.html",
-                                                                      samples=cfg.report_samples))
+        _report(cfg, run, result)
     return result
+
+
+def _validate(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
+    """Check every annotation against its episode, unless the episodes, the annotations and the options are those
+    of the last finished check (its counts are then read back from the manifest)."""
+    stage = StageRun(run, "validate", "annotations", resumes=False,
+                     fingerprint=validate_fingerprint(run, cfg.validate_cjk_threshold))
+    if stage.unchanged and all(k in stage.previous for k in VALIDATION_COUNTS):
+        result.validation = {k: stage.previous[k] for k in VALIDATION_COUNTS}
+        result.skipped.append("validate")
+        return
+    report = _timed(result, "validate", lambda: validate_files(run.episodes_path, run.annotations_path,
+                                                               cfg.validate_cjk_threshold))
+    result.validation = {"checked": report.checked, "passed": report.passed, "failed": report.failed,
+                         "by_reason": dict(report.by_reason)}
+    stage.finish(result.validation)
+
+
+def _report(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
+    """Write RUN/report.html, unless it is there and nothing it shows has changed since it was written."""
+    out = run.path / "report.html"
+    stage = StageRun(run, "report", output_key(run, out), resumes=False,
+                     fingerprint=report_fingerprint(run, samples=cfg.report_samples, seed=0, max_length=None))
+    if stage.unchanged and out.is_file():
+        result.report = out
+        result.skipped.append("report")
+        return
+    from .report import write_report  # matplotlib and the page's code: only when there is a page to draw
+
+    result.report = _timed(result, "report", lambda: write_report(run.path, out, samples=cfg.report_samples))
 
 
 def shown(path: str | Path) -> str:

@@ -140,6 +140,25 @@ class RunDir:
             raise FatalError(f"{self.path} is not an sftdata run (no manifest.json or episodes.jsonl): give the "
                              "folder `sftdata ingest --out` or `sftdata run` wrote")
 
+    def require_episodes(self, ids: Any, option: str = "--episodes") -> None:
+        """Refuse episode ids the run does not hold, naming them with the close ones and some of the run's own ids
+        (a typo must not annotate, judge or draw nothing in silence)."""
+        if not ids:
+            return
+        from .io import iter_jsonl_lines, record_id
+        from .values import close_names
+
+        known = [record_id(raw, self.episodes_path, n) for n, raw in iter_jsonl_lines(self.episodes_path)] \
+            if self.episodes_path.exists() else []
+        missing = [str(i) for i in ids if str(i) not in set(known)]
+        if not missing:
+            return
+        close = close_names(missing[0], known) if len(missing) == 1 else []
+        some = ", ".join(known[:8]) + (f", … ({len(known)} in all)" if len(known) > 8 else "")
+        raise FatalError(f"{option}: no episode {', '.join(missing[:5])}{' …' if len(missing) > 5 else ''} in "
+                         f"{self.episodes_path}" + (f"; did you mean {' or '.join(close)}?" if close else "")
+                         + (f" (its ids: {some})" if known else " (it holds no episode)"))
+
     def ensure_writable(self) -> None:
         """Fail early, with a clear message, when the run directory cannot be created or written."""
         try:

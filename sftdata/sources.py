@@ -36,7 +36,7 @@ class AndroidControlSource:
     """The AndroidControl release's GZIP TFRecords (and, optionally, its splits file)."""
 
     paths: list[Path] = option(default_factory=list, help="GZIP TFRecord files of the release, or any in its format.",
-                               cli=False)
+                               config_help="GZIP TFRecord files, relative to this file.", cli=False)
     splits: Path | None = option(None, "The release's splits file (splits.json).",
                                  example="raw/android_control/splits.json",
                                  click_type=PathType(exists=True, dir_okay=False))
@@ -45,8 +45,9 @@ class AndroidControlSource:
     episodes: list[str] | None = option(None, **EPISODES, example=["0", "20"])
     limit: int | None = option(None, "Stop after N episodes.", low=1, example=100)
     max_record_mb: int = option(1024, "Records claiming more bytes than this are rejected, never allocated.", low=1)
-    screen_change: bool = option(True, "Decode the screenshots to mark steps that left the screen unchanged "
-                                       "(ineffective); the slow part of ingest.", negatable=True)
+    screen_change: bool = option(True, "Mark steps that left the screen unchanged (ineffective): the same bytes "
+                                       "or the visible elements decide, else the screenshots are decoded.",
+                                 negatable=True)
     type: ClassVar[str] = "androidcontrol"
 
     def resolve(self, base: Path, where: str) -> None:
@@ -65,7 +66,7 @@ class AnnotatedSource:
     """A folder of human-annotated trajectories (one folder with task.json and screenshots per trajectory)."""
 
     root: Path = option(None, "The folder of trajectories (one folder with task.json and screenshots each).",
-                        cli=False)
+                        config_help="The folder of trajectories, relative to this file.", cli=False)
     episodes: list[str] | None = option(None, **EPISODES)
     limit: int | None = option(None, "Stop after N trajectories.", low=1)
     tolerance: float | None = option(None, "Pixels allowed between task.json coordinates and the drawn marks "
@@ -96,7 +97,8 @@ class Mind2WebSource:
     """Multimodal-Mind2Web Parquet shards, or the text-only JSON with the raw dump's screenshots."""
 
     paths: list[Path] = option(default_factory=list, help="Multimodal-Mind2Web Parquet shards (in order), or text-only "
-                                                         "Mind2Web JSON files.", cli=False)
+                                                         "Mind2Web JSON files.",
+                               config_help="Parquet shards or Mind2Web JSON, relative to this file.", cli=False)
     episodes: list[str] | None = option(None, **EPISODES)
     limit: int | None = option(None, "Stop after N tasks.", low=1)
     viewport: str = option("1280x720", "The window cut from each whole-page screenshot around the target.",

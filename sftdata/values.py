@@ -7,10 +7,11 @@ machine-readable reason.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import FatalError, RecordError
 
@@ -134,3 +135,30 @@ def size_of(text: Any, least: int = 1) -> tuple[int, int]:
     if min(width, height) < least:
         raise ValueError(f"{text} is too small (each side at least {least})")
     return width, height
+
+
+def close_names(value: Any, names: Sequence[str]) -> list[str]:
+    """The ``names`` that ``value`` is probably a typo of (difflib, any case), closest first."""
+    folded = {n.casefold(): n for n in names}
+    return [folded[c] for c in difflib.get_close_matches(str(value).casefold(), list(folded), n=3, cutoff=0.6)]
+
+
+def known_name(value: Any, names: Sequence[str], what: str) -> str:
+    """``value`` as one of ``names`` (a registry's names, an option's choices), written in any case; ValueError
+    naming the close ones otherwise. The one lookup of every name a user types.
+
+    >>> known_name("React-ZH", ["react-zh", "ui-tars"], "format")
+    'react-zh'
+    >>> known_name("reactzh", ["react-zh", "ui-tars"], "format")
+    Traceback (most recent call last):
+    ValueError: unknown format 'reactzh'; did you mean react-zh? (one of react-zh, ui-tars)
+    """
+    if value in names:
+        return value
+    folded = {n.casefold(): n for n in names}
+    if isinstance(value, str) and value.casefold() in folded:
+        return folded[value.casefold()]
+    close = close_names(value, names)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise ValueError(f"unknown {what} {str(value)[:60]!r}{hint} (one of {', '.join(names)})")
+

@@ -1,12 +1,19 @@
-"""Shared pytest fixtures. Real data lives in ../shared/fixtures (never copied here); tests that need it skip
-with a clear message when it is absent, the rest run anywhere on generated data."""
+"""Shared pytest fixtures and the suite's two hooks. Real data lives in ../shared/fixtures (never copied here);
+tests that need it skip with a clear message when it is absent, the rest run anywhere on generated data.
+
+Tests that need an optional extra carry its marker (extras.py): they skip without it, or fail where
+``SFTDATA_REQUIRE_<MARKER>=1`` says it must be there. At the end, skips are printed one line per reason."""
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from extras import EXTRAS, present
+from sftdata.plural import counted
 from support import AC_DIR, AC_RECORD, missing_shared
 
 
@@ -20,3 +27,32 @@ def ac_fixture() -> Path:
 @pytest.fixture
 def ac_labels(ac_fixture) -> dict[str, dict]:
     return {str(e["episode_id"]): e for e in json.loads((AC_DIR / "episodes.json").read_text())}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, extra in EXTRAS.items():
+        if item.get_closest_marker(marker) is None or present(marker):
+            continue
+        if os.environ.get(extra.require_env) == "1":
+            pytest.fail(f"{extra.require_env}=1 but {extra.skip_reason}", pytrace=False)
+        pytest.skip(extra.skip_reason)
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Skips, one line per reason (each reason says how to get what is missing), instead of one per place."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    tests = Counter(_skip_reason(r) for r in skipped if r.when != "collect")
+    modules = Counter(_skip_reason(r) for r in skipped if r.when == "collect")
+    terminalreporter.write_sep("-", "skipped, by reason")
+    for reason, n in tests.most_common():
+        terminalreporter.write_line(f"{counted(n, 'test')} skipped: {reason}")
+    for reason, n in modules.most_common():
+        terminalreporter.write_line(f"{counted(n, 'whole module')} skipped: {reason}")

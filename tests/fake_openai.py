@@ -76,6 +76,23 @@ def raw_body(data: bytes | str, content_type: str = "text/html; charset=utf-8", 
                      **kw)
 
 
+def first_time_each(first: Callable[[], str | FakeReply], then: Callable[[dict], str | FakeReply]) -> Responder:
+    """A responder that answers ``first()`` the first time each distinct question arrives and ``then(body)`` when
+    it is asked again: every question gets the same treatment, whatever order concurrent requests arrive in
+    (a rule on the arrival number, ``n <= N``, is not: one client's retry can overtake another's first ask)."""
+    seen: set[str] = set()
+    lock = threading.Lock()
+
+    def responder(body: dict, n: int) -> str | FakeReply:
+        key = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        with lock:
+            again = key in seen
+            seen.add(key)
+        return then(body) if again else first()
+
+    return responder
+
+
 @dataclass
 class Request:
     number: int
@@ -90,8 +107,16 @@ class Request:
         return f"Request(#{self.number} {self.path}, {len(self.raw)} bytes)"
 
     @property
+    def is_question(self) -> bool:
+        """A whole JSON request body: not one cut off by a killed client (which reaches the server as no JSON)."""
+        return isinstance(self.json, dict)
+
+    @property
     def digest(self) -> str:
-        """sha256 of the canonical body (key order and whitespace do not matter)."""
+        """sha256 of the canonical body (key order and whitespace do not matter); of the raw bytes for a body that
+        is no JSON, so two different cut-off bodies never count as one request asked twice."""
+        if self.json is None:
+            return hashlib.sha256(b"raw:" + self.raw).hexdigest()
         return hashlib.sha256(json.dumps(self.json, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -295,6 +320,25 @@ class FakeOpenAI:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def wait_idle(self, quiet: float = 0.3, timeout: float = 60.0) -> None:
+        """Wait until no connection is open and nothing is in flight for ``quiet`` seconds: after a client was
+        killed, every request it sent has been received and answered (or dropped), however loaded the machine.
+        Only meaningful while no other client is connected."""
+        deadline = time.monotonic() + timeout
+        idle_since = None
+        while time.monotonic() < deadline:
+            with self._lock:
+                idle = not self._conns and self._in_flight == 0
+                seen = len(self.requests)
+            if not idle:
+                idle_since = None
+            elif idle_since is None or seen != idle_since[1]:
+                idle_since = (time.monotonic(), seen)
+            elif time.monotonic() - idle_since[0] >= quiet:
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"the fake server was still busy after {timeout:.0f} s")
+
     # --- what the server saw ------------------------------------------------------------------------------
     def snapshot(self) -> list[Request]:
         with self._lock:
@@ -307,7 +351,8 @@ class FakeOpenAI:
 
     @property
     def chat_requests(self) -> list[Request]:
-        return [r for r in self.snapshot() if isinstance(r.json, dict)]
+        """The whole questions the server received (see :attr:`Request.is_question`)."""
+        return [r for r in self.snapshot() if r.is_question]
 
 
 # --- reading a request ------------------------------------------------------------------------------------

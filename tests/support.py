@@ -16,7 +16,8 @@ ANNOTATED = FIXTURES / "annotated"
 
 def missing_shared() -> str:
     """The one skip message of every test that reads the real fixtures."""
-    return f"the shared fixtures are not beside the project (looked for {FIXTURES}): tests on real data skip"
+    return f"the real fixtures are not beside the project (put the shared fixtures in ../shared/fixtures; looked for " \
+           f"{FIXTURES})"
 
 
 # marks a test (or, as ``pytestmark``, a module) that reads the real fixtures: skipped when they are absent

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 import random
 import struct
@@ -190,6 +191,7 @@ def test_acceptance_values_and_edges():
     assert q25.image_tokens(1080, 2400, max_pixels=1280 * 28 * 28) == 1272
 
 
+@pytest.mark.swift  # transformers comes with ms-swift
 def test_against_installed_transformers():
     qwen2_vl = pytest.importorskip("transformers.models.qwen2_vl.image_processing_qwen2_vl")
     for h, w in random_sizes(300, seed=5):
@@ -205,7 +207,11 @@ def test_against_installed_transformers():
 
 # --- Header sizes --------------------------------------------------------------------------------------------
 def encoded(size, fmt, **kw) -> bytes:
-    img = Image.effect_noise(size, 64).convert("RGB")
+    # noise in 20-pixel blocks: varied content that encodes in a tenth of a second (full-size noise takes seconds
+    # in lossless WebP and PNG, and only the header is read)
+    w, h = size
+    img = Image.effect_noise((max(1, w // 20), max(1, h // 20)), 64).convert("RGB")
+    img = img.resize(size, Image.Resampling.NEAREST)
     buf = io.BytesIO()
     img.save(buf, fmt, **kw)
     return buf.getvalue()
@@ -266,17 +272,41 @@ def test_bad_headers_raise(data, match):
 
 
 # --- Tokenizer ---------------------------------------------------------------------------------------------
+# the smallest tokenizer.json Hugging Face tokenizers reads: a word-level model
+WORD_LEVEL = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+              "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
+              "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "打开": 1, "设置": 2}, "unk_token": "[UNK]"}}
+
+
 def test_load_tokenizer_names_the_missing_package(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "tokenizers", None)  # makes `import tokenizers` fail
+    (tmp_path / "tokenizer.json").write_text(json.dumps(WORD_LEVEL))
     with pytest.raises(FatalError, match="needs the 'tokenizers' package"):
         load_tokenizer(tmp_path)
 
 
-def test_a_tokenizer_that_is_missing_or_unreadable_is_one_line(tmp_path):
+@pytest.mark.parametrize("installed", [True, False], ids=["with-tokenizers", "without-tokenizers"])
+def test_a_tokenizer_that_is_missing_or_unreadable_is_one_line(tmp_path, monkeypatch, installed):
+    if not installed:
+        monkeypatch.setitem(sys.modules, "tokenizers", None)
     with pytest.raises(FatalError, match="no such file"):
         load_tokenizer(tmp_path / "nope.json")
     with pytest.raises(FatalError, match="no such file"):
         load_tokenizer(tmp_path)  # a folder without tokenizer.json
-    (tmp_path / "tokenizer.json").write_text('{"x": 1}')
+    for text in ('{"x": 1}', "{not json", "[1, 2]"):
+        (tmp_path / "tokenizer.json").write_text(text)
+        with pytest.raises(FatalError, match="is not a tokenizer.json"):
+            load_tokenizer(tmp_path)
+    (tmp_path / "tokenizer.json").write_bytes(b"\xff\xfe{")
     with pytest.raises(FatalError, match="is not a tokenizer.json"):
+        load_tokenizer(tmp_path)
+
+
+@pytest.mark.swift  # tokenizers comes with ms-swift's transformers
+def test_a_tokenizer_json_is_loaded(tmp_path):
+    (tmp_path / "tokenizer.json").write_text(json.dumps(WORD_LEVEL, ensure_ascii=False), encoding="utf-8")
+    assert load_tokenizer(tmp_path).encode("打开 设置").ids == [1, 2]
+    broken = {**WORD_LEVEL, "model": {"type": "NoSuchModel"}}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(broken))
+    with pytest.raises(FatalError, match="tokenizers can read"):
         load_tokenizer(tmp_path)

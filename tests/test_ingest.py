@@ -143,7 +143,7 @@ def test_split_and_episode_filters(ac_fixture, tmp_path):
     assert ingest(ac_fixture, "--out", run, "--episodes", "20,40").exit_code == 0
     assert [e["id"] for e in ledger(run, "episodes.jsonl")] == ["20", "40"]
     bad = ingest(ac_fixture, "--out", tmp_path / "x", "--splits", AC_DIR / "splits.json", "--split", "nope")
-    assert bad.exit_code != 0 and "'nope' is not one of 'train'" in bad.output
+    assert bad.exit_code == 2 and "unknown split 'nope' (one of train, validation, test)" in bad.output
 
 
 def test_duplicate_episode_ids_are_rejected(ac_fixture, tmp_path):

@@ -33,7 +33,8 @@ def test_inspect_draws_a_contact_sheet_with_marks(annotated_run, tmp_path):
 
 def test_inspect_unknown_episode_is_a_clear_error(annotated_run, tmp_path):
     result = CliRunner().invoke(main, ["inspect", str(annotated_run), "--episode", "nope", "--out", str(tmp_path / "x.png")])
-    assert result.exit_code != 0 and "no episode 'nope'" in result.output
+    assert result.exit_code != 0 and "no episode nope in" in result.output
+    assert "(its ids: amazon_mobiles, sofa_prices, zoho_meet)" in result.output
 
 
 def test_one_run_holds_both_sources(annotated_run, ac_fixture):

@@ -25,8 +25,11 @@ split_ratio = 0.2
 [[export]]
 format = "react-zh"
 history = {history}
+[validate]
+cjk_threshold = {cjk}
 [report]
-enabled = false
+enabled = {report}
+samples = {samples}
 """
 
 
@@ -36,8 +39,9 @@ def workdir(tmp_path):
     return tmp_path
 
 
-def _run(workdir: Path, history=4, workers=1):
-    (workdir / "cfg.toml").write_text(CONFIG.format(history=history, workers=workers))
+def _run(workdir: Path, history=4, workers=1, report="false", samples=3, cjk=0.5):
+    (workdir / "cfg.toml").write_text(CONFIG.format(history=history, workers=workers, report=report, samples=samples,
+                                                    cjk=cjk))
     result = CliRunner().invoke(main, ["run", str(workdir / "cfg.toml"), "--no-progress"])
     assert result.exit_code == 0, result.output
     return result.output
@@ -76,7 +80,8 @@ def test_run_then_rerun_skips_then_redoes_only_the_changed_export(workdir):
     annotations = (run / "annotations.jsonl").read_bytes()
 
     second = _run(workdir)
-    assert "skipped, already done: ingest androidcontrol, annotate, export qwen2.5-vl-memory, export react-zh" in second
+    assert ("skipped, already done: ingest androidcontrol, annotate, validate, export qwen2.5-vl-memory, "
+            "export react-zh") in second
     assert (exports / "react-zh" / "manifest.json").stat().st_mtime_ns == react_manifest
 
     third = _run(workdir, history=1)  # only the react-zh export depends on this option
@@ -96,6 +101,41 @@ def test_run_then_rerun_skips_then_redoes_only_the_changed_export(workdir):
     fourth = _run(workdir, history=1)
     assert "export react-zh" not in fourth.split("skipped, already done:")[1]
     assert (exports / "react-zh" / "manifest.json").is_file()
+
+
+def _skipped(output: str) -> list[str]:
+    return output.split("skipped, already done: ")[1].split(")")[0].split(", ") if "skipped, already" in output else []
+
+
+def test_a_run_with_nothing_to_do_validates_and_draws_nothing(workdir):
+    first = _run(workdir, report="true", samples=0)
+    run = workdir / "run"
+    page = run / "report.html"
+    drawn, validated = page.stat().st_mtime_ns, json.loads((run / "manifest.json").read_text())["stages"]["validate"]
+    second = _run(workdir, report="true", samples=0)
+    assert {"validate", "report"} <= set(_skipped(second)) and "validate" not in second.split("elapsed:")[1].split("(")[0]
+    assert page.stat().st_mtime_ns == drawn
+    line = next(x for x in first.splitlines() if x.startswith("validate:"))
+    assert line in second.splitlines() and line.endswith(" 0 failing")  # the counts, read back from the manifest
+    assert json.loads((run / "manifest.json").read_text())["stages"]["validate"] == validated
+
+    def again(**kw) -> set[str]:
+        out = _run(workdir, report="true", samples=0, **kw)
+        assert page.is_file()
+        return set(_skipped(out))
+
+    # each change redoes the stages that read it, and only those
+    assert "validate" not in (skipped := again(cjk=0.4)) and "report" in skipped  # the check's option
+    (run / "rejects.jsonl").write_bytes((run / "rejects.jsonl").read_bytes())  # a ledger the page counts: new mtime
+    assert "validate" in (skipped := again(cjk=0.4)) and "report" not in skipped
+    page.unlink()  # the page is gone
+    assert "validate" in (skipped := again(cjk=0.4)) and "report" not in skipped
+    (run / "annotations.jsonl").write_bytes((run / "annotations.jsonl").read_bytes())  # what both read
+    assert not {"validate", "report"} & again(cjk=0.4)
+    saved = run / "export" / "react-zh" / "eval" / "preds.json"  # an evaluation saved beside an export: the page shows it
+    saved.parent.mkdir()
+    saved.write_text("{}")
+    assert "validate" in (skipped := again(cjk=0.4)) and "report" not in skipped
 
 
 def test_workers_give_the_same_shards(workdir, tmp_path_factory):

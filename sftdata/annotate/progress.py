@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 from ..model import Episode, Step
 from ..checks.calls import grounding_label
+from ..checks.decision import quote
 
 _ZH_DIGITS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -251,14 +252,6 @@ def _loop_text(loop: Loop, done: int, language: str, web: bool = False) -> str:
     return f"{what_en} {done} of {loop.total} {noun}, {loop.total - done} remain"
 
 
-def _quoted(text: str) -> str:
-    """The goal in quotation marks (it is the user's text, not the agent's report)."""
-    for left, right in ("“”", "「」", "『』"):
-        if left not in text and right not in text:
-            return left + text + right
-    return "「" + text + "」"
-
-
 def task_memory(episode: Episode, index: int, items: Sequence[Any] | None = None, language: str = "zh",
                 limit: int | None = None) -> str:
     """One line of task progress before step ``index`` acts, from the goal and ``episode.steps[:index]`` (their
@@ -274,7 +267,7 @@ def task_memory(episode: Episode, index: int, items: Sequence[Any] | None = None
     'Nothing done yet; goal: “打开设置”'
     """
     plain = " ".join((episode.goal or "").split()).rstrip("。.!！")
-    goal, earlier, loop = _quoted(plain), episode.steps[:index], looping(plain)
+    goal, earlier, loop = quote(plain), episode.steps[:index], looping(plain)
     counted = None
     if loop is not None:
         done = count_done(loop, earlier, items)

@@ -171,6 +171,7 @@ def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None)
     if not run.episodes_path.exists():
         raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
     check_options(opts)
+    run.require_episodes(opts.episode_ids)
     run.ensure_writable()
     annotator = Annotator(run, opts, backend)
     stage = StageRun(run, STAGE, "reconstruction")

@@ -36,6 +36,7 @@ from ..model import Episode, Step
 from .progress import looping, task_memory
 from ..checks.calls import expected_parameters, function_name, grounding_label, normalize
 from ..checks.check import mark_words
+from ..checks.decision import quotable
 from .template_screen import (_SPACE, _SPACE_PUNCT, _SWIPES, _TRAILING, SUMMARY_MAX, _cut, _labelled_element, _pick,
                               _salient, _shown, action_summary, common_labels, element_type, observation, pick_labels,
                               place, quote, target_description, unusual_first)
@@ -152,6 +153,8 @@ def _decide(step: Step, prev: Step | None, episode: Episode, index: int, key: st
         field = _active_field(step, prev)
         active = f"{field}输入框已经激活" if field else "输入框已经激活"
         source = "任务给出的" if goal and normalize(action.text or "") in normalize(goal) else "需要的"
+        if not quotable(action.text or ""):  # it holds every closing quotation mark: no quote reads back whole
+            return f"{active}，{again}在其中输入{source}内容。"
         return _pick((f"{active}，键盘已弹出，{again}直接输入{source}内容{text}。", f"{active}，{again}在其中输入{text}。",
                       f"{again}要填的是{source}{text}，{active}，所以现在输入{text}。"), key)
     if action.type == "open_app":

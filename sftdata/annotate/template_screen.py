@@ -13,12 +13,12 @@ from typing import Sequence
 from ..model import Element, Step
 from ..checks.calls import GROUNDING_PREFIX, grounding_label, mentions
 from ..checks.check import mark_words
+from ..checks.decision import quote  # noqa: F401 (the template's quoting lives beside the checks' reading of it)
 from ..checks.screen_text import same_label, visible_elements
 
 _SPACE = re.compile(r"\s+")
 _SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _TRAILING = " \t\r\n。.!！;；,，"
-_QUOTE_PAIRS = ("“”", "「」", "『』")
 _ROWS = ((0.12, "顶部"), (0.38, "上方"), (0.62, "中部"), (0.88, "下方"), (9.9, "底部"))
 _PLACES = {  # (row, column) -> place; column L/C/R, or W for an element spanning most of the width
     "顶部": ("左上角", "顶部居中", "右上角"), "上方": ("左上方", "上方居中", "右上方"),
@@ -33,19 +33,6 @@ _SWIPES = {  # finger direction -> (gesture, why)
 }
 _ORDINALS = "一二三四五六七八九十"
 _GENERIC = {"返回", "back", "navigate up", "向上导航", "更多选项", "more options", "更多", "more"}
-
-
-def quote(text: str) -> str:
-    """Wrap UI text in the first quotation pair it does not already contain (whitespace collapsed).
-
-    >>> quote("Mobiles"), quote('搜索“机械键盘”')
-    ('“Mobiles”', '「搜索“机械键盘”」')
-    """
-    text = _SPACE.sub(" ", text).strip()
-    for pair in _QUOTE_PAIRS:
-        if pair[0] not in text and pair[1] not in text:
-            return pair[0] + text + pair[1]
-    return "「" + text + "」"
 
 
 def _pick(options: Sequence[str], key: str) -> str:

@@ -116,8 +116,16 @@ def _typed_as(said: str, typed: str) -> bool:
 
 
 def _exact(a: str, b: str) -> bool:
-    a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
-    return bool(a) and a == b
+    """The same text, but for case, width, runs of whitespace (control characters included) and the sentence's
+    end punctuation around it. A text that is nothing but such characters (``!``, ``。``, a tab: any typed text
+    is kept) is compared whole, so the template's own quote of it agrees with it.
+
+    >>> _exact("ABC。", "abc"), _exact("！", "！"), _exact("", "。"), _exact("", "\t\x0b")
+    (True, True, False, True)
+    """
+    a, b = normalize(a), normalize(b)
+    bare_a, bare_b = a.strip(" 。.!！"), b.strip(" 。.!！")
+    return bare_a == bare_b if bare_a or bare_b else a == b
 
 
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:

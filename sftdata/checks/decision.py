@@ -24,6 +24,32 @@ from functools import lru_cache
 # quotations: UI text, the goal, typed text (never read for verbs)
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|『([^』]*)』|\"([^\"]*)\"|‘([^’]*)’|《([^》]*)》"
                    r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
+_SPACES = re.compile(r"\s+")
+_QUOTE_PAIRS = ("“”", "「」", "『』")  # the writers' quotation marks, in the order they are tried
+_MORE_PAIRS = ("《》", "‘’", '""')  # the other pairs QUOTE reads, for a text that holds marks of the first three
+
+
+def quote(text: str) -> str:
+    """Wrap UI text in the first quotation pair it does not already contain (whitespace collapsed); a text holding
+    a mark of each of those pairs gets the first pair whose closing mark it lacks, so the checks read the quote
+    back whole (:data:`QUOTE` ends a quotation at its pair's closing mark).
+
+    >>> quote("Mobiles"), quote('搜索“机械键盘”'), quote('“a” 「b」 『c』')
+    ('“Mobiles”', '「搜索“机械键盘”」', '《“a” 「b」 『c』》')
+    """
+    text = _SPACES.sub(" ", text).strip()
+    for pair in _QUOTE_PAIRS:
+        if pair[0] not in text and pair[1] not in text:
+            return pair[0] + text + pair[1]
+    return next((pair[0] + text + pair[1] for pair in _QUOTE_PAIRS + _MORE_PAIRS if pair[1] not in text),
+                "「" + text + "」")
+
+
+def quotable(text: str) -> bool:
+    """Can :func:`quote` wrap ``text`` so that it reads back whole? (Not when it holds every closing mark.)"""
+    return any(pair[1] not in text for pair in _QUOTE_PAIRS + _MORE_PAIRS)
+
+
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 

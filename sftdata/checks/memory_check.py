@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..model import Episode, Step
+from .decision import mask_quotes
 
 _ZH_NUM = {"零": 0, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _DIR = {"左": "left", "右": "right", "上": "up", "下": "down", "left": "left", "right": "right", "up": "up",
@@ -33,8 +34,9 @@ _SWIPE_ZH = re.compile(r"已(?:经)?(?:向|往)?([上下左右])?(?:滑动|滚�
 _SWIPE_EN = re.compile(r"\b(?:swiped|scrolled)\s*(left|right|up|down)?\s+(\d+)\s+(?:of\s+\d+\s+)?times?\b", re.I)
 _INPUT_ZH = re.compile(r"已(?:经)?输入了?\s*(\d+|[零一两二三四五六七八九十])\s*(?:/\s*\d+\s*)?次")
 _NOTHING = re.compile(r"尚未开始|还没有(?:进行)?任何操作|尚未进行任何操作|\bnothing (?:done|yet)\b|\bnot started\b", re.I)
-_LIST_ZH = re.compile(r"已做[:：]\s*([^；;]*)")
-_LIST_EN = re.compile(r"Done so far[:：]\s*([^;]*)", re.I)
+_LIST_START = re.compile(r"已做[:：]\s*|Done so far[:：]\s*", re.I)
+_PAIRS = {"“": "”", "「": "」", "『": "』", "《": "》", "‘": "’", '"': '"'}  # a quotation ends at its own closing mark
+_TYPED = re.compile(r"^(?:输入|typed )(.)")
 _REPEAT = re.compile(r"[×x]\s*(\d+)\s*$")
 _VERB_OF = (  # phrase start -> action types it may stand for
     (re.compile(r"^(?:点击|tapped|clicked)"), {"click"}),
@@ -68,22 +70,41 @@ def _inputs(steps: list[Step]) -> set[int]:
     return {len(hits), len([s for s in hits if s.meta.get("ineffective") is not True])}
 
 
+def _split(text: str, separators: str, stop: str = "") -> tuple[list[str], int]:
+    """``text`` cut at ``separators`` outside quotations, up to the first ``stop`` mark outside them: the parts
+    and where the scan ended. Typed text is quoted whole, whatever marks and separators it holds."""
+    parts, start, closer = [], 0, None
+    for i, ch in enumerate(text):
+        if closer is not None:
+            closer = None if ch == closer else closer
+        elif ch in _PAIRS:
+            closer = _PAIRS[ch]
+        elif ch in stop:
+            return parts + [text[start:i]], i
+        elif ch in separators:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]], len(text)
+
+
 def _phrases(listing: str) -> list[tuple[str, int]]:
     """(phrase, repetitions) of a done-list; quoted text is kept whole."""
     out = []
-    depth, start = 0, 0
-    for i, ch in enumerate(listing + "、"):
-        if ch in "“「『":
-            depth += 1
-        elif ch in "”」』":
-            depth = max(0, depth - 1)
-        elif ch in "、," and depth == 0:
-            part = listing[start:i].strip()
-            start = i + 1
-            if part:
-                m = _REPEAT.search(part)
-                out.append((part[:m.start()].strip() if m else part, int(m.group(1)) if m else 1))
+    for part in map(str.strip, _split(listing, "、,")[0]):
+        if part:
+            m = _REPEAT.search(part)
+            out.append((part[:m.start()].strip() if m else part, int(m.group(1)) if m else 1))
     return out
+
+
+def _typed(phrase: str) -> str | None:
+    """The quoted text of an ``输入“…”`` / ``typed “…”`` phrase (None for another phrase)."""
+    m = _TYPED.match(phrase)
+    if m is None or m.group(1) not in _PAIRS:
+        return None
+    inner = phrase[m.end():]
+    end = inner.find(_PAIRS[m.group(1)])
+    return inner if end < 0 else inner[:end]
 
 
 def _list_problems(listing: str, earlier: list[Step]) -> list[str]:
@@ -100,10 +121,10 @@ def _list_problems(listing: str, earlier: list[Step]) -> list[str]:
         if kinds is not None and step.action.type not in kinds:
             out.append(f"action {k + 1} is “{phrase}”, the history's is {step.action.type}")
             break
-        typed = re.search(r"输入“([^”]*)", phrase) or re.search(r"typed “([^”]*)", phrase)
-        if typed and step.action.text is not None and not (step.action.text or "").startswith(
-                typed.group(1).rstrip("…")):
-            out.append(f"action {k + 1} types “{typed.group(1)}”, the history typed “{step.action.text}”")
+        typed = _typed(phrase)  # quoted with its whitespace runs (control characters too) written as one space
+        if typed is not None and step.action.text is not None and not " ".join(step.action.text.split()).startswith(
+                " ".join(typed.rstrip("…").split())):
+            out.append(f"action {k + 1} types “{typed}”, the history typed “{step.action.text}”")
             break
     return out
 
@@ -115,9 +136,10 @@ def memory_problems(memory: str, episode: Episode, index: int, lang: str = "zh")
         return []
     earlier = list(episode.steps[:index])
     out: list[str] = []
-    if _NOTHING.search(memory) and earlier:
+    bare = mask_quotes(memory)  # claims are read outside quotations (a goal or typed text may hold any words)
+    if _NOTHING.search(bare) and earlier:
         out.append(f"says nothing was done, the history has {len(earlier)} action(s)")
-    for m in list(_SWIPE_ZH.finditer(memory)) + list(_SWIPE_EN.finditer(memory)):
+    for m in list(_SWIPE_ZH.finditer(bare)) + list(_SWIPE_EN.finditer(bare)):
         said = _number(m.group(2))
         direction = _DIR.get((m.group(1) or "").lower()) if m.group(1) else None
         counts = _swipes(earlier, direction)
@@ -125,16 +147,17 @@ def memory_problems(memory: str, episode: Episode, index: int, lang: str = "zh")
             out.append(f"says {said} swipe(s){' ' + direction if direction else ''}, the history has "
                        f"{max(counts)}")
         elif said == 0 and episode.steps[index].action.type not in ("swipe", "scroll") and not re.search(
-                r"\d+\s*/\s*\d+|\bof\s+\d+", memory):
+                r"\d+\s*/\s*\d+|\bof\s+\d+", bare):
             out.append("counts zero swipes on a step that does not swipe")
-    for m in _INPUT_ZH.finditer(memory):
+    for m in _INPUT_ZH.finditer(bare):
         said = _number(m.group(1))
         if said not in _inputs(earlier):
             out.append(f"says {said} input(s), the history has {max(_inputs(earlier))}")
-    listing = _LIST_ZH.search(memory) or _LIST_EN.search(memory)
+    listing = _LIST_START.search(bare)
     if listing:
         if not earlier:
             out.append("lists done actions before the first step")
         else:
-            out += _list_problems(listing.group(1), earlier)
+            rest = memory[listing.end():]
+            out += _list_problems(rest[:_split(rest, "", "；;")[1]], earlier)
     return out

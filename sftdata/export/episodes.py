@@ -20,6 +20,7 @@ from ..model import Episode
 from ..values import episode_id_of
 from .lengths import LengthModel
 from . import som
+from .rl import build_rl_sample
 from .samples import build_sample, image_name
 
 _ID = re.compile(r'^\{"id":("(?:[^"\\]|\\.)*")')
@@ -91,7 +92,8 @@ def episode_samples(task: tuple[str, dict | None, Any, str, str]) -> EpisodeSamp
         ctx = StepContext(episode, index, items, opts.history, opts.history_images, opts.memory,
                           opts.min_pixels, opts.max_pixels, opts.agent_tools, opts.som)
         try:
-            sample = build_sample(fmt, ctx, image_prefix, opts.agent_tools)
+            sample = (build_rl_sample(fmt, ctx, image_prefix) if opts.rl  # the prompt and the ground truth
+                      else build_sample(fmt, ctx, image_prefix, opts.agent_tools))
             text_tokens, image_tokens = lengths.measure(sample, Path(run_path))
             marked = som.derive(Path(run_path), ctx.step) if opts.som else None
         except RecordError as exc:  # CannotExpress, an unreadable image header, an image no family can take

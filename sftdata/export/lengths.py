@@ -15,7 +15,7 @@ from ..errors import RecordError
 from .chat import chatml_text, glm_text
 from .samples import Sample
 from ..families import FAMILIES, load_tokenizer, png_size
-from .vocab import count_tokens, qwen_encoding
+from .vocab import count_tokens, qwen_encoding, vocab_available
 
 GLM_SPARE = 4  # tokens added to a --tokenizer count of the GLM text (newlines its template may add)
 
@@ -30,9 +30,15 @@ class LengthModel:
         self.tokenizer_path = tokenizer
         self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
         chatml = FAMILIES[family].chat == "chatml"  # a family whose Swift template we render exactly
-        self.encoding = qwen_encoding(family) if chatml and self.tokenizer is None else None
-        self.exact = chatml and (self.tokenizer is not None or self.encoding is not None)
+        self._uses_vocab = chatml and self.tokenizer is None
+        self.exact = chatml and (self.tokenizer is not None or vocab_available(family))
         self._image_cache: dict[str, int] = {}
+
+    @property
+    def encoding(self):
+        """The Qwen vocabulary's encoding for this family, loaded when a text is first measured (never for a
+        bound family, a --tokenizer, or an export with nothing to measure)."""
+        return qwen_encoding(self.family.name) if self._uses_vocab else None
 
     def image_tokens(self, path: Path, key: str) -> int:
         if key not in self._image_cache:
@@ -59,14 +65,16 @@ class LengthModel:
         bytes (a byte-level BPE token holds at least one byte, a special token is one token of several bytes),
         or with ``--tokenizer`` its count plus a few spare tokens for newlines the GLM template may add."""
         images = sum(self.image_tokens(run_dir / s.screenshot.path, s.screenshot.sha256) for s in sample.image_steps)
-        text = self.render(sample.record)
-        if self.tokenizer is not None:
-            total = len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
-        elif self.encoding is not None:
-            total = count_tokens(self.encoding, text)
-        else:
-            total = len(text.encode("utf-8"))
+        total = self.text_tokens(self.render(sample.record))
         return total - self.family.image_overhead * len(sample.image_steps), images
+
+    def text_tokens(self, text: str) -> int:
+        """Tokens of ``text``: exact for the Qwen families (or ``--tokenizer``), else the bound of :meth:`measure`."""
+        if self.tokenizer is not None:
+            return len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
+        if self.encoding is not None:
+            return count_tokens(self.encoding, text)
+        return len(text.encode("utf-8"))
 
     def describe(self) -> dict[str, Any]:
         if self.exact:

@@ -60,5 +60,7 @@ class ExportOptions:
     include_unsure: bool = option(False, "Also take the steps the checks leave unsure (a reasoning without positive "
                                          "evidence for its call) that no judge model or reviewer passed [default: "
                                          "held back and listed in held_back.json].")
+    rl: bool = option(False, "RL rows for GRPO: each step's prompt without its answer and a solution column with "
+                             "the ground truth (docs/rl.md); train_grpo.sh instead of train.sh.")
     workers: int = option(1, "Processes that build the samples.", low=1, config=False)
     progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..errors import FatalError
 
-_OURS = {"manifest.json", "splits.json", "lengths.json", "held_back.json", "train.sh", "preflight.json", "images"}
+_OURS = {"manifest.json", "splits.json", "lengths.json", "held_back.json", "train.sh", "preflight.json", "images",
+         "train_grpo.sh", "sftdata_rewards.py", "eval"}  # the RL export's script, its reward plugin, sftdata eval
 
 
 def _only_our_files(path: Path) -> bool:

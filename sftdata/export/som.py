@@ -23,8 +23,6 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
-
 from ..errors import RecordError
 from ..formats.elements import listed
 from ..model import Step
@@ -50,6 +48,8 @@ class Derived:
 
 def draw_boxes(image: bytes, boxes: list[tuple[int, int, int, int]]) -> bytes:
     """PNG bytes of ``image`` with ``boxes`` outlined and numbered 0..n-1 (see the module docstring)."""
+    from PIL import Image, ImageDraw, ImageFont  # here: an export without --som never loads Pillow
+
     with Image.open(io.BytesIO(image)) as opened:
         canvas = opened.convert("RGB")
     width = canvas.width
@@ -74,6 +74,8 @@ def draw_boxes(image: bytes, boxes: list[tuple[int, int, int, int]]) -> bytes:
 def derive(run: Path, step: Step) -> tuple[Derived, int] | None:
     """The set-of-marks copy of ``step``'s screenshot and how many boxes it carries (None when no element is
     listed: the sample keeps the original); an unreadable original is the sample's ``unreadable_image``."""
+    from PIL import Image
+
     boxes = [item.bounds for item in listed(step)]
     if not boxes:
         return None

@@ -19,8 +19,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from ..errors import FatalError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family, som_formats
@@ -29,6 +27,7 @@ from ..judge.status import judge_status
 from ..review.apply import review_counts, reviewed_annotations
 from ..rundir import ANNOTATIONS, JUDGEMENTS, REVIEWS, RunDir
 from ..parallel import ordered_map
+from ..progress import progress_bar
 from ..stage import StageRun, output_key
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
@@ -36,6 +35,7 @@ from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap
 from .som import supports as som_supported
 from .packing import best_fit_decreasing, lower_bound_bins, pack_order, packing_efficiency
 from .trainsh import train_script
+from .grpo import PLUGIN, SCRIPT as GRPO_SCRIPT, grpo_script, longest_answer, plugin_text
 
 
 from .options import INEFFECTIVE_CHOICES, ExportOptions  # noqa: E402,F401 (the stage's options, re-exported)
@@ -59,18 +59,24 @@ def split_of(episode_id: str, ratio: float, seed: int) -> str:
     return "val" if int.from_bytes(digest[:8], "big") / 2**64 < ratio else "train"
 
 
-def _link(src: Path, dst: Path) -> str:
+def _link(src: Path, dst: Path) -> str | None:
+    """Hard-link ``src`` to ``dst``: "linked", "existing", or None when links are refused (copy it instead)."""
     if dst.exists():
         return "existing"
     tmp = dst.with_name(f".{dst.name}.tmp")
     try:
         os.link(src, tmp)
-        how = "linked"
     except OSError:  # another filesystem, or links not allowed
-        shutil.copyfile(src, tmp)
-        how = "copied"
+        return None
     os.replace(tmp, dst)
-    return how
+    return "linked"
+
+
+def _copy(src: Path, dst: Path) -> str:
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+    return "copied"
 
 
 def _write_derived(dst: Path, data: bytes) -> str:
@@ -126,6 +132,9 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     if fmt.needs_reasoning and not annotations_path.exists():
         raise NothingProduced(f"{run.path} has no annotations.jsonl, so nothing to export: run `sftdata annotate` "
                               "first")
+    if opts.rl and opts.agent_tools:
+        raise FatalError("--rl writes the prompt as the plain variant's (the rewards parse the answer's text): "
+                         "drop --agent-tools")
     if opts.agent_tools and not fmt.tool_call:
         raise FatalError(f"--agent-tools needs a tool-call format; {fmt.name} is not one")
     if opts.som and not som_supported(fmt):
@@ -154,7 +163,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     started = time.monotonic()
     result = ExportResult(out)
     image_prefix = f"{out}/images/" if opts.absolute_paths else "images/"
-    spools = {name: open(stage / f".{name}.spool", "w+", encoding="utf-8") for name in ("train", "val")}
+    spools = {name: open(stage / f".{name}.spool", "w+b") for name in ("train", "val")}  # UTF-8 lines, by offset
+    spooled = {"train": 0, "val": 0}  # bytes written to each spool (a text file's tell() is slow)
     offsets: dict[str, list[tuple[int, int]]] = {"train": [], "val": []}
     split_ids: dict[str, list[str]] = {"train": [], "val": []}
     dropped_episodes: dict[str, str] = {}  # episodes with no sample at all, and why
@@ -167,8 +177,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
     held: list[dict] = []  # steps the checks kept out (rejected, or unsure with no judge model or reviewer passing)
     outcomes: Counter = Counter()  # the checks' outcome of every annotated step
     max_image_pixels = 0
-    bar = tqdm(total=count_lines(run.episodes_path), unit="ep", desc=f"export {fmt.name}", dynamic_ncols=True,
-               disable=(not opts.progress) if opts.progress is not None else None)
+    bar = progress_bar(lambda: count_lines(run.episodes_path), opts.progress, unit="ep", desc=f"export {fmt.name}",
+                       dynamic_ncols=True)
     work_opts = replace(opts, hf_dataset=None, progress=None)
 
     def tasks():
@@ -197,8 +207,8 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                     record = {**record, "judge_vetoed": sorted(vetoed)}
                 yield (eid, record), (line, record, work_opts, str(run.path), image_prefix)
 
-    copier = ThreadPoolExecutor(max_workers=4)  # linking/copying is I/O: threads overlap it with the rest
-    placed: dict[str, Future] = {}
+    copier = ThreadPoolExecutor(max_workers=4)  # copying is I/O: threads overlap it with the rest
+    placed: dict[str, Future | str] = {}  # a link is made here (a thread for each would cost more than the link)
     try:
         for (eid, record), got in ordered_map(episode_samples, tasks(), opts.workers):
             bar.update(1)
@@ -219,10 +229,11 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
                         data, derived[name] = got.derived[name]
                         placed[name] = copier.submit(_write_derived, stage / "images" / name, data)
                     elif name not in placed:
-                        placed[name] = copier.submit(_link, run.path / rel, stage / "images" / name)
+                        src, dst = run.path / rel, stage / "images" / name
+                        placed[name] = _link(src, dst) or copier.submit(_copy, src, dst)
                     max_image_pixels = max(max_image_pixels, pixels)
-                offsets[split].append((spool.tell(), text_tokens + image_tokens))
-                spool.write(line + "\n")
+                offsets[split].append((spooled[split], text_tokens + image_tokens))
+                spooled[split] += spool.write(line.encode("utf-8") + b"\n")
                 token_stats["text"].append(text_tokens)
                 token_stats["image"].append(image_tokens)
                 token_stats["total"].append(text_tokens + image_tokens)
@@ -233,7 +244,7 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
             if record:
                 prompt_versions[record.get("prompt_version", "?")] += 1
                 backends[record.get("backend", "?")] += 1
-        images.update(f.result() for f in placed.values())  # re-raises a failed copy
+        images.update(f if isinstance(f, str) else f.result() for f in placed.values())  # re-raises a failed copy
         shards: dict[str, list[str]] = {}
         packing: dict[str, Any] = {}
         row_lengths: dict[str, list[int]] = {}  # in shard row order: row i of the split's shards, in order
@@ -273,12 +284,18 @@ def _export(run: RunDir, out: str | Path, opts: ExportOptions, force: bool) -> E
         write_json_atomic(stage / "splits.json", split_ids)
         write_json_atomic(stage / "held_back.json", held)  # the steps the checks kept out, with their reasons
         write_json_atomic(stage / "lengths.json", row_lengths)
-        script = train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
-        write_bytes_atomic(stage / "train.sh", script.encode())
-        os.chmod(stage / "train.sh", 0o755)
+        if opts.rl:  # GRPO on the RL rows, with the rewards as ms-swift's external plugin
+            answer_tokens = longest_answer(stage, shards["train"] + shards["val"], lengths_model.text_tokens)
+            name, script = GRPO_SCRIPT, grpo_script(shards, opts, max_image_pixels, lengths_model.family.factor,
+                                                    answer_tokens)
+            write_bytes_atomic(stage / PLUGIN, plugin_text(fmt.name).encode())
+        else:
+            name, script = "train.sh", train_script(shards, opts, max_image_pixels, lengths_model.family.factor)
+        write_bytes_atomic(stage / name, script.encode())
+        os.chmod(stage / name, 0o755)
         if opts.hf_dataset:
             from .hf import write_hf_dataset
-            write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress)
+            write_hf_dataset(stage, shards, Path(opts.hf_dataset), opts.progress, rl=opts.rl)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
@@ -329,12 +346,25 @@ def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]]
         with open(stage / name, "w", encoding="utf-8") as f:
             for idx in order[i * opts.shard_size:(i + 1) * opts.shard_size]:
                 spool.seek(offsets[idx][0])
-                f.write(spool.readline())
+                f.write(spool.readline().decode("utf-8"))
     lower = lower_bound_bins(lengths, opts.max_length)
     return names, {"packs": len(bins), "lower_bound_packs": lower, "max_length": opts.max_length,
                    "efficiency": round(packing_efficiency(lengths, bins, opts.max_length), 4),
                    "lower_bound_efficiency": round(sum(lengths) / (lower * opts.max_length), 4)}, \
         [lengths[idx] for idx in order]
+
+
+# what to do about a drop reason, where the user can do something
+DROP_HINTS = {
+    "no_accessibility_tree": "screens without an accessibility tree (annotated folders) get OCR text elements from "
+                             "`sftdata ingest annotated ROOT --out RUN --ocr` (the ocr extra); formats that point by "
+                             "coordinates (react-zh, qwen2.5-vl, ui-tars, ...) need no tree",
+}
+
+
+def drop_hint(reasons) -> str:
+    """``: what to do`` for the first of ``reasons`` that has a hint, else ''."""
+    return next((f": {DROP_HINTS[r]}" for r in reasons if r in DROP_HINTS), "")
 
 
 def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
@@ -344,7 +374,8 @@ def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
     if result.samples.get("val"):
         why = f"all {result.samples['val']} samples went to validation (--split-ratio {opts.split_ratio})"
     elif result.dropped:
-        why = "every step was dropped (" + ", ".join(f"{k} {v}" for k, v in result.dropped.most_common()) + ")"
+        why = "every step was dropped (" + ", ".join(f"{k} {v}" for k, v in result.dropped.most_common()) + ")" \
+            + drop_hint(result.dropped)
     else:
         why = "the run has no episode to export"
     raise NothingProduced(f"nothing to export: {why}; nothing was written")

@@ -33,10 +33,10 @@ from importlib.metadata import PackageNotFoundError, version
 try:
     found = version("ms-swift")
 except PackageNotFoundError:
-    sys.exit(f"train.sh: ms-swift is not installed for {{sys.executable}}; install: pip install '{req}' (in an sftdata checkout: make swift)")
+    sys.exit(f"{script}: ms-swift is not installed for {{sys.executable}}; install: pip install '{req}' (in an sftdata checkout: make swift)")
 got = tuple(int(n) for n in re.findall(r"\\d+", found)[:2])
 if not ({lo} <= got < {hi}):
-    sys.exit(f"train.sh: ms-swift {{found}} does not take this script's flags; install: pip install '{req}' (in an sftdata checkout: make swift)")
+    sys.exit(f"{script}: ms-swift {{found}} does not take this script's flags; install: pip install '{req}' (in an sftdata checkout: make swift)")
 PY'''
 
 
@@ -45,28 +45,24 @@ def _ceiling(pixels: int, factor: int) -> int:
     return max(factor * factor, math.ceil(pixels / (factor * factor)) * factor * factor)
 
 
-def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int, factor: int) -> str:
-    """The script's text for ``shards`` (file names relative to the export directory)."""
+def script_head(opts: Any, max_image_pixels: int, factor: int, script: str, about: list[str]) -> list[str]:
+    """The lines every generated training script starts with (``about``: its comment lines): find the Python
+    of the ``swift`` command, check its ms-swift, then MODEL and the image settings of the export."""
     model = FAMILIES[opts.family].default_model
     # smart resize rounds each side to the factor, which can add a few percent: leave 10% headroom
     max_pixels = opts.max_pixels or _ceiling(int(max_image_pixels * 1.1) or factor * factor, factor)
     min_pixels = opts.min_pixels or factor * factor
-    train = " ".join(shards.get("train", []))
-    val = " ".join(shards.get("val", []))
-    check = _VERSION_CHECK.format(req=SWIFT_REQUIREMENT, lo=SWIFT_RANGE[0], hi=SWIFT_RANGE[1])
-    lines = [
+    check = _VERSION_CHECK.format(req=SWIFT_REQUIREMENT, lo=SWIFT_RANGE[0], hi=SWIFT_RANGE[1], script=script)
+    return [
         "#!/usr/bin/env bash",
-        f"# swift sft on this export: format {opts.format}, model family {opts.family}, max_length {opts.max_length}.",
-        f"# Needs {SWIFT_REQUIREMENT} and flash-attention (packing is on, as the seed's authors trained), so a GPU.",
-        "# Override MODEL, NPROC_PER_NODE, OUTPUT_DIR, PYTHON or any flag: ./train.sh --lora_rank 16",
-        "# (later flags win; on a CPU: ./train.sh --torch_dtype float32 --attn_impl sdpa --packing false)",
+        *about,
         "set -euo pipefail",
         'cd "$(dirname "$0")"',
         "# the Python that runs the swift command (its shebang), unless PYTHON names one",
         'if [ -z "${PYTHON:-}" ]; then',
         '  SWIFT_BIN="$(command -v swift || true)"',
         '  if [ -z "$SWIFT_BIN" ]; then',
-        f"    echo \"train.sh: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}' (in an sftdata checkout: make swift)\" >&2",
+        f"    echo \"{script}: ms-swift is not installed (no swift command on PATH); install: pip install '{SWIFT_REQUIREMENT}' (in an sftdata checkout: make swift)\" >&2",
         "    exit 3",
         "  fi",
         '  PYTHON="$(sed -n \'1s/^#!//p\' "$SWIFT_BIN")"',
@@ -80,6 +76,20 @@ def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int,
         f"export MAX_PIXELS={max_pixels}",
         f"export MIN_PIXELS={min_pixels}",
         f"export IMAGE_MAX_TOKEN_NUM={max_pixels // (factor * factor)}",
+    ]
+
+
+def train_script(shards: dict[str, list[str]], opts: Any, max_image_pixels: int, factor: int) -> str:
+    """The script's text for ``shards`` (file names relative to the export directory)."""
+    train = " ".join(shards.get("train", []))
+    val = " ".join(shards.get("val", []))
+    lines = script_head(opts, max_image_pixels, factor, "train.sh", [
+        f"# swift sft on this export: format {opts.format}, model family {opts.family}, max_length {opts.max_length}.",
+        f"# Needs {SWIFT_REQUIREMENT} and flash-attention (packing is on, as the seed's authors trained), so a GPU.",
+        "# Override MODEL, NPROC_PER_NODE, OUTPUT_DIR, PYTHON or any flag: ./train.sh --lora_rank 16",
+        "# (later flags win; on a CPU: ./train.sh --torch_dtype float32 --attn_impl sdpa --packing false)",
+    ])
+    lines += [
         'NPROC_PER_NODE="${NPROC_PER_NODE:-1}" swift sft \\',
         '    --model "$MODEL" \\',
         f"    --model_type {FAMILIES[opts.family].swift_model_type} \\",

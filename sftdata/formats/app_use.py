@@ -6,10 +6,14 @@ them. This variant keeps seed 000's answer (``current_state`` with the same thre
 :mod:`.mobile_agent`, one action) and writes the controller's own actions: ``click_element{index}``,
 ``enter_text{index, text}``, ``long_press_coordinates{x, y}`` and ``swipe_coordinates{start_x, start_y, end_x,
 end_y}`` in screenshot pixels (a swipe recorded without its points, as AndroidControl's scrolls, is
-``scroll_down{}`` / ``scroll_up{}``: a finger moving up shows what is below), ``send_keys{keys: "Back"|"Home"}``
+``scroll_down{}`` / ``scroll_up{}``: a finger moving up shows what is below), ``send_keys{keys: "Back"}``
 and ``done{text, success}``. app-use has no way to launch an app or to wait: ``open_app`` and ``wait`` steps
-raise ``CannotExpress("action_not_in_format")``, as does a sideways swipe without points. parse gives an element
-action the listed element's centre.
+raise ``CannotExpress("action_not_in_format")``, as does a sideways swipe without points. Two actions app-use
+0.0.3 accepts but its controller would execute otherwise raise ``CannotExpress("not_executed_as_recorded")``:
+Home (its ``send_keys`` knows Enter, Back, Delete and Backspace; any other key is typed as text, "Home" as
+"home") and a sideways swipe (every swipe it makes is an up or down ``swipeGesture``, the direction taken from
+y alone; its only other move with free points, ``drag_and_drop_coordinates``, starts with a long press).
+parse gives an element action the listed element's centre.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 540, 1200)
@@ -36,16 +40,16 @@ from . import mobile_agent as seed
 from .base import AgentFormat, CannotExpress, StepContext, phone_only, register
 from .memory import describe
 
-_KEYS = {"back": "Back", "home": "Home"}
+_KEYS = {"back": "Back"}
 
 SYSTEM = seed.SYSTEM.split("# Actions")[0] + """# Actions
 - click_element: {"index": i} taps element i (not for typing).
 - enter_text: {"index": i, "text": "..."} types into text field i. Always type this way, never tap keyboard keys.
 - long_press_coordinates: {"x": x, "y": y} presses and holds at pixel (x, y) of the screenshot.
-- swipe_coordinates: {"start_x": x1, "start_y": y1, "end_x": x2, "end_y": y2} moves the finger from (x1, y1) to
-  (x2, y2), in screenshot pixels.
+- swipe_coordinates: {"start_x": x1, "start_y": y1, "end_x": x2, "end_y": y2} moves the finger up or down from
+  (x1, y1) towards (x2, y2), in screenshot pixels.
 - scroll_down: {} / scroll_up: {} shows what is below / above (the finger moves up / down).
-- send_keys: {"keys": "Back"} presses the Back button; {"keys": "Home"} goes to the home screen.
+- send_keys: {"keys": "Back"} presses the Back button.
 - done: {"text": "...", "success": true|false} ends the task; put everything the user asked to find in text.
 
 # Rules
@@ -66,6 +70,11 @@ def call(ctx: StepContext) -> tuple[dict, el.Listed | None]:
         return {"enter_text": {"index": el.index_of(ctx.step, field), "text": a.text}}, field
     if a.type == "long_press" and a.point is not None:
         return {"long_press_coordinates": {"x": round(a.point[0]), "y": round(a.point[1])}}, None
+    if a.type == "home" or a.type == "swipe" and a.point is not None and a.direction in ("left", "right"):
+        what = "Home (its send_keys types the text 'home')" if a.type == "home" else \
+            f"a {a.direction} swipe (it swipes up or down only)"
+        raise CannotExpress("not_executed_as_recorded", f"step {ctx.index + 1}: app-use 0.0.3 would not execute "
+                            f"{what}")
     if a.type == "swipe" and a.point is not None and a.end is not None:
         (x1, y1), (x2, y2) = a.point, a.end
         return {"swipe_coordinates": {"start_x": round(x1), "start_y": round(y1), "end_x": round(x2),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..errors import RecordError
+from ..values import known_name
 from ..model import Action, Episode, Step
 from ..checks.calls import ITEM_FIELDS  # noqa: F401 (the reconstruction item's optional fields, re-exported)
 
@@ -135,9 +136,9 @@ def get_format(name: str) -> AgentFormat:
 
     load_all()
     try:
-        return FORMATS[name]
-    except KeyError:
-        raise KeyError(f"unknown format {name!r}; known: {', '.join(sorted(FORMATS))}") from None
+        return FORMATS[known_name(name, sorted(FORMATS), "format")]  # any case; a typo is told the close names
+    except ValueError as exc:
+        raise KeyError(str(exc)) from None
 
 
 def resolve_family(fmt: AgentFormat, requested: str | None) -> str:

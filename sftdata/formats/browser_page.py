@@ -8,6 +8,7 @@ import re
 
 from . import elements as el
 from . import short
+from ..plural import counted
 from .base import StepContext
 
 SUMMARY_ELEMENTS = 6  # how many listed elements a page summary names
@@ -65,9 +66,7 @@ def summary(ctx: StepContext) -> str:
     named = [name + (f" (x{n})" if n > 1 else "") for name, n in list(counts.items())[:SUMMARY_ELEMENTS]]
     more_names = len(counts) - len(named)
     more = f" and {more_names} more" if more_names > 0 else ""
-    n = len(items)
-    return (f"{_page(ctx)} lists {n} interactive element{'s' if n != 1 else ''}: "
-            f"{', '.join(named)}{more}.")
+    return f"{_page(ctx)} lists {counted(len(items), 'interactive element')}: {', '.join(named)}{more}."
 
 
 def _words(text: str) -> set[str]:

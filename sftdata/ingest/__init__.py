@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -20,6 +21,7 @@ from ..parallel import Ready, ordered_map
 from ..rundir import RunDir
 from ..stage import StageRun, fingerprint
 from ..values import episode_id_of
+from .shards import DoneRecords, content_id
 from .trajectories import changed, folder_digest, key_of, seen_trajectories
 
 if TYPE_CHECKING:
@@ -56,8 +58,9 @@ class IngestResult:
 
 
 def record_labels(files: list[Path]) -> dict[Path, str]:
-    """How each input file is named in the ledgers and resume keys: its file name, or its whole path when
-    another input has the same name (two shards ``a/part-0`` and ``b/part-0`` are two inputs, never one).
+    """How each input file is named in the ledgers: its file name, or its whole path when another input has the
+    same name. The resume key adds the file's content identity (:mod:`.shards`), so two shards ``a/part-0`` and
+    ``b/part-0`` are two inputs, never one, in this invocation or any later one.
 
     >>> record_labels([Path("/d/a/x.gz"), Path("/d/b/x.gz"), Path("/d/y.gz")])[Path("/d/y.gz")]
     'y.gz'
@@ -66,21 +69,21 @@ def record_labels(files: list[Path]) -> dict[Path, str]:
     return {f: f.name if names.count(f.name) == 1 else text_for_output(str(f.resolve())) for f in files}
 
 
-def _done(run: RunDir, source: str) -> tuple[set[str], set[str]]:
-    """Record keys already handled for ``source`` and the episode ids already exported."""
-    keys: set[str] = set()
+def _done(run: RunDir, source: str) -> tuple[DoneRecords, set[str]]:
+    """Records already handled for ``source`` (see :mod:`.shards`) and the episode ids already exported."""
+    done = DoneRecords()
     ids: set[str] = set()
     for rec in run.episode_records():
         if rec.get("source") == source:
             ids.add(str(rec["id"]))
             ref = rec.get("meta", {}).get("record")
             if ref:
-                keys.add(f"{ref['file']}:{ref['index']}")
+                done.add(ref, rec["id"])
     for rec in run.rejects():
         ref = rec.get("record")
         if rec.get("source") == source and rec.get("stage") == STAGE and ref:
-            keys.add(f"{ref['file']}:{ref['index']}")
-    return keys, ids
+            done.add(ref, rec.get("episode_id"))
+    return done, ids
 
 
 def _select(opts: IngestOptions) -> tuple[Callable[[str], bool], dict[str, str]]:
@@ -123,9 +126,10 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
 
     selected, split_of = _select(opts)
     labels = record_labels(files)
-    done_keys, seen_ids = _done(run, source)
+    contents = {f: content_id(f) for f in files}  # two seeks each: see .shards
+    done, seen_ids = _done(run, source)
     result = IngestResult(source, False)
-    handled = len(done_keys)
+    handled = len(done)
     total_bytes = sum(f.stat().st_size for f in files)
     bar = tqdm(total=total_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc=f"ingest {source}",
                disable=(not progress) if progress is not None else None, dynamic_ncols=True)
@@ -135,14 +139,15 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
         def tasks():  # this process reads, checks CRCs and filters; the pool builds episodes
             nonlocal handled  # a record the reader rejects is a Ready outcome: ledgered in record order
             for f in files:
+                where = {"file": labels[f], "content": contents[f]}
                 for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
-                                            skip=lambda i, name=labels[f]: f"{name}:{i}" in done_keys,
+                                            skip=lambda i, w=where: done.passed_over({**w, "index": i}),
                                             on_progress=bar.update):
                     if opts.limit is not None and handled >= opts.limit:
                         return
-                    ref = {"file": labels[f], "index": frame.index, "offset": frame.offset}
+                    ref = {**where, "index": frame.index, "offset": frame.offset}
                     if frame.error is not None:
-                        if f"{labels[f]}:{frame.index}" not in done_keys:
+                        if not done.passed_over(ref):
                             handled += 1
                             yield (ref, None), Ready(frame.error)
                         continue
@@ -155,6 +160,8 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                         handled += 1
                         yield (ref, None), Ready(exc)
                         continue
+                    if done.legacy_holds(ref, episode_id):  # ledgered by a run that kept no identities
+                        continue
                     if not selected(episode_id):
                         result.filtered += 1
                         continue
@@ -163,9 +170,10 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     if duplicate is not None:
                         yield (ref, episode_id), Ready(duplicate)
                         continue
-                    meta: dict[str, Any] = {"record": {"file": labels[f], "index": frame.index}}
+                    meta: dict[str, Any] = {"record": {**where, "index": frame.index}}
                     if episode_id in split_of:
                         meta["split"] = split_of[episode_id]
+                    features = androidcontrol.stage_screenshots(features, run.images)  # workers get keys, not pixels
                     yield (ref, episode_id), (features, str(run.path), meta, opts.screen_change)
 
         for (ref, episode_id), outcome in ordered_map(_build_androidcontrol, tasks(), opts.workers):
@@ -237,7 +245,15 @@ def _outcome(outcome: Any, ref: dict, episode_id: str | None, episodes, reject, 
     elif isinstance(outcome, OSError):
         raise disk_full_error(outcome, run.images.run_dir / "images") or FatalError(
             f"cannot write to {run.path}: {outcome.strerror or outcome}")
-    else:  # a decoder bug must not kill a 47 GB run: ledger it, go on
+    elif isinstance(outcome, MemoryError):  # this input is too big to build here; the next ones may fit
+        reject(RecordError("out_of_memory", "building this episode ran out of memory (with fewer --workers each "
+                           "one has more)"), ref, episode_id)
+    elif isinstance(outcome, BrokenProcessPool):  # a worker was killed (the OS's out-of-memory killer?)
+        raise FatalError(text_for_output(
+            f"a worker process died while building {episode_id or 'the record'} ({ref['file']} #{ref['index']}); "
+            "nothing after it was ledgered: run the same command again to resume, with fewer --workers if memory "
+            "is short"))
+    else:  # a decoder bug must not kill a 47 GB run: ledger it, go on (every known failure has its own reason)
         reject(RecordError("unexpected_error", f"{type(outcome).__name__}: {outcome}"), ref, episode_id)
 
 

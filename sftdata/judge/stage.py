@@ -132,6 +132,7 @@ def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> Ju
     if not (run.path / ANNOTATIONS).exists():
         raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
     check_options(opts)  # type: ignore[arg-type]  # the same numeric fields as annotate's
+    run.require_episodes(opts.episode_ids)
     run.ensure_writable()
     stage = StageRun(run, STAGE, "verdicts")
     annotations = run.latest_annotations()

@@ -28,10 +28,15 @@ from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from ..errors import FatalError
 
-try:
-    from openai._constants import RAW_RESPONSE_HEADER as _RAW_RESPONSE_HEADER
-except ImportError:  # pragma: no cover - the name the SDK has used since 1.0
-    _RAW_RESPONSE_HEADER = "X-Stainless-Raw-Response"
+
+def _raw_response_header() -> str:
+    """The SDK's raw-response header name, read where the SDK is in use (importing it costs about a second: a
+    command that talks to no endpoint never does)."""
+    try:
+        from openai._constants import RAW_RESPONSE_HEADER
+    except ImportError:  # pragma: no cover - the name the SDK has used since 1.0
+        return "X-Stainless-Raw-Response"
+    return RAW_RESPONSE_HEADER
 
 
 @dataclass
@@ -318,7 +323,7 @@ class OpenAIBackend:
             # our body is already a valid request: post it as is. chat.completions.create(**body) would walk every
             # node of it (about 9 ms a request) only to send the same JSON. The raw-response header makes the SDK
             # return the response with its retry count, as with_raw_response does.
-            headers = {_RAW_RESPONSE_HEADER: "true"}
+            headers = {_raw_response_header(): "true"}
             if isinstance(body, bytes):
                 raw = await self.client.post("/chat/completions", content=body, cast_to=ChatCompletion,
                                              options={"headers": {**headers, "Content-Type": "application/json"}})

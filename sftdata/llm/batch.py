@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import iter_jsonl
+from ..plural import counted, plural
 from .backends import clean_usage
 
 
@@ -86,9 +87,11 @@ def read_results(path: Path, run: Any, prefix: str = "") -> dict[str, dict[str, 
                               f"custom_id {foreign[0][:60]!r}): results of another run or stage? nothing was imported")
     notes = []
     if foreign:
-        notes.append(f"{len(foreign)} result lines answer no request of this run (e.g. {foreign[0][:60]!r}); skipped")
+        notes.append(f"{counted(len(foreign), 'result line')} {plural(len(foreign), 'answers', 'answer')} no request "
+                     f"of this run (e.g. {foreign[0][:60]!r}); skipped")
     if other:
-        notes.append(f"{other} lines are not result objects (no custom_id, or a request line); skipped")
+        notes.append(f"{counted(other, 'line')} {plural(other, 'is', 'are')} not a result object (no custom_id, or a "
+                     "request line); skipped")
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return {cid: line for cid, line in results.items() if cid not in foreign}

@@ -19,7 +19,13 @@ byte for byte when present, otherwise the marks are inpainted away and the step 
 - not stated: the frames count as marked only when some frame's label text *and* circle / arrow agree with its
   action (circle within the tolerance of the point, arrow along the swipe); then each frame's label and its
   matching circle / arrow are removed. Otherwise red that looks like a mark is the app's own (red UI text, a
-  red ring icon): the frames are kept unmodified (``meta.marks_ignored``), never ``mark_mismatch``.
+  red ring icon): the frames are kept unmodified (``meta.marks_ignored``), never ``mark_mismatch`` -- unless a
+  label band is there and the circle / arrow sits exactly where the 0..1000 coordinates would be read as pixels:
+  that is ``mark_mismatch`` saying to set ``"coordinates": "pixels"`` (see :mod:`.annotated_action`).
+
+A SWIPE that names only a direction and has no arrow takes the default geometry AndroidControl's scrolls take
+(from the screen's centre, a third of the screen in the finger's direction); a list one action short whose last
+action is not DONE is ``missing_done`` (the last screenshot needs DONE).
 
 Web pages: ``"platform": "web"`` in task.json, with optional ``urls`` and ``elements`` per step
 (:mod:`.web_task`) and the web actions (:mod:`.web_actions`: TYPE / 输入, SELECT / 选择, SCROLL / 向下滚动,
@@ -45,13 +51,14 @@ from PIL import Image
 
 from ..errors import RecordError
 from ..io import ImageStore, sha256_hex, text_for_output
-from ..model import Action, Episode, Screenshot, Step, finger_direction, from_relative
+from ..model import Episode, Screenshot, Step
 from .action_text import RawAction, parse_action, parse_task
+from .annotated_action import resolve_action  # noqa: F401 (re-exported)
 from .colour import colour_at
 from .images import IMAGE_SUFFIXES, MAX_FILE_BYTES, MAX_PIXELS, is_hidden, read_image  # noqa: F401 (re-exported)
 from .screen_change import mark_steps, screen_grid
 from .web_actions import parse_web_action
-from .web_task import describe, element_at, elements_for, platform_of, scroll_from_arrow
+from .web_task import describe, element_at, elements_for, platform_of
 
 SOURCE = "annotated"
 TASK_FILE = "task.json"
@@ -151,104 +158,21 @@ def _frames(folder: Path, task: dict[str, Any]) -> list[Path]:
     return frames
 
 
-def _to_pixels(xy: tuple[float, float], width: int, height: int, unit: str) -> tuple[int, int]:
-    if unit == "relative":
-        if not all(0 <= v <= 1000 for v in xy):
-            raise RecordError("point_outside_screen", f"{list(xy)} is outside the 0..1000 range")
-        return from_relative(xy, width, height)
-    x, y = round(xy[0]), round(xy[1])
-    if not (0 <= x < width and 0 <= y < height):
-        raise RecordError("point_outside_screen", f"({x}, {y}) is outside the {width}x{height} frame")
-    return (x, y)
-
-
-def _check(given: tuple[int, int], found: tuple[int, int], tolerance: float, what: str, i: int) -> None:
-    distance = math.dist(given, found)
-    if distance > tolerance:
-        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {what} {list(given)} but the mark is at "
-                          f"{list(found)} ({distance:.0f} px apart, tolerance {tolerance:.0f} px)")
-
-
-def _px(point) -> tuple[int, int]:
-    """A detected mark position as whole pixels."""
-    return (int(round(point[0])), int(round(point[1])))
-
-
-def _candidates(marks, kind: str) -> tuple:
-    """Every detected circle / arrow, most confident first (a hand-built Marks may only have the best one)."""
-    many, best = (marks.circles, marks.circle) if kind == "circle" else (marks.arrows, marks.arrow)
-    return tuple(many) or ((best,) if best is not None else ())
-
-
-def resolve_action(raw: RawAction, i: int, image: Image.Image, marks, unit: str, tolerance: float,
-                   *, trust: bool = True) -> tuple[Action, Any]:
-    """Canonical action for step ``i`` and the detected marks that belong to it.
-
-    Coordinates come from task.json, cross-checked against (or recovered from) ``marks`` (None when the frame
-    is not searched). Of several detected circles / arrows the one nearest the given point(s) is the
-    annotator's (an app's red ring icon elsewhere is not). ``trust``: task.json says the frames are marked, so
-    a mark that disagrees with the coordinates is ``mark_mismatch``; otherwise it is taken for the app's own
-    red and ignored, and only a circle next to a label can stand in for omitted coordinates.
-
-    Returns ``(action, own)``: ``own`` is ``Marks`` holding the label and only the circle / arrow that matched
-    the action (None when ``marks`` is None)."""
-    w, h = image.size
-    point = _to_pixels(raw.point, w, h, unit) if raw.point is not None else None
-    end = _to_pixels(raw.end, w, h, unit) if raw.end is not None else None
-    circle = arrow = None
-    usable = marks is not None and (trust or marks.label_band is not None)  # may stand in for coordinates
-    direction = raw.direction
-    if raw.type in ("click", "long_press", "type", "select"):
-        cands = _candidates(marks, "circle") if marks is not None else ()
-        if point is None:
-            if not cands or not usable:
-                raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
-                                  f"step {i + 1}: {raw.type} has no coordinates and no circle mark to recover them from")
-            circle = cands[0]
-            point = _px(circle.point)
-        elif cands:
-            circle = min(cands, key=lambda c: math.dist(point, _px(c.point)))
-            if math.dist(point, _px(circle.point)) > tolerance:
-                if trust:
-                    _check(point, _px(circle.point), tolerance, "point", i)
-                circle = None
-    elif raw.type == "swipe":
-        cands = _candidates(marks, "arrow") if marks is not None else ()
-        if point is None:
-            if not cands or not usable:
-                raise RecordError("missing_coordinates" if marks is None or not usable else "mark_not_found",
-                                  f"step {i + 1}: swipe has no coordinates and no arrow mark to recover them from")
-            arrow = cands[0]
-            point, end = _px(arrow.start), _px(arrow.end)
-        elif cands:
-            arrow = min(cands, key=lambda a: math.dist(point, _px(a.start)) + math.dist(end, _px(a.end)))
-            if max(math.dist(point, _px(arrow.start)), math.dist(end, _px(arrow.end))) > tolerance:
-                if trust:
-                    _check(point, _px(arrow.start), tolerance, "swipe start", i)
-                    _check(end, _px(arrow.end), tolerance, "swipe end", i)
-                arrow = None
-        if point == end:
-            raise RecordError("bad_action", f"step {i + 1}: swipe starts and ends at {list(point)}")
-        if raw.direction and finger_direction(point, end) != raw.direction:
-            raise RecordError("mark_mismatch", f"step {i + 1}: SWIPE {raw.direction.upper()} but the arrow goes "
-                              f"{finger_direction(point, end)}")
-        direction = None  # derived from the points
-    elif raw.type == "scroll":  # web: the arrow is the drag, the view moves the other way
-        cands = _candidates(marks, "arrow") if usable else ()
-        direction, arrow = scroll_from_arrow(raw.direction, cands, trust, i)
-        if direction is None:
-            raise RecordError("missing_direction" if not usable else "mark_not_found",
-                              f"step {i + 1}: scroll has no direction and no arrow mark to take it from")
-        point = _px(((arrow.start[0] + arrow.end[0]) / 2, (arrow.start[1] + arrow.end[1]) / 2)) if arrow else None
-    own = None if marks is None else type(marks)(circle, arrow, marks.label_band, marks.label_box)
-    return Action(raw.type, point=point, end=end, text=raw.text, app=raw.app, direction=direction,
-                  url=raw.url), own
+def _check_count(actions: list, parsed: list[RawAction], frames: int) -> None:
+    """One action per screenshot; a list one short whose last action is not DONE is told to end with DONE."""
+    if len(actions) == frames:
+        return
+    if len(actions) == frames - 1 and len(parsed) == len(actions) and parsed[-1].type != "done":
+        raise RecordError("missing_done", f"{frames} screenshots but {len(actions)} actions: the last screenshot "
+                          "needs an action too, add DONE as the last action (one action per screenshot)")
+    raise RecordError("action_count_mismatch", f"{len(actions)} actions for {frames} screenshots (one action per "
+                      "screenshot, DONE on the last)")
 
 
 def _check_done(actions: list[RawAction]) -> None:
     done_at = [i for i, a in enumerate(actions) if a.type == "done"]
     if not done_at:
-        raise RecordError("missing_done", "the last action must be DONE")
+        raise RecordError("missing_done", "the last action must be DONE (on the last screenshot)")
     if done_at != [len(actions) - 1]:
         raise RecordError("done_not_last", f"DONE at step(s) {done_at}; it must appear once, as the last action")
 
@@ -291,15 +215,15 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
     for frame in frames:
         if not _is_text(frame.name):
             raise RecordError("bad_path_encoding", f"screenshot {text_for_output(frame.name)!r} is not a valid UTF-8 name")
-    if len(frames) != len(task["actions"]):
-        raise RecordError("action_count_mismatch",
-                          f"{len(task['actions'])} actions for {len(frames)} screenshots (one action per screenshot)")
     raws = []
     for i, value in enumerate(task["actions"]):
         try:
             raws.append(parse_web_action(value) if web else parse_action(value))
         except RecordError as exc:
+            if len(frames) != len(task["actions"]):  # the count is the first thing to fix
+                break
             raise RecordError(exc.reason, f"step {i + 1}: {exc.detail}") from None
+    _check_count(task["actions"], raws, len(frames))
     _check_done(raws)
     instructions = task.get("instructions")
     if instructions is not None and (not isinstance(instructions, list) or len(instructions) != len(raws)):
@@ -368,7 +292,10 @@ def load_trajectory(folder: Path, root: Path, store: ImageStore | None = None,
                 meta["target_colour"] = colour
         sha, path = store.put(train_bytes, ext) if store is not None else (sha256_hex(train_bytes), "")
         if opts.ocr and not web and not elements:
-            elements, action = _ocr_step(train_bytes, sha, store, own if has_marks else None, action, size)
+            try:
+                elements, action = _ocr_step(train_bytes, sha, store, own if has_marks else None, action, size)
+            except RecordError as exc:
+                raise RecordError(exc.reason, f"step {i + 1}: {exc.detail}") from None
             meta["elements_from"] = "ocr"
         instruction = instructions[i] if instructions is not None else None
         steps.append(Step(index=i, screenshot=Screenshot(sha, path or ImageStore.relpath(sha, ext), *size),

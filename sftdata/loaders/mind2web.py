@@ -12,10 +12,12 @@ pixels, "-1,-1,-1,-1" when not rendered).
   target's place in the window is drawn from a hash of ``action_uid`` (its centre at 15-85 % of the height), so
   it is not always in the middle; a target taller than the window is cut at the window's edge and the point is
   the centre of its visible part. The page is kept byte for byte in the image store; the crop is a PNG of the
-  page's pixels; ``step.meta["crop"]`` records both (:func:`sftdata.model.crop_of`). Coordinates are the crop's.
+  page's pixels (:mod:`.png_writer`); ``step.meta["crop"]`` records both (:func:`sftdata.model.crop_of`).
+  Coordinates are the crop's.
 - **elements**: the candidates whose box meets the crop, cut to it, top to bottom (at most
   :data:`MAX_ELEMENTS`, the target always among them), with their tag, identifying attributes and the visible
-  text found in ``cleaned_html`` (:mod:`.dom_text`).
+  text found in ``cleaned_html`` (:mod:`.dom_text`). A negative candidate's box is read from its JSON text first
+  (:func:`quick_box`); only the few that meet the crop are parsed whole (a release row holds about 2,000).
 - **action**: ``CLICK`` (and the release's ``HOVER``/``ENTER``) -> ``click``, ``TYPE`` -> ``type``, ``SELECT`` ->
   ``select``, at the centre of the target's visible part; ``target`` names it in words (``combobox "From"``).
 """
@@ -25,8 +27,9 @@ import hashlib
 import io
 import json
 import math
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from PIL import Image
 
@@ -36,10 +39,11 @@ from ..model import Action, Element, Screenshot, Step
 from .dom import web_desc, web_flags
 from .dom_text import texts_by_node_id
 from .images import FORMATS, MAX_PIXELS, check_size
+from .mind2web_boxes import MIN_VISIBLE, shown_boxes
+from .png_writer import encode_png
 
 SOURCE = "mind2web"
 MAX_ELEMENTS = 80
-MIN_VISIBLE = 4  # an element showing less than this many pixels of one side in the crop is left out
 PLACE = (0.15, 0.85)  # where the target's centre may sit in the window, as a share of its height
 OPS = {"CLICK": "click", "HOVER": "click", "ENTER": "click", "TYPE": "type", "SELECT": "select"}
 KEPT_ATTRS = ("id", "name", "type", "role", "aria_role", "aria_label", "placeholder", "title", "alt", "value", "href")
@@ -87,6 +91,31 @@ def parse_box(rect: Any) -> tuple[float, float, float, float] | None:
     if not all(math.isfinite(v) for v in (x, y, w, h)) or w <= 0 or h <= 0 or (x, y, w, h) == (-1, -1, -1, -1):
         return None
     return (x, y, x + w, y + h)
+
+
+_BOX_KEY = "bounding_box_rect"
+_BOX = re.compile(r'bounding_box_rect\\?"\s*:\s*\\?"([^"\\]*)\\?"')
+_ASCII_ESCAPE = re.compile(r"\\u00[2-7]", re.IGNORECASE)  # how a JSON text could spell the key another way
+UNKNOWN = object()  # quick_box could not read the box: parse the candidate
+
+
+def quick_box(value: Any) -> tuple[float, float, float, float] | None | object:
+    """A candidate's box from its JSON text without parsing it (:func:`parse_box` of it), or :data:`UNKNOWN`.
+
+    The text must name ``bounding_box_rect`` once and plainly (no ``\\u00XX`` escape that could spell the key
+    another way), followed by its string value. A box read so only ever keeps a candidate out: where it was
+    another field's text, the real key is absent and the parsed candidate has no box either; a candidate
+    whose quick box meets the crop is parsed whole and placed by its parsed box.
+
+    >>> quick_box(json.dumps({"tag": "a", "attributes": json.dumps({"bounding_box_rect": "10,20,30,40"})}))
+    (10.0, 20.0, 40.0, 60.0)
+    >>> quick_box('{"attributes": "{}"}') is UNKNOWN
+    True
+    """
+    if not isinstance(value, str) or value.count(_BOX_KEY) != 1 or _ASCII_ESCAPE.search(value):
+        return UNKNOWN
+    match = _BOX.search(value)
+    return parse_box(match.group(1)) if match else UNKNOWN
 
 
 def parse_candidate(value: Any) -> Candidate:
@@ -163,6 +192,18 @@ def _clip(box: tuple[int, int, int, int], crop: tuple[int, int, int, int]) -> tu
     return (left, top, right, bottom) if right > left and bottom > top else None
 
 
+def _shown(box: tuple[float, float, float, float] | None, w: int, h: int,
+           crop: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """A candidate's bounds in the crop, or None when it has no box or shows less than MIN_VISIBLE of a side."""
+    if box is None:
+        return None
+    px = _pixels(box, w, h)
+    bounds = _clip(px, crop) if px is not None else None
+    if bounds is None or min(bounds[2] - bounds[0], bounds[3] - bounds[1]) < MIN_VISIBLE:
+        return None
+    return bounds
+
+
 def _element(c: Candidate, index: int, bounds: tuple[int, int, int, int], text: str) -> Element:
     attrs = tuple((k, c.attrs[k][:200]) for k in KEPT_ATTRS if c.attrs.get(k))
     desc = web_desc(c.attrs)
@@ -198,14 +239,15 @@ def decode_page(data: bytes | None) -> tuple[Image.Image, str]:
     if not data:
         raise RecordError("missing_screenshot", "the step has no screenshot")
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            if probe.format not in FORMATS:
-                raise RecordError("bad_image", f"the screenshot is {probe.format or 'an unknown format'}, "
-                                  "not PNG, JPEG or WebP")
-            if probe.size[0] * probe.size[1] > MAX_PIXELS:
-                raise RecordError("image_too_large", f"the page is {probe.size[0]}x{probe.size[1]}")
-            ext = FORMATS[probe.format]
-            page = probe.convert("RGB")
+        probe = Image.open(io.BytesIO(data))  # no context: closing it would free the pixels kept below
+        if probe.format not in FORMATS:
+            raise RecordError("bad_image", f"the screenshot is {probe.format or 'an unknown format'}, "
+                              "not PNG, JPEG or WebP")
+        if probe.size[0] * probe.size[1] > MAX_PIXELS:
+            raise RecordError("image_too_large", f"the page is {probe.size[0]}x{probe.size[1]}")
+        ext = FORMATS[probe.format]
+        probe.load()
+        page = probe if probe.mode == "RGB" else probe.convert("RGB")  # a JPEG page decodes to RGB: no copy
     except RecordError:
         raise
     except Exception as exc:  # PIL raises many kinds for broken bytes
@@ -217,6 +259,56 @@ def _target(cands: list[Candidate]) -> Candidate:
     if not cands:
         raise RecordError("no_positive_candidate", "the step names no element it acts on")
     return next((c for c in cands if c.original), cands[0])
+
+
+def shown_candidates(negatives: Iterable[Any], pos: list[Candidate], target: Candidate, page: tuple[int, int],
+                     crop: tuple[int, int, int, int], max_elements: int = MAX_ELEMENTS
+                     ) -> list[tuple[tuple[int, int, int, int], Candidate]]:
+    """(bounds in the crop, candidate) of the candidates the crop shows, the target among them, top to bottom (at
+    most ``max_elements``: the target and the others first by (top, left), positives before negatives on a tie).
+
+    Boxes first: every negative's box is read at once from its text (:func:`.mind2web_boxes.shown_boxes`, else
+    :func:`quick_box` one by one), and only the negatives that make the cut are parsed, in order, a broken one
+    giving its place to the next. The result is the one parsing every candidate gives."""
+    w, h = page
+    negatives = list(negatives)
+    ranked = []  # ((top, left, positives first, index), bounds, candidate, or None when not parsed yet)
+    for i, c in enumerate(pos):
+        bounds = _shown(c.box, w, h, crop) if c is not target else None
+        if bounds is not None:
+            ranked.append(((bounds[1], bounds[0], 0, i), bounds, c))
+    known, unknown = shown_boxes(negatives, page, crop)
+    for i in unknown:  # texts Arrow did not read: one by one, parsed when even that cannot place them
+        box = quick_box(negatives[i])
+        if box is not UNKNOWN:
+            bounds = _shown(box, w, h, crop)  # type: ignore[arg-type]
+            if bounds is not None:
+                ranked.append(((bounds[1], bounds[0], 1, i), bounds, None))
+            continue
+        try:
+            c = parse_candidate(negatives[i])
+        except RecordError:
+            continue
+        bounds = _shown(c.box, w, h, crop)
+        if bounds is not None:
+            ranked.append(((bounds[1], bounds[0], 1, i), bounds, c))
+    ranked += [((bounds[1], bounds[0], 1, i), bounds, None) for i, bounds in known.items()]
+    ranked.sort(key=lambda entry: entry[0])
+    chosen: list[tuple[tuple[int, int, int, int], Candidate]] = []
+    for (_, _, _, i), bounds, c in ranked:
+        if len(chosen) >= max_elements - 1:
+            break
+        if c is None:
+            try:
+                c = parse_candidate(negatives[i])  # a broken negative candidate only loses that element
+            except RecordError:
+                continue
+            if _shown(c.box, w, h, crop) is None:  # the box read was another field's text: it has none
+                continue
+        chosen.append((bounds, c))
+    target_bounds = _clip(_pixels(target.box, w, h), crop)  # type: ignore[arg-type]
+    assert target_bounds is not None
+    return sorted([(target_bounds, target)] + chosen, key=lambda bc: (bc[0][1], bc[0][0]))
 
 
 def build_step(row: StepInput, index: int, store: ImageStore | None, viewport: tuple[int, int] = (1280, 720),
@@ -233,31 +325,11 @@ def build_step(row: StepInput, index: int, store: ImageStore | None, viewport: t
                           f"not on the {w}x{h} page")
     crop = crop_box(target_px, (w, h), viewport, row.action_uid)
     check_size(crop[2] - crop[0], crop[3] - crop[1], "the crop")
-    crop_png = io.BytesIO()
-    # lossless, and PNG as every consumer reads it; zlib level 1 encodes a crop 1.6x (flat pages) to 2.7x
-    # (photographic ones) faster than level 6 for about a fifth more bytes (benchmarks/mind2web_speed.py)
-    page.crop(crop).save(crop_png, format="PNG", compress_level=1)
+    # lossless, and PNG as every consumer reads it (see png_writer for the measured alternatives)
+    crop_bytes = encode_png(page.crop(crop))
     del page
-    crop_bytes = crop_png.getvalue()
 
-    others = []
-    for value_ in row.neg or ():
-        try:
-            others.append(parse_candidate(value_))
-        except RecordError:
-            continue  # a broken negative candidate only loses that element
-    shown = []  # (clipped bounds, candidate), target first
-    target_bounds = _clip(target_px, crop)
-    shown.append((target_bounds, target))
-    for c in pos + others:
-        if c is target or c.box is None:
-            continue
-        px = _pixels(c.box, w, h)
-        bounds = _clip(px, crop) if px is not None else None
-        if bounds is not None and min(bounds[2] - bounds[0], bounds[3] - bounds[1]) >= MIN_VISIBLE:
-            shown.append((bounds, c))
-    rest = sorted(shown[1:], key=lambda bc: (bc[0][1], bc[0][0]))[:max_elements - 1]
-    chosen = sorted([shown[0]] + rest, key=lambda bc: (bc[0][1], bc[0][0]))
+    chosen = shown_candidates(row.neg or (), pos, target, (w, h), crop, max_elements)
     texts = texts_by_node_id(row.cleaned_html or "", {c.node_id for _, c in chosen if c.node_id})
     elements, target_element = [], None
     for i, (bounds, c) in enumerate(chosen):
@@ -265,7 +337,7 @@ def build_step(row: StepInput, index: int, store: ImageStore | None, viewport: t
         elements.append(element)
         if c is target:
             target_element = element
-    assert target_element is not None and target_bounds is not None
+    assert target_element is not None
     point = target_element.center
     try:
         action = Action(kind, point=point, text=value if kind != "click" else None, element=target_element,

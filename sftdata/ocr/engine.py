@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from ..errors import FatalError
+from ..errors import FatalError, RecordError
 
-INSTALL_HINT = "OCR needs the optional extra: pip install 'sftdata[ocr]' (rapidocr-onnxruntime)"
+INSTALL_HINT = ("OCR needs the optional ocr extra (rapidocr-onnxruntime): `make ocr` in the project, or "
+                "pip install -e '.[ocr]'")
 _ENGINE = None
 _LOCK = threading.Lock()
 
@@ -51,10 +52,17 @@ def _engine():
 
 
 def read_lines(image_bytes: bytes) -> list[OcrLine]:
-    """Every text line the engine finds in an encoded image, top to bottom."""
+    """Every text line the engine finds in an encoded image, top to bottom; RecordError(``ocr_failed``) for a
+    frame the engine cannot take."""
     with Image.open(io.BytesIO(image_bytes)) as decoded:
         rgb = np.asarray(decoded.convert("RGB"))
-    result, _elapsed = _engine()(rgb[:, :, ::-1].copy())  # the engine takes OpenCV's BGR order
+    engine = _engine()  # a missing extra stops the run (FatalError), outside the net below
+    try:
+        result, _elapsed = engine(rgb[:, :, ::-1].copy())  # the engine takes OpenCV's BGR order
+    except Exception as exc:  # noqa: BLE001 - the engine raises its own kinds (ResizeImgError on extreme shapes)
+        said = f": {exc}" if str(exc) else ""
+        raise RecordError("ocr_failed", f"OCR cannot read this {rgb.shape[1]}x{rgb.shape[0]} frame "
+                          f"({type(exc).__name__}{said}); ingest without --ocr, or crop the frame") from None
     lines = []
     for quad, text, score in result or []:
         xs, ys = [p[0] for p in quad], [p[1] for p in quad]

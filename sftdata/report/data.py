@@ -23,6 +23,7 @@ from ..model import Episode
 from ..values import MalformedEpisode
 from ..annotate.stage import ANNOTATIONS
 from ..rundir import RunDir
+from ..summary import RejectCounts, reject_counts, unit_of
 
 EXAMPLES_PER_REASON = 3
 
@@ -80,7 +81,13 @@ class RunSummary:
 
     @property
     def rejected(self) -> int:
+        """Entries in the rejects ledger: episodes, dropped steps and episodes left out of an export together
+        (:attr:`reject_counts` keeps them apart)."""
         return sum(self.rejects.values())
+
+    @property
+    def reject_counts(self) -> RejectCounts:
+        return reject_counts(self.rejects_by("stage"))
 
     def rejects_by(self, key: str) -> Counter:
         """Rejects per ``"stage"`` or per ``"reason"``."""
@@ -171,6 +178,10 @@ def summarize(run_dir: str | Path, *, samples: int = 3, seed: int = 0) -> RunSum
 Table = tuple[str, list[str], list[list[Any]]]
 
 
+WHAT_A_REJECT_COUNTS = {"episode": "episodes rejected", "step": "steps dropped",
+                        "left out": "episodes this export cannot use"}
+
+
 def _pct(n: int, total: int) -> str:
     return f"{100 * n / total:.1f}%" if total else "-"
 
@@ -197,14 +208,14 @@ def count_tables(summary: RunSummary) -> list[Table]:
                 sum(e.dropped.values()), ", ".join(f"{k} {v}" for k, v in e.dropped.items()) or "-", e.max_length,
                 e.text_lengths]
                for e in summary.exports]
-    total = summary.rejected
-    rejects = [[stage, reason, n, _pct(n, total)] for (stage, reason), n in summary.rejects.most_common()]
+    rejects = [[stage, reason, n, WHAT_A_REJECT_COUNTS[unit_of(stage)]]
+               for (stage, reason), n in summary.rejects.most_common()]
     return [
         ("Episodes per source", ["source", "read", "ingested", "steps", "rejected at ingest"], per_source),
         ("Annotation", ["", "total", "annotated", "share", "rejected", "not yet"], annotation),
         ("Exported samples", ["export", "format", "family", "train", "val", "dropped", "dropped by reason",
                               "max_length", "token lengths"], exports),
-        ("Rejected by stage and reason", ["stage", "reason", "count", "share"], rejects),
+        ("Rejected by stage and reason", ["stage", "reason", "count", "counts"], rejects),
     ]
 
 

@@ -21,10 +21,11 @@ from typing import Any
 
 from PIL import Image
 
-from ..io import iter_jsonl
+from ..io import iter_jsonl, read_json
 from ..model import Episode, Step
 from ..overlay.draw import action_label, annotator_image
 from ..annotate.stage import ANNOTATIONS
+from ..rundir import RunDir
 from .data import jsonish
 
 THUMB_WIDTH = 270
@@ -49,6 +50,7 @@ class EpisodeView:
     steps: list[StepView] = field(default_factory=list)
     annotated: bool = False
     export: str | None = None      # name of the export the answers come from
+    absent: str | None = None      # why no export holds this episode (when there are exports)
 
 
 def annotations_for(run_dir: str | Path, ids: set[str]) -> dict[str, dict]:
@@ -64,6 +66,11 @@ def answer_of(record: dict[str, Any]) -> str:
     for m in messages[last_user + 1:]:
         content = m.get("content", "")
         parts.append(content if m.get("role") == "assistant" else f"[{m.get('role')}] {content}")
+    if not parts and isinstance(record.get("solution"), str):  # an RL row: the ground-truth answer it scores
+        try:
+            return str(json.loads(record["solution"]).get("answer", ""))
+        except (ValueError, AttributeError):
+            return ""
     return "\n".join(parts)
 
 
@@ -157,10 +164,56 @@ def episode_views(run_dir: str | Path, episodes: list[Episode], export_dir: str 
     return views
 
 
-def pick_export(exports: list[Any]) -> Any | None:
-    """The export whose answers the episodes section shows: the first (by name) with samples."""
-    return next((e for e in exports if sum(e.samples.values()) > 0), None)
+def export_ids(export_dir: str | Path) -> set[str]:
+    """The episode ids an export holds (its ``splits.json``, train and val)."""
+    splits = read_json(Path(export_dir) / "splits.json", default={}) or {}
+    return {str(i) for split in ("train", "val") for i in splits.get(split) or []}
+
+
+def _why_absent(run_dir: str | Path, missing: list[EpisodeView], exports: list[Any]) -> None:
+    """Say why no export holds each of ``missing``: its entries in the rejects ledger and the exports' dropped
+    episodes (``stage reason``), else what to run."""
+    reasons: dict[str, list[str]] = {v.id: [] for v in missing}
+
+    def note(episode_id: Any, where: Any, reason: Any) -> None:
+        said = reasons.get(str(episode_id))
+        if said is not None and f"{where} {reason}" not in said:
+            said.append(f"{where} {reason}")
+
+    for record in RunDir(run_dir).rejects():
+        note(record.get("episode_id"), record.get("stage"), record.get("reason"))
+    for export in exports:
+        dropped = (read_json(Path(export.path) / "manifest.json", default={}) or {}).get("dropped_episodes") or {}
+        for episode_id, reason in dropped.items():
+            note(episode_id, f"export:{export.name}", reason)
+    for view in missing:
+        why = ("; ".join(reasons[view.id]) if reasons[view.id] else "made before it was annotated: export again"
+               if view.annotated else "not annotated yet: run `sftdata annotate`")
+        view.absent = f"In no export: {why}."
+
+
+def sampled_views(run_dir: str | Path, episodes: list[Episode], exports: list[Any],
+                  width: int = THUMB_WIDTH) -> list[EpisodeView]:
+    """Views of ``episodes``, each with the answers of the first export (by name) that holds it; one that no
+    export holds says why. ``exports``: summaries with ``name``, ``path`` and ``samples`` (data.ExportSummary).
+
+    >>> sampled_views("/nonexistent/run", [], [])
+    []
+    """
+    holder: dict[str, Any] = {}
+    for export in (e for e in exports if sum(e.samples.values()) > 0):
+        held = export_ids(export.path)
+        holder.update({e.id: export for e in episodes if e.id in held and e.id not in holder})
+    views: dict[str, EpisodeView] = {}
+    for export in {id(x): x for x in holder.values()}.values():
+        group = [e for e in episodes if holder.get(e.id) is export]
+        views.update({v.id: v for v in episode_views(run_dir, group, export.path, width)})
+    missing = episode_views(run_dir, [e for e in episodes if e.id not in holder], None, width)
+    if any(sum(e.samples.values()) > 0 for e in exports):
+        _why_absent(run_dir, missing, exports)
+    views.update({v.id: v for v in missing})
+    return [views[e.id] for e in episodes]
 
 
 __all__ = ["StepView", "EpisodeView", "annotations_for", "answer_of", "exported_answers", "thumbnail",
-           "jpeg_data_uri", "episode_views", "pick_export"]
+           "jpeg_data_uri", "episode_views", "export_ids", "sampled_views"]

@@ -14,18 +14,23 @@ from typing import Any
 
 from .. import __version__
 from ..io import text_for_output, write_bytes_atomic
+from ..plural import plural
 from ..rundir import RunDir
 from ..stage import StageRun, output_key
+from ..stage_inputs import report_fingerprint
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
-from .episodes import EpisodeView, episode_views, jpeg_data_uri, pick_export
+from .episodes import EpisodeView, jpeg_data_uri, sampled_views
 from .alignment import alignment_tables, certification_tables, worst_html
 from .review import review_tables
+from . import evaluation
 
-SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "episodes")
+SECTIONS = ("counts", "rejects", "actions", "steps", "tokens", "packing", "llm", "alignment", "review", "evaluation",
+            "episodes")
 TITLES = {"counts": "Counts", "rejects": "Rejects", "actions": "Action types", "steps": "Steps per episode",
           "tokens": "Token lengths", "packing": "Packing", "llm": "Reasoning reconstruction (LLM)",
           "alignment": "Alignment of the reasoning (checks and judge)", "review": "Human review",
+          "evaluation": "Evaluation of model answers (sftdata eval)",
           "episodes": "Sampled episodes"}
 CSS = """
 *{box-sizing:border-box}
@@ -143,9 +148,11 @@ def episodes_html(views: list[EpisodeView]) -> str:
     out = []
     for v in views:
         out.append(f'<article class="episode" id="episode-{esc(v.id)}"><h3>Episode {esc(v.id)} · {esc(v.source)}'
-                   f' · {len(v.steps)} steps</h3><p class="goal">{esc(v.goal)}</p>')
+                   f' · {_count(len(v.steps), "step")}</h3><p class="goal">{esc(v.goal)}</p>')
         if not v.annotated:
             out.append(note("No annotation for this episode yet: run `sftdata annotate`."))
+        if v.absent:
+            out.append(note(v.absent))
         out.append('<div class="steps">')
         for st in v.steps:
             if st.image is not None:
@@ -165,10 +172,10 @@ def episodes_html(views: list[EpisodeView]) -> str:
             if st.answer is not None:
                 text.append(f"<details open><summary>exported answer ({esc(v.export)})</summary>"
                             f"<pre>{esc(st.answer)}</pre></details>")
-            elif v.export is None:
-                text.append('<p class="missing">no export yet</p>')
-            else:
+            elif v.export is not None:  # this step was dropped from the export that holds its episode
                 text.append(f'<p class="missing">not in export {esc(v.export)}</p>')
+            elif not v.absent:  # else the episode's note says why no export holds it
+                text.append('<p class="missing">no export yet</p>')
             out.append(f'<div class="step"><figure>{img}<figcaption>{esc(st.label)}</figcaption></figure>'
                        f'<div>{"".join(text)}</div></div>')
         out.append("</div></article>")
@@ -198,16 +205,47 @@ def _review(run_path: Path) -> str:
     return '<div class="tables">' + "".join(table(t) for t in tables) + "</div>"
 
 
+def _evaluation(exports) -> str:
+    """Every ``sftdata eval`` saved beside an export of the run: accounting, figure, tables."""
+    found = evaluation.evaluations([e.path for e in exports])
+    if not found:
+        return note("No evaluation yet: `sftdata export RUN --format F --rl --out RUN/export/NAME`, `swift infer` "
+                    "on its rows, then `sftdata eval PREDICTIONS --export RUN/export/NAME`.")
+    out = []
+    for export, name, report in found:
+        out.append(f"<h3>{esc(export)} · {esc(name)}</h3>" + note(evaluation.accounting(report)))
+        if report["by_action"]:
+            out.append(figure(evaluation.figure(report), f"step success and action types of {name}"))
+        out.append('<div class="tables">' + "".join(table(t) for t in evaluation.tables(report)) + "</div>")
+    return "".join(out)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {plural(n, noun)}"
+
+
+def _chips(s: RunSummary) -> list[str]:
+    """The header's counts, each saying what it counts, in the units of the tables below (a dropped step or an
+    episode one export leaves out is no rejected episode)."""
+    exported = sum(sum(e.samples.values()) for e in s.exports)
+    kinds = s.reject_counts
+    return ([_count(s.episodes, "episode"), _count(s.steps, "step"), f"{s.annotated:,} annotated",
+             f"{_count(exported, 'sample')} in {_count(len(s.exports), 'export')}",
+             f"{_count(kinds.episodes, 'episode')} rejected"]
+            + ([f"{_count(kinds.steps, 'step')} dropped"] if kinds.steps else [])
+            + ([f"{_count(kinds.left_out, 'episode')} left out of an export"] if kinds.left_out else []))
+
+
 def render_report(run_dir: str | Path, *, max_length: int | None = None, samples: int = 3, seed: int = 0) -> str:
     """The page as a string (see :func:`write_report`)."""
     s = summarize(run_dir, samples=samples, seed=seed)
-    export = pick_export(s.exports)
-    views = episode_views(s.path, s.sampled, export.path if export else None)
+    views = sampled_views(s.path, s.sampled, s.exports)
     no_eps = "No episodes yet: run `sftdata ingest`."
     llm = llm_rows(s)
-    sampled_note = f"{len(views)} of {s.episodes} episodes, picked by seed {seed} (annotated first). " + (
-        f"Exported answers from {export.name}, matched by screenshot sha256, goal and reasoning." if export
-        else "No export with samples yet." if s.exports else "No exports yet.")
+    with_samples = any(sum(e.samples.values()) > 0 for e in s.exports)
+    sampled_note = f"{len(views)} of {_count(s.episodes, 'episode')}, picked by seed {seed} (annotated first). " + (
+        "Exported answers from the first export (by name) that holds each episode, matched by screenshot sha256, "
+        "goal and reasoning." if with_samples else "No export with samples yet." if s.exports else "No exports yet.")
     body = {
         "counts": counts_html(s),
         "rejects": _rejects(s),
@@ -219,12 +257,11 @@ def render_report(run_dir: str | Path, *, max_length: int | None = None, samples
         else note("No annotations yet: run `sftdata annotate`."),
         "alignment": _alignment(s.path),
         "review": _review(s.path),
+        "evaluation": _evaluation(s.exports),
         "episodes": (note(sampled_note) + episodes_html(views)) if views
         else note("No episodes sampled (samples=0).") if s.episodes else note(no_eps),
     }
-    exported = sum(sum(e.samples.values()) for e in s.exports)
-    chips = [f"{s.episodes:,} episodes", f"{s.steps:,} steps", f"{s.annotated:,} annotated",
-             f"{exported:,} samples in {len(s.exports)} exports", f"{s.rejected:,} rejected"]
+    chips = _chips(s)
     nav = "".join(f'<a href="#{k}">{esc(TITLES[k])}</a>' for k in SECTIONS)
     sections = "".join(f'<section id="{k}"><h2>{esc(TITLES[k])}</h2>{body[k]}</section>' for k in SECTIONS)
     return ("<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\">"
@@ -245,7 +282,9 @@ def write_report(run_dir: str | Path, out_html: str | Path, *, max_length: int |
     """
     out = Path(out_html)
     run = RunDir(run_dir)
-    stage_run = StageRun(run, "report", output_key(run, out), resumes=False)
+    # the fingerprint of what the page shows, taken before it is drawn: `sftdata run` redraws only when it changes
+    stage_run = StageRun(run, "report", output_key(run, out), resumes=False,
+                         fingerprint=report_fingerprint(run, samples=samples, seed=seed, max_length=max_length))
     page = render_report(run_dir, max_length=max_length, samples=samples, seed=seed).encode("utf-8")
     write_bytes_atomic(out, page, fsync=False)
     with run.recording() as writable:  # noted in the manifest unless the run is read-only or busy

@@ -81,7 +81,7 @@ def rejects_figure(summary: RunSummary) -> Figure | None:
     counts = [(f"{stage}: {reason}", n) for (stage, reason), n in summary.rejects.most_common(20)]
     fig, axes = _figure(7, 0.8 + 0.32 * len(counts))
     _barh(axes[0, 0], counts, RED)
-    axes[0, 0].set_xlabel("rejected episodes")
+    axes[0, 0].set_xlabel("entries in rejects.jsonl (episodes, dropped steps, episodes left out of an export)")
     return fig
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import Ledger
+from ..plural import counted
 from ..checks.check import check_items
 from ..rundir import RunDir
 from .agreement import agreement_figures, alignment_rate
@@ -152,7 +153,8 @@ def format_import(result: ImportResult) -> str:
     """The lines ``sftdata review import`` prints."""
     s = result.summary
     lines = [f"decisions {result.decisions}   new {result.new}   already imported {result.decisions - result.new - sum(result.skipped.values())}",
-             f"steps reviewed {s['steps_reviewed']} in {s['episodes_reviewed']} episodes: accepted {s['accepted']}, "
+             f"steps reviewed {s['steps_reviewed']} in {counted(s['episodes_reviewed'], 'episode')}: "
+             f"accepted {s['accepted']}, "
              f"edited {s['edited']}, rejected {s['rejected']}, edits failing the check {s['edit_failed']}"]
     for why, n in result.skipped.items():
         lines.append(f"skipped {n}: {why}")
@@ -160,7 +162,8 @@ def format_import(result: ImportResult) -> str:
         reasons = ", ".join(x["reason"] for x in f["failures"])
         lines.append(f"edit not applied: episode {f['episode_id']} step {f['step']} ({f['reviewer']}): {reasons}")
     if s["disagreements"]:
-        lines.append(f"reviewers disagree on {len(s['disagreements'])} steps: {', '.join(s['disagreements'][:10])}")
+        lines.append(f"reviewers disagree on {counted(len(s['disagreements']), 'step')}: "
+                     f"{', '.join(s['disagreements'][:10])}")
     a = s["agreement"]
     h = a["human_alignment"]
     if h["n"]:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..loaders.a11y import decode_forest, smallest_containing
+from ..plural import counted
 from ..loaders.protos import make_example
 from .screens import (CONVOS, FIRST_PAGE, LAUNCHER, N_PHOTOS, SETTINGS_ROWS, SUBPAGES, TABS, Node, State,
                       product, render)
@@ -352,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     start = time.perf_counter()
     n = write_sample(args.out, args.episodes, args.seed, (w, h))
-    print(f"wrote {n} episodes to {args.out} in {time.perf_counter() - start:.1f}s", file=sys.stderr)
+    print(f"wrote {counted(n, 'episode')} to {args.out} in {time.perf_counter() - start:.1f}s", file=sys.stderr)
     return 0
 
 

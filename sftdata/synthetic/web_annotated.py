@@ -25,21 +25,19 @@ with a tool's fixed-size pen); every second trajectory also has its clean frames
 from __future__ import annotations
 
 import json
-import re
-import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from ..errors import FatalError
 from ..model import Action
 from ..overlay.draw import MarkStyle, action_label, draw_arrow, draw_circle, draw_label, scroll_arrow
+from .sample_dir import MARKERS, prepare
 from .web_shop import SORTS, Page, Rendered, render, results, scrolled
 
 __all__ = ["SIZES", "write_web_annotated", "trajectory"]
-MARKER = ".sftdata-web-sample"  # in a directory this module wrote (and may write again)
+MARKER = MARKERS[0]  # in a directory this module wrote (and may write again)
 QUERIES = ["蓝牙耳机", "机械键盘", "保温杯", "双肩包", "运动鞋"]
 EN_QUERIES = [("wireless earbuds", "数码"), ("mechanical keyboard", "数码"), ("travel mug", "家居"),
               ("laptop backpack", "服饰"), ("running shoes", "服饰")]  # (query, its category)
@@ -186,16 +184,9 @@ def trajectory(k: int, seed: int = 0) -> tuple[str, dict[str, Any], list[tuple[I
 
 def write_web_annotated(out: str | Path, n_episodes: int = 4, seed: int = 0) -> int:
     """Write ``n_episodes`` trajectory folders under ``out``; returns how many. ``out`` must be new, empty or
-    written by this function before (it then holds :data:`MARKER`): the trajectory folders it wrote are replaced."""
-    out = Path(out)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
-        raise FatalError(f"{out} exists and was not written by `sftdata sample --annotated-web`: choose a new "
-                         "directory")
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.iterdir():  # an earlier run's trajectories (the directory is ours: it has the marker)
-        if old.is_dir() and not old.is_symlink() and re.fullmatch(r"web_\d{3}_[a-z_]+_\d+x\d+", old.name):
-            shutil.rmtree(old)
-    (out / MARKER).write_text("generated web trajectories (sftdata sample --annotated-web)\n", encoding="utf-8")
+    written by ``sftdata sample`` before (:mod:`.sample_dir`): the trajectory folders this function wrote are
+    replaced."""
+    out = prepare(out, MARKER, r"web_\d{3}_[a-z_]+_\d+x\d+", "--annotated-web")
     for k in range(n_episodes):
         folder, task, frames = trajectory(k, seed)
         path = out / folder
@@ -208,4 +199,3 @@ def write_web_annotated(out: str | Path, n_episodes: int = 4, seed: int = 0) -> 
                 clean.save(path / "clean" / f"{i:03d}.png")
         (path / "task.json").write_text(json.dumps(task, ensure_ascii=False, indent=1), encoding="utf-8")
     return n_episodes
-

@@ -17,6 +17,7 @@ import pytest
 
 from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of
 from sftdata.io import iter_jsonl
+from sftdata.plural import counted
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
@@ -79,13 +80,12 @@ def test_kill_and_resume_repeats_no_answered_request(run):
                 time.sleep(0.01)
             done_before = complete_ids(path)
             proc.send_signal(signal.SIGKILL)
-            killed_at = time.time()
         finally:
             proc.kill()
             out, err = proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL, (out, err)
         assert 3 <= len(done_before) < N, f"kill came too late or too early: {done_before}"
-        time.sleep(LATENCY + 0.2)  # let the server finish answering the killed client's requests
+        srv.wait_idle()  # the server has received and finished answering the killed client's requests
         first = srv.snapshot()
         done_at_kill = complete_ids(path)  # what the killed process managed to write
         cached_at_kill = sum(1 for p in (run.path / "cache" / "llm").rglob("*.json"))
@@ -116,10 +116,8 @@ def test_kill_and_resume_repeats_no_answered_request(run):
     counts = Counter(r.digest for r in everything)
     repeats = {d: c - 1 for d, c in counts.items() if c > 1}
     assert set(repeats) <= set(first_digests) and sum(repeats.values()) <= in_flight, (repeats, in_flight)
-    assert not [r for r in first if r.answered is not None and r.answered < killed_at - 2.0
-                and r.digest in repeats]  # long-answered requests certainly never repeat
     # the resumed run asked only for what was missing, and says so
-    assert f"annotated {N - len(done_at_kill)} new episodes" in second.stdout
+    assert f"annotated {counted(N - len(done_at_kill), 'new episode')}," in second.stdout
     manifest = run.manifest()["stages"]["annotate"]["reconstruction"]
     assert manifest["counts"]["annotated"] == N
     assert manifest["llm"]["requests"] == len(resumed)

@@ -180,9 +180,9 @@ def test_result_lines_of_another_run_or_broken_ones_are_said_and_skipped(run, tm
     result = CliRunner().invoke(main, ["annotate", str(run.path), "--backend", "batch", "--model", "m", "--window",
                                        str(WINDOW), "--import-results", str(results)])
     assert result.exit_code == 0, result.output
-    assert "1 result lines answer no request of this run" in result.stderr
-    assert "1 lines are not result objects" in result.stderr
-    assert "annotated 1 new episodes" in result.output and "Traceback" not in result.output
+    assert "1 result line answers no request of this run" in result.stderr
+    assert "1 line is not a result object" in result.stderr
+    assert "annotated 1 new episode," in result.output and "Traceback" not in result.output
     assert [(r["episode_id"], r["reason"]) for r in run.rejects()] == [("100001", "llm_error")]
 
 

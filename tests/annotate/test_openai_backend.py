@@ -251,10 +251,10 @@ def test_500_then_success(run, key):
 
 def test_hang_past_timeout_then_success(run, key):
     index = EpisodeIndex(run.path)
-    with FakeOpenAI(lambda body, n: hang(10) if n == 1 else index.correct_reply(body)) as srv:
+    with FakeOpenAI(lambda body, n: hang(120) if n == 1 else index.correct_reply(body)) as srv:
         result = annotate(run, srv, timeout=1)
     assert result.new_annotated == 1 and len(srv.requests) == 2
-    assert 0.9 <= srv.requests[1].time - srv.requests[0].time < 5
+    assert 0.9 <= srv.requests[1].time - srv.requests[0].time < 60  # cut at the timeout, not after the hang
     assert llm_stats(run)["retries"] == 1
 
 

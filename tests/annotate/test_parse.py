@@ -86,18 +86,18 @@ def test_content_is_not_fixed():
 
 def test_huge_reply_is_rejected_without_parsing():
     text = "[" + " " * (50 * 1024 * 1024) + "]"
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU time: the same on a loaded machine
     assert reason(text) == "reply_too_large"
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     assert reason("[1, 2, 3]", max_chars=5) == "reply_too_large"
 
 
 @pytest.mark.parametrize("text", ["[" * 10000 + "]" * 10000, '{"a":' * 10000 + "1" + "}" * 10000,
                                   "prose " + "【" * 10000])
 def test_deep_nesting_is_rejected_quickly(text):
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU time: the same on a loaded machine
     assert reason(text) == "reply_too_deep"
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
 
 
 def test_nesting_within_the_limit_parses():

@@ -1,19 +1,21 @@
-"""Every exported answer of the demo through the real client of its format: tried, accepted, read as meant.
+"""Every exported answer of the demo through the real client of its format: tried, accepted, read as meant,
+executed as recorded.
 
 The demo's inputs are generated as ``make demo`` generates them (same generators, same seeds), reconstructed by
 the template backend and exported in every format. Each answer then goes to the clients that consume its format,
 each in its own virtualenv (``make clients``), through a driver in ``drivers/`` that uses the client's own
-parser or models:
+parser or models, and, where the client has an executor, runs the answer through it on a recording device or
+browser; ``execution.py`` compares what it did with the step the answer was exported from:
 
 =====================  ==================================================  =========================================
-client                 what reads the answer                               formats
+client                 what reads (and executes) the answer                formats
 =====================  ==================================================  =========================================
 ui-tars 0.5.1          ``ui_tars.action_parser``                           ui-tars
 qwen-agent 0.0.34      Qwen-Agent's ``<tool_call>`` parsing + cookbook      qwen2.5-vl, qwen3-vl
                        tools' schemas
-browser-use 0.1.36     its ``AgentOutput`` + controller action models       browser-use, browser-use-0.1
-browser-use 0.13.14    its ``AgentOutput`` + tools action models            browser-use, browser-use-0.13
-app-use 0.0.3          its ``AgentOutput`` + controller action models       mobile-agent, app-use
+browser-use 0.1.36     its ``AgentOutput`` + controller (``act``)           browser-use, browser-use-0.1
+browser-use 0.13.14    its ``AgentOutput`` + tools (``act``)                browser-use, browser-use-0.13
+app-use 0.0.3          its ``AgentOutput`` + controller (``act``)           mobile-agent, app-use
 Android-Lab, MobileRL  their executors' path to ``exec`` (not on an index)  androidlab, androidlab-fenced
 =====================  ==================================================  =========================================
 
@@ -35,6 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 VENVS = ROOT / ".venv-clients"
 DRIVERS = Path(__file__).with_name("drivers")
 sys.path.insert(0, str(DRIVERS))
+
+import execution  # noqa: E402 (beside this file)
 
 DEMO_CONFIG = """run_dir = "run"
 workers = 2
@@ -62,6 +66,7 @@ class Answer:
     user: str
     width: int
     height: int
+    recorded: StepContext  # the step the answer was exported from
 
     @property
     def elements(self) -> int:
@@ -77,6 +82,7 @@ class Trial:
     tried: int = 0
     accepted: int = 0
     agreed: int = 0  # accepted and read as the answer means it
+    executed: int | None = None  # accepted and executed as the recorded step did (clients with an executor)
     failures: list[str] = field(default_factory=list)
     reasons: Counter = field(default_factory=Counter)
 
@@ -113,14 +119,15 @@ def exported_answers(run_dir: Path, out: Path, formats: list[str]) -> tuple[dict
         target = out / name
         manifest = export_run(RunDir(run_dir), target, ExportOptions(format=name, split_ratio=0.0,
                                                                      progress=False)).manifest
-        rows = []
+        rows, recorded = [], execution.recorded_steps(run_dir, name)
         for shard in manifest["shards"]["train"]:
             for n, line in enumerate((target / shard).read_text(encoding="utf-8").splitlines()):
                 row = json.loads(line)
                 by_role = {m["role"]: m["content"] for m in row["messages"]}
                 with Image.open(target / row["images"][-1]) as image:
                     width, height = image.size
-                rows.append(Answer(f"{name}:{shard}:{n}", name, by_role["assistant"], by_role["user"], width, height))
+                rows.append(Answer(f"{name}:{shard}:{n}", name, by_role["assistant"], by_role["user"], width, height,
+                                   recorded[(by_role["user"], by_role["assistant"])]))
         answers[name] = rows
         dropped[name] = manifest.get("dropped", {})
     return answers, dropped
@@ -159,14 +166,15 @@ def _qwen_agrees(answer: Answer, read: dict) -> bool:
     return len(blocks) == 1 and json.loads(blocks[0]) == {"name": read["name"], "arguments": read["arguments"]}
 
 
-def _json_actions_agree(answer: Answer, read: list[dict]) -> bool:
+def _json_actions_agree(answer: Answer, read: dict) -> bool:
     """The client's actions are the answer's, parameter for parameter (its defaults filled in aside)."""
-    ours = json.loads(answer.answer)["action"]
+    ours, read = json.loads(answer.answer)["action"], read["actions"]
     return len(ours) == len(read) and all(
         set(a) == set(b) and all(b[n].get(k) == v for n in a for k, v in a[n].items()) for a, b in zip(ours, read))
 
 
 def _exec_agrees(answer: Answer, read: dict) -> bool:
+    read = read["call"]
     code = re.search(r"((?:do|finish)\(.*\))", answer.answer).group(1)
     call = ast.parse(code, mode="eval").body
     args = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
@@ -187,28 +195,31 @@ class Client:
     agrees: object
     extra: dict = field(default_factory=dict)
     source: str | None = None  # for a client run from its source's path rather than installed: repo@commit
+    executes: bool = False  # the driver also runs the answer through the client's executor (read["executed"])
 
     def row(self, answer: Answer) -> dict:
         family = "qwen3-vl" if answer.format == "qwen3-vl" else "qwen2.5-vl"
+        screen = {"screen": execution.screen(answer.recorded)} if self.executes else {}
         return {"id": answer.id, "answer": answer.answer, "width": answer.width, "height": answer.height,
-                "family": family, "elements": answer.elements, **self.extra}
+                "family": family, "elements": answer.elements, **screen, **self.extra}
 
 
 CLIENTS = (
     Client("ui-tars", "agents", "ui_tars_driver.py", ("ui-tars",), _ui_tars_agrees),
     Client("qwen-agent", "agents", "qwen_agent_driver.py", ("qwen2.5-vl", "qwen3-vl"), _qwen_agrees),
     Client("browser-use 0.1", "browser-use-0.1", "browser_use_driver.py", ("browser-use", "browser-use-0.1"),
-           _json_actions_agree),
+           _json_actions_agree, executes=True),
     Client("browser-use 0.13", "browser-use-0.13", "browser_use_driver.py", ("browser-use", "browser-use-0.13"),
-           _json_actions_agree),
-    Client("app-use", "app-use", "app_use_driver.py", ("mobile-agent", "app-use"), _json_actions_agree),
+           _json_actions_agree, executes=True),
+    Client("app-use", "app-use", "app_use_driver.py", ("mobile-agent", "app-use"), _json_actions_agree,
+           executes=True),
     Client("Android-Lab", None, "android_lab_driver.py", ("androidlab", "androidlab-fenced"), _exec_agrees,
-           {"path": "android-lab"}, "Android-Lab executor path (THUDM/Android-Lab@373fc1d)"),
+           {"path": "android-lab"}, "Android-Lab executor path (THUDM/Android-Lab@373fc1d)", executes=True),
     Client("MobileRL", None, "android_lab_driver.py", ("androidlab", "androidlab-fenced"), _exec_agrees,
-           {"path": "mobilerl"}, "MobileRL executor path (THUDM/MobileRL@82f3b7e), pixel boxes"),
+           {"path": "mobilerl"}, "MobileRL executor path (THUDM/MobileRL@82f3b7e), pixel boxes", executes=True),
     Client("MobileRL relative", None, "android_lab_driver.py", ("androidlab", "androidlab-fenced"), _exec_agrees,
            {"path": "mobilerl", "relative": True},
-           "MobileRL executor path (THUDM/MobileRL@82f3b7e), shipped config: is_relative_bbox"),
+           "MobileRL executor path (THUDM/MobileRL@82f3b7e), shipped config: is_relative_bbox", executes=True),
 )
 FORMATS = sorted({f for c in CLIENTS for f in c.formats})
 
@@ -223,7 +234,8 @@ def try_clients(answers: dict[str, list[Answer]], clients=CLIENTS) -> list[Trial
         for name in client.formats:
             rows = answers[name]
             version, results = _driver(client.venv, client.driver, [client.row(a) for a in rows])
-            trial = Trial(name, client.name, client.source or version, tried=len(rows))
+            trial = Trial(name, client.name, client.source or version, tried=len(rows),
+                          executed=0 if client.executes else None)
             for answer, result in zip(rows, results):
                 if result["ok"]:
                     trial.accepted += 1
@@ -232,6 +244,8 @@ def try_clients(answers: dict[str, list[Answer]], clients=CLIENTS) -> list[Trial
                     else:
                         trial.reasons["read_otherwise"] += 1
                         trial.failures.append(f"{answer.id}: read otherwise: {result['read']} <- {answer.answer!r}")
+                    if client.executes:
+                        _count_execution(trial, answer, result["read"]["executed"])
                 else:
                     trial.reasons[result["error"].split(":")[0]] += 1
                     trial.failures.append(f"{answer.id}: {result['error'][:300]} <- {answer.answer[-300:]!r}")
@@ -239,28 +253,38 @@ def try_clients(answers: dict[str, list[Answer]], clients=CLIENTS) -> list[Trial
     return trials
 
 
-def table(trials: list[Trial]) -> str:
-    lines = ["| format | client | answers | accepted | read as meant | refusals |", "|---|---|---|---|---|---|"]
+def _count_execution(trial: Trial, answer: Answer, executed: list[dict]) -> None:
+    otherwise = execution.differs(answer.recorded, executed)
+    if otherwise is None:
+        trial.executed += 1
+    else:
+        trial.reasons["executed_otherwise"] += 1
+        trial.failures.append(f"{answer.id}: executed otherwise: {otherwise}")
+
+
+def table(trials: list[Trial], dropped: dict[str, dict]) -> str:
+    """The README's table: per format and client, answers tried, accepted, read as meant, executed as recorded
+    (``-``: a parser without an executor) and refused (why); and the steps the export of that format dropped."""
+    lines = ["| format | client | answers | accepted | read as meant | executed as recorded | refusals | "
+             "steps dropped at export (reason) |", "|---|---|---|---|---|---|---|---|"]
     for t in trials:
         why = ", ".join(f"{k} {v}" for k, v in t.reasons.most_common()) or "-"
-        lines.append(f"| {t.format} | {t.version} | {t.tried} | {t.accepted} | {t.agreed} | {why} |")
+        drops = ", ".join(f"{k} {v}" for k, v in sorted(dropped[t.format].items())) or "-"
+        executed = "-" if t.executed is None else t.executed
+        lines.append(f"| {t.format} | {t.version} | {t.tried} | {t.accepted} | {t.agreed} | {executed} | {why} | "
+                     f"{drops} |")
     return "\n".join(lines)
 
 
 def main() -> int:
+    missing = [c.name for c in CLIENTS if not installed(c)]
+    if missing:
+        print(f"not installed (make clients): {', '.join(missing)}", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory(prefix="sftdata-clients-") as tmp:
         run_dir = build_demo(Path(tmp))
         answers, dropped = exported_answers(run_dir, Path(tmp) / "export", FORMATS)
-        missing = [c.name for c in CLIENTS if not installed(c)]
-        if missing:
-            print(f"not installed (make clients): {', '.join(missing)}", file=sys.stderr)
-            return 1
-        print(table(try_clients(answers)))
-        print()
-        print("| format | answers | steps dropped (reason) |\n|---|---|---|")
-        for name in FORMATS:
-            why = ", ".join(f"{k} {v}" for k, v in sorted(dropped[name].items())) or "-"
-            print(f"| {name} | {len(answers[name])} | {why} |")
+        print(table(try_clients(answers), dropped))
     return 0
 
 

@@ -1,28 +1,30 @@
 """Every exported answer of the demo, in every format, through the real client of its format (harness.py).
 
-A client-compatible format must be accepted and read as meant on every answer. A seed format that a client's
-code disagrees with by design must fail there exactly where the README says, and nowhere else: seed 003 is
+A client-compatible format must be accepted and read as meant on every answer, and where the client has an
+executor (app-use's controller, browser-use's controller or tools, Android-Lab's and MobileRL's ``exec``) every
+answer must do there what the recorded step did; a step a client cannot do as recorded is dropped at export
+with its reason. A seed format that a client's code disagrees with by design must fail there exactly where the
+README says, and nowhere else: seed 003 is
 browser-use 0.1.x's prompt (0.1.36 refuses only its ``open_new_tab``; 0.13 refuses its nested ``current_state``
 everywhere), seed 000 is app-use's prompt but names actions app-use does not register, and Android-Lab's
 evaluation runs the whole ``<think>`` answer through ``exec``.
 
-Skips when the clients' virtualenvs are absent (``make clients``), except with SFTDATA_REQUIRE_CLIENTS=1.
+Marked ``clients`` (tests/extras.py): skips when the clients' virtualenvs are absent (``make clients``), except
+with SFTDATA_REQUIRE_CLIENTS=1 (``make test-extras``, CI), where it fails.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
+import execution
 import harness
+from sftdata.formats import CannotExpress, StepContext, get_format
+from sftdata.rundir import RunDir
 
-if not all(harness.installed(c) for c in harness.CLIENTS):
-    why = f"the formats' clients are not installed in {harness.VENVS} (run `make clients`)"
-    if os.environ.get("SFTDATA_REQUIRE_CLIENTS") == "1":
-        raise RuntimeError(why + "; SFTDATA_REQUIRE_CLIENTS=1 requires them")
-    pytest.skip(why, allow_module_level=True)
+pytestmark = pytest.mark.clients  # needs the clients' virtualenvs (tests/extras.py)
 
 CLIENT_COMPATIBLE = {("ui-tars", "ui-tars"), ("qwen2.5-vl", "qwen-agent"), ("qwen3-vl", "qwen-agent"),
                      ("browser-use-0.1", "browser-use 0.1"), ("browser-use-0.13", "browser-use 0.13"),
@@ -33,10 +35,17 @@ APP_USE_ACTIONS = {"click_element", "enter_text", "scroll_down", "scroll_up", "s
 
 
 @pytest.fixture(scope="module")
-def trials(tmp_path_factory):
+def demo(tmp_path_factory):
     root = tmp_path_factory.mktemp("clients")
-    answers, dropped = harness.exported_answers(harness.build_demo(root), root / "export", harness.FORMATS)
+    run_dir = harness.build_demo(root)
+    answers, dropped = harness.exported_answers(run_dir, root / "export", harness.FORMATS)
     assert all(answers[name] for name in harness.FORMATS)
+    return run_dir, answers, dropped
+
+
+@pytest.fixture(scope="module")
+def trials(demo):
+    _, answers, dropped = demo
     return {(t.format, t.client): t for t in harness.try_clients(answers)}, answers, dropped
 
 
@@ -49,6 +58,12 @@ def test_client_compatible_formats_are_accepted_and_read_as_meant(trials, fmt, c
     trial = trials[0][(fmt, client)]
     assert trial.tried > 0
     assert trial.accepted == trial.agreed == trial.tried, "\n".join(trial.failures[:5])
+    assert trial.executed in (None, trial.tried), "\n".join(trial.failures[:5])
+
+
+def test_every_client_with_an_executor_runs_the_client_named_formats():
+    executing = {(f, c.name) for c in harness.CLIENTS if c.executes for f in c.formats}
+    assert {pair for pair in CLIENT_COMPATIBLE if pair[1] not in ("ui-tars", "qwen-agent")} <= executing
 
 
 def test_seed_003_against_browser_use_0_1_fails_only_on_its_open_new_tab(trials):
@@ -91,7 +106,57 @@ def test_mobilerl_shipped_config_misreads_exactly_the_pixel_boxes_within_999(tri
 
 def test_steps_a_client_cannot_say_are_dropped_and_counted(trials):
     _, answers, dropped = trials
-    assert dropped["app-use"]["action_not_in_format"] == len(answers["mobile-agent"]) - len(answers["app-use"]) > 0
+    app_use = dropped["app-use"]
+    assert app_use["action_not_in_format"] + app_use["not_executed_as_recorded"] == \
+        len(answers["mobile-agent"]) - len(answers["app-use"]) > 0
     assert dropped["qwen2.5-vl"]["field_not_focused"] == dropped["ui-tars"]["field_not_focused"] > 0
     assert all(a.answer.count("<tool_call>") == 1 for name in ("qwen2.5-vl", "qwen3-vl") for a in answers[name])
     assert any('"action": "open"' in a.answer for a in answers["qwen3-vl"])
+
+
+def test_every_step_is_exported_or_dropped_with_a_reason(demo):
+    run_dir, answers, dropped = demo
+    steps = sum(len(e.steps) for e in RunDir(run_dir).episodes())
+    for name in harness.FORMATS:
+        assert all(re.fullmatch(r"[a-z][a-z0-9_]*", reason) for reason in dropped[name]), dropped[name]
+        assert len(answers[name]) + sum(dropped[name].values()) == steps, name
+
+
+def _would_have_said(ctx) -> dict:
+    """The app-use answer for a step app-use drops, as the format wrote it before: send_keys Home, or the swipe's
+    own points."""
+    a = ctx.action
+    if a.type == "home":
+        action = {"send_keys": {"keys": "Home"}}
+    else:
+        (x1, y1), (x2, y2) = a.point, a.end
+        action = {"swipe_coordinates": {"start_x": x1, "start_y": y1, "end_x": x2, "end_y": y2}}
+    state = {"evaluation_previous_goal": "Unknown - ", "memory": "", "next_goal": ""}
+    return {"current_state": state, "action": [action]}
+
+
+def test_app_use_drops_exactly_what_its_controller_executes_otherwise(demo):
+    run_dir, _, dropped = demo
+    fmt = get_format("app-use")
+    annotations = RunDir(run_dir).latest_annotations()
+    held, recorded = [], 0
+    for episode in RunDir(run_dir).episodes():
+        items = annotations[episode.id]["items"]
+        for index, step in enumerate(episode.steps):
+            a = step.action
+            if not episode.web and (a.type == "home" or a.type == "swipe" and a.point is not None
+                                    and a.direction in ("left", "right")):
+                recorded += 1
+            try:
+                fmt.render(StepContext(episode, index, items))
+            except CannotExpress as e:
+                if e.reason == "not_executed_as_recorded":
+                    held.append(StepContext(episode, index, items))
+    assert len(held) == recorded == dropped["app-use"]["not_executed_as_recorded"] > 0
+    client = next(c for c in harness.CLIENTS if c.name == "app-use")
+    rows = [{"id": str(i), "answer": json.dumps(_would_have_said(ctx)), "elements": 0,
+             "screen": execution.screen(ctx)} for i, ctx in enumerate(held)]
+    _, results = harness._driver(client.venv, client.driver, rows)
+    assert all(r["ok"] for r in results)  # app-use accepts every one of them ...
+    otherwise = [execution.differs(ctx, r["read"]["executed"]) for ctx, r in zip(held, results)]
+    assert all(otherwise), otherwise  # ... and would do something else on the phone

@@ -157,8 +157,8 @@ def test_edge_cases():
 
 def test_fast_enough_for_20k_samples():
     lengths = sample_lengths(20000, seed=11)
-    t = time.perf_counter()
+    t = time.process_time()  # this process's CPU time: the same on a loaded machine
     bins = best_fit_decreasing(lengths, 16384)
-    assert time.perf_counter() - t < 5.0
+    assert time.process_time() - t < 5.0
     check_bins(lengths, bins, 16384)
     assert packing_efficiency(lengths, bins, 16384) > 0.97

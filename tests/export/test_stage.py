@@ -134,7 +134,7 @@ def test_cli_export_and_hf_dataset(annotated_run, tmp_path):
     first = ds["train"][0]
     assert first["images"][0].size[0] == 540 and first["messages"][0]["role"] == "system"
     bad = CliRunner().invoke(main, ["export", str(annotated_run.path), "--format", "nope", "--out", str(out)])
-    assert bad.exit_code != 0 and "is not one of" in bad.output
+    assert bad.exit_code == 2 and "unknown format 'nope'" in bad.output
 
 
 def test_pixel_limits_reach_resized_coordinates(annotated_run, tmp_path):

@@ -7,7 +7,7 @@ import pytest
 from sftdata.export.stage import ExportOptions, export_run
 from support import sample_run
 
-swift_dataset = pytest.importorskip("swift.dataset", reason="ms-swift is not installed (pip install '.[swift]')")
+pytestmark = pytest.mark.swift  # needs ms-swift (tests/extras.py)
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +23,7 @@ def test_swift_loads_every_sample(export_dir, fmt, tools, monkeypatch):
     result = export_run(run, out, ExportOptions(format=fmt, agent_tools=tools, history_images=1, split_ratio=0.2,
                                                 progress=False))
     monkeypatch.setenv("ROOT_IMAGE_DIR", str(out))
+    from swift import dataset as swift_dataset
     from swift.template.vision_utils import _check_path, load_image
 
     for split in ("train", "val"):

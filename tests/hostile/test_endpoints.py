@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_openai import EpisodeIndex, FakeOpenAI, FakeReply, hang, raw_body, status
+from fake_openai import EpisodeIndex, FakeOpenAI, FakeReply, first_time_each, hang, raw_body, status
 from sftdata.exitcodes import ExitCode
 from sftdata.io import iter_jsonl
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
@@ -160,7 +160,7 @@ def test_a_200_that_is_no_chat_completion_is_retried_then_left_for_a_rerun(run, 
 
 
 def test_one_html_page_then_a_real_answer_is_annotated_on_the_first_attempt(run, index):
-    with FakeOpenAI(lambda body, k: raw_body(LOGIN_PAGE) if k <= N else index.correct_reply(body)) as srv:
+    with FakeOpenAI(first_time_each(lambda: raw_body(LOGIN_PAGE), index.correct_reply)) as srv:
         result = annotate(run, srv.base_url)
     assert (result.new_annotated, result.new_rejected, result.deferred) == (N, 0, 0)
     assert len(srv.requests) == 2 * N
@@ -203,7 +203,8 @@ def test_a_dripping_server_is_cut_off_at_the_timeout(run, index):
                           episode_ids=[next(run.episodes()).id])
         took = time.monotonic() - started
     assert len(srv.requests) == 1
-    assert took < timeout + 2.5, took  # the attempt ends at the deadline (slack: startup, images, the loop)
+    # the attempt ends at its deadline, not when the drip would end (10 minutes); the slack is for a loaded machine
+    assert took < 60, took
     assert (result.new_annotated, result.new_rejected, result.deferred) == (0, 0, 1)
     assert result.deferred_by_reason == {"llm_timeout": 1}
 
@@ -218,8 +219,8 @@ def test_each_try_gets_its_own_deadline_and_a_retry_after_a_drip_succeeds(run, i
                           episode_ids=[next(run.episodes()).id])
         took = time.monotonic() - started
     assert result.new_annotated == 1 and len(srv.requests) == 2
-    assert srv.requests[1].time - srv.requests[0].time < 1 + 2.5  # the first try was cut at its deadline
-    assert took < 6
+    # the first try was cut at its deadline (its drip would take minutes); the slack is for a loaded machine
+    assert srv.requests[1].time - srv.requests[0].time < 60 and took < 90
 
 
 # --- 3. outages: 5xx, 429, hangs, broken bodies, refused connections ------------------------------------------

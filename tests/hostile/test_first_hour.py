@@ -122,7 +122,7 @@ def test_summary_does_not_count_dropped_steps_or_export_exclusions_as_rejected_e
         f.write('{"episode_id": "t1", "source": "mind2web", "stage": "ingest:step", "reason": "no_positive_candidate"}\n')
         f.write('{"episode_id": "e1", "source": null, "stage": "export:browser-use", "reason": "platform_not_web"}\n')
     line = format_summary(RunDir(run.path)).splitlines()[1]
-    assert "rejected 0 " in line and "1 dropped steps" in line and "1 episodes left out of an export" in line
+    assert "rejected 0 " in line and "1 dropped step," in line and "1 episode left out of an export" in line
 
 
 def _ledgers(run: Path) -> tuple[list[str], list[str]]:
@@ -165,5 +165,5 @@ def test_a_trajectory_fixed_after_its_reject_is_read_again(tmp_path):
     import os
     os.utime(image, ns=(1, 1))
     third = invoke("ingest", "annotated", tmp_path / "root", "--out", tmp_path / "run", "--no-progress")
-    assert "1 trajectories changed after they were ingested" in third.output
+    assert "1 trajectory changed after ingest" in third.output
     assert _ledgers(tmp_path / "run") == (episodes, [])

@@ -18,6 +18,7 @@ import pytest
 from fake_openai import FakeOpenAI, attempt_of, fenced, image_urls, status
 from judge_fake import episode_key, steps_of, verdict
 from sftdata.io import iter_jsonl
+from sftdata.plural import counted
 from sftdata.judge.stage import JudgeOptions, judge_run
 from sftdata.rundir import RunDir
 from support import sample_run
@@ -169,7 +170,7 @@ def test_kill_and_resume_repeats_no_answered_request(run):
             proc.kill()
             proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL
-        time.sleep(0.5)  # the server finishes answering the killed client's requests
+        srv.wait_idle()  # the server has received and finished answering the killed client's requests
         first = srv.snapshot()
         done_at_kill = complete_ids(path)
         cached = sum(1 for _ in (run.path / "cache" / "judge").rglob("*.json"))
@@ -186,7 +187,7 @@ def test_kill_and_resume_repeats_no_answered_request(run):
     resumed = everything[len(first):]
     done_keys = {order[[e.id for e in run.episodes()].index(i)] for i in done_at_kill}
     assert [r for r in resumed if episode_key(r.json) in done_keys] == []
-    assert f"judged {N - len(done_at_kill)} new episodes" in second.stdout
+    assert f"judged {counted(N - len(done_at_kill), 'new episode')}," in second.stdout
     assert_key_not_on_disk(run)
 
 

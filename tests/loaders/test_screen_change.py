@@ -105,7 +105,8 @@ def test_androidcontrol_ingest_marks_every_step_with_a_next_screenshot(tmp_path)
     metas = _ac_meta(run)
     assert sorted(metas) == ["0", "20", "40"]
     for steps in metas.values():
-        assert all(m["ineffective"] is False and 0.02 < m["screen_change"] <= 1 for m in steps[:-1])
+        # decided from the visible elements (every real pair differs in them): no score, the pixels were not needed
+        assert all(m["ineffective"] is False and "screen_change" not in m for m in steps[:-1])
         assert "ineffective" not in steps[-1] and "screen_change" not in steps[-1]  # done: no next frame
 
 

@@ -14,6 +14,8 @@ from sftdata.ocr import elements as ocr_module
 from sftdata.ocr import ocr_elements
 from support import missing_shared
 
+pytestmark = pytest.mark.ocr  # needs the ocr extra (tests/extras.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 FRAME = FIXTURES / "androidcontrol" / "screenshots" / "0" / "screenshot_2.png"  # Zoho Meeting's home screen
@@ -69,3 +71,26 @@ def test_element_formats_export_ocr_screens(fixtures, tmp_path):
     result = runner.invoke(main, ["export", str(run), "--format", "androidlab", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "exported 7 train" in result.output  # was 0: every step dropped with no_accessibility_tree
+
+
+def test_a_frame_the_engine_cannot_take_is_ocr_failed_and_the_run_goes_on(tmp_path):
+    """RapidOCR raises its own ResizeImgError on a 20x3200 strip (an aspect ratio ingest still takes): the
+    trajectory is ledgered as ocr_failed, never unexpected_error, and the others are read."""
+    from PIL import Image
+
+    from sftdata.io import iter_jsonl
+
+    root = tmp_path / "in"
+    for name, size in (("a_strip", (20, 3200)), ("b_phone", (270, 600))):
+        (root / name).mkdir(parents=True)
+        for i in range(2):
+            Image.new("RGB", size, (250, 250, 250)).save(root / name / f"{i:03d}.png")
+        (root / name / "task.json").write_text(json.dumps({"goal": "看看", "actions": ["BACK", "DONE"],
+                                                           "marked": False}))
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(root), "--out", str(run), "--ocr", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    (reject,) = list(iter_jsonl(run / "rejects.jsonl"))
+    assert reject["episode_id"] == "a_strip" and reject["reason"] == "ocr_failed"
+    assert reject["detail"].startswith("step 1: OCR cannot read this 20x3200 frame (ResizeImgError")
+    assert [e["id"] for e in iter_jsonl(run / "episodes.jsonl")] == ["b_phone"]

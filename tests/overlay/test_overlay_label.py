@@ -46,7 +46,7 @@ def test_chinese_label_renders_real_glyphs():
 def test_a_font_without_cjk_is_recognised_as_tofu():
     dejavu = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
     if not dejavu.is_file():
-        pytest.skip("DejaVuSans not installed")
+        pytest.skip("DejaVuSans not installed (apt-get install fonts-dejavu-core)")
     assert not fonts.renders_cjk(fonts.FontSpec(str(dejavu)))
     font = ImageFont.truetype(str(dejavu), 42)
     assert not fonts.has_glyph(font, "你") and fonts.has_glyph(font, "A")
@@ -105,7 +105,7 @@ def test_fontconfig_answer_without_chinese_is_not_trusted(monkeypatch):
     """fc-match ':lang=zh' answers DejaVuSans on a machine without CJK fonts; that must not count."""
     dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     if not Path(dejavu).is_file():
-        pytest.skip("DejaVuSans not installed")
+        pytest.skip("DejaVuSans not installed (apt-get install fonts-dejavu-core)")
     monkeypatch.setattr(fonts, "_candidates", lambda: [fonts.FontSpec(dejavu)])
     fonts.find_cjk_font.cache_clear()
     try:

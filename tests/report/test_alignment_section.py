@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from PIL import Image
@@ -63,8 +62,7 @@ def test_a_run_without_judgements_says_how_to_get_them(tmp_path):
     assert "sftdata judge RUN" in _section(page)
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="headless browser check needs Debian's chromium (apt-get install -y chromium)")
+@pytest.mark.chromium
 def test_alignment_section_renders_in_headless_chromium(judged, tmp_path):
     with Browser() as browser:
         page = browser.open(judged["html"].resolve().as_uri())

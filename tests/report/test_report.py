@@ -135,8 +135,7 @@ def test_plots_use_a_cjk_font():
     assert name and matplotlib.rcParams["font.sans-serif"][0] == name and (spec.family in ("", name))
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="headless browser check needs Debian's chromium (apt-get install -y chromium)")
+@pytest.mark.chromium
 def test_renders_in_headless_chromium(built, tmp_path):
     with Browser() as browser:
         page = browser.open(built["html"].resolve().as_uri())
@@ -159,3 +158,56 @@ def test_the_report_is_noted_in_the_run_manifest(built):
     assert entry["bytes"] == built["html"].stat().st_size and entry["samples"] == 3 and entry["elapsed_s"] >= 0
     export = built["run"].manifest()["stages"]["export"]["export/react-zh"]
     assert export["finished"] and export["format"] == "react-zh"
+
+
+def test_the_header_counts_say_what_they_count_and_agree_with_the_tables(built, tmp_path):
+    from sftdata.report.data import count_tables
+    from sftdata.report.html import _chips
+
+    run = RunDir(tmp_path / "run")
+    shutil.copytree(built["run"].path, run.path)
+    with Ledger(run.rejects_path) as rejects:  # beside the fixture's one ingest reject
+        rejects.append({"episode_id": "z1", "source": "androidcontrol", "stage": "annotate",
+                        "reason": "item_count_mismatch"})
+        for step in (1, 2):
+            rejects.append({"episode_id": "w1", "source": "mind2web", "stage": "ingest:step", "step": step,
+                            "reason": "no_positive_candidate"})
+        rejects.append({"episode_id": "100000", "source": None, "stage": "export:browser-use",
+                        "reason": "platform_not_web"})
+    s = summarize(run.path, samples=0)
+    chips = _chips(s)
+    assert "2 episodes rejected" in chips and "2 steps dropped" in chips and "1 episode left out of an export" in chips
+    tables = {title: rows for title, _, rows in count_tables(s)}
+    by_what = {}
+    for stage, reason, n, what in tables["Rejected by stage and reason"]:
+        by_what[what] = by_what.get(what, 0) + n
+    assert by_what == {"episodes rejected": 2, "steps dropped": 2, "episodes this export cannot use": 1}
+    per_source = {row[0]: row[-1] for row in tables["Episodes per source"]}
+    annotation = {row[0]: row[4] for row in tables["Annotation"]}
+    assert per_source["total"] + annotation["episodes"] == 2  # rejected at ingest + at annotate
+
+
+def test_each_sampled_episode_shows_the_export_that_holds_it_or_why_none_does(built, tmp_path):
+    from sftdata.report.data import ExportSummary
+    from sftdata.report.episodes import sampled_views
+
+    run = RunDir(tmp_path / "run")
+    shutil.copytree(built["run"].path, run.path)  # the ledger gets a line below
+    sampled = summarize(run.path, samples=3, seed=0).sampled
+    first = tmp_path / "a-first"  # an export sorted first that holds one sampled episode only
+    first.mkdir()
+    (first / "manifest.json").write_text('{"format": "react-zh", "samples": {"train": 4, "val": 0}}')
+    (first / "splits.json").write_text(f'{{"train": ["{sampled[1].id}"], "val": []}}')
+    exports = [ExportSummary.load(first), ExportSummary.load(run.path / "export" / "react-zh")]
+    views = sampled_views(run.path, sampled, exports)
+    assert [v.export for v in views] == ["react-zh", "a-first", "react-zh"]
+    assert all(st.answer for v in views if v.export == "react-zh" for st in v.steps)
+    assert all(v.absent is None for v in views)
+
+    alone = sampled_views(run.path, sampled, exports[:1])  # only the export that lacks two of them
+    assert [v.export for v in alone] == [None, "a-first", None]
+    assert alone[0].absent == "In no export: made before it was annotated: export again."
+    with Ledger(run.rejects_path) as rejects:
+        rejects.append({"episode_id": sampled[2].id, "source": "androidcontrol", "stage": "export:a-first",
+                        "reason": "judge_rejected"})
+    assert sampled_views(run.path, sampled, exports[:1])[2].absent == "In no export: export:a-first judge_rejected."

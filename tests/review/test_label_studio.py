@@ -7,13 +7,13 @@ next export has the edited reasoning, not the rejected step, with every step acc
 is opened in headless Chromium after a login through the form: no console error, our images loaded, and a
 screenshot that shows them.
 
-Skips when .venv-ls is absent, except with SFTDATA_REQUIRE_LABEL_STUDIO=1 (then it fails).
+Marked ``label_studio`` (tests/extras.py): skips when .venv-ls is absent, except with
+SFTDATA_REQUIRE_LABEL_STUDIO=1 (``make test-extras``, CI), where it fails.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -37,11 +37,7 @@ LS_BIN = LS_VENV / "bin" / "label-studio"
 DRIVER = Path(__file__).with_name("ls_driver.py")
 USER, PASSWORD, TOKEN = "reviewer@example.com", "review-pass-123", "sftdata0review0token0123456789"
 
-if not LS_BIN.exists():
-    why = f"Label Studio is not installed in {LS_VENV} (run `make labelstudio`)"
-    if os.environ.get("SFTDATA_REQUIRE_LABEL_STUDIO") == "1":
-        raise RuntimeError(why + "; SFTDATA_REQUIRE_LABEL_STUDIO=1 requires it")
-    pytest.skip(why, allow_module_level=True)
+pytestmark = pytest.mark.label_studio  # needs Label Studio in .venv-ls (tests/extras.py)
 
 
 def _free_port() -> int:
@@ -154,8 +150,7 @@ def _outside(error: str, base: str) -> bool:
     return error.startswith("log: ") and "http" in error
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="headless browser check needs Debian's chromium (apt-get install -y chromium)")
+@pytest.mark.chromium
 def test_labeling_page_renders_in_headless_chromium(label_studio, reviewed):
     sys.path.insert(0, str(ROOT / "tests" / "report"))
     from chromium import Browser
@@ -232,7 +227,7 @@ def test_review_push_and_pull_through_the_api(label_studio, docroot):
          {"result": decision(0, "accept") + decision(1, "reject"), "lead_time": 2.0})
     pulled = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
     assert pulled.exit_code == 0, pulled.output
-    assert "steps reviewed 2 in 1 episodes: accepted 1, edited 0, rejected 1" in pulled.output
+    assert "steps reviewed 2 in 1 episode: accepted 1, edited 0, rejected 1" in pulled.output
     assert [(r["episode_id"], r["step"]) for r in run.rejects() if r.get("reason") == "human_rejected"] == [(eid, 1)]
     again = CliRunner().invoke(main, ["review", "pull", str(run.path), "--token", TOKEN])
     assert again.exit_code == 0 and "new 0" in again.output  # pulling again changes nothing

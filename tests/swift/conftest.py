@@ -3,8 +3,8 @@ fixtures (both sources), generated phone sample data and generated web data (a M
 release's schema and human-annotated web trajectories), annotated by the template backend: one run that mixes
 mobile and web episodes, exported as one shard set per format.
 
-These tests need the ``swift`` extra (``make test SWIFT=1``). Without it they skip, unless
-``SFTDATA_REQUIRE_SWIFT=1`` (set by CI), where a missing ms-swift is a failure: a green CI must have run them.
+These tests carry the ``swift`` marker (tests/extras.py): without ms-swift they skip, unless
+``SFTDATA_REQUIRE_SWIFT=1`` (``make test-extras``, CI), where a missing or broken ms-swift is a failure.
 """
 import os
 

@@ -8,6 +8,8 @@ import pytest
 
 from sftdata.export.stage import ExportOptions, export_run
 
+pytestmark = pytest.mark.swift  # needs ms-swift (tests/extras.py)
+
 VARIANTS = {"plain": {}, "memory": {"memory": True}, "history": {"history_images": 2},
             "tools": {"agent_tools": True}, "all": {"memory": True, "history_images": 2, "agent_tools": True}}
 CASES = [(fmt, v) for fmt in ("qwen2.5-vl", "qwen3-vl") for v in VARIANTS] + \

@@ -9,6 +9,8 @@ import pytest
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.formats import get_format
 
+pytestmark = pytest.mark.swift  # needs ms-swift (tests/extras.py)
+
 CASES = [("qwen2.5-vl", {}), ("qwen2.5-vl", {"agent_tools": True}), ("qwen3-vl", {"agent_tools": True}),
          ("qwen3-vl", {}), ("ui-tars", {}), ("gui-agent-zh", {}), ("browser-use", {"som": True}),
          ("browser-use-0.1", {}), ("browser-use-0.13", {"som": True}), ("mobile-agent", {"som": True}),

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sftdata.cli import main
@@ -14,6 +15,7 @@ from sftdata.export.stage import ExportOptions, export_run
 CPU = ["--torch_dtype", "float32", "--attn_impl", "sdpa", "--packing", "false", "--max_steps", "2"]
 
 
+@pytest.mark.swift
 def test_generated_train_sh_trains_two_steps(mixed_run, tiny_models, tmp_path):
     out = tmp_path / "sft"
     export_run(mixed_run, out, ExportOptions(format="qwen2.5-vl", memory=True, split_ratio=0.2, progress=False))
@@ -32,6 +34,7 @@ def test_generated_train_sh_trains_two_steps(mixed_run, tiny_models, tmp_path):
     assert any("eval_loss" in r for r in records)  # and the val shard evaluated
 
 
+@pytest.mark.swift
 def test_preflight_passes_an_export_and_finds_lost_rows(mixed_run, tiny_models, tmp_path):
     out = tmp_path / "sft"
     export_run(mixed_run, out, ExportOptions(format="qwen3-vl", history_images=2, split_ratio=0.2, progress=False))
@@ -50,6 +53,7 @@ def test_preflight_passes_an_export_and_finds_lost_rows(mixed_run, tiny_models, 
     assert "over_max_length" in short.output
 
 
+@pytest.mark.swift
 def test_preflight_reports_a_missing_image_without_a_traceback(mixed_run, tiny_models, tmp_path):
     out = tmp_path / "sft"
     export_run(mixed_run, out, ExportOptions(format="qwen2.5-vl", split_ratio=0, progress=False))

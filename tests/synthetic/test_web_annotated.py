@@ -53,7 +53,7 @@ def test_sample_command_writes_the_set(tmp_path):
     runner = CliRunner()
     result = runner.invoke(main, ["sample", str(tmp_path / "web"), "--annotated-web", "--episodes", "1"])
     assert result.exit_code == 0, result.output
-    assert "wrote 1 annotated web trajectories" in result.output
+    assert "wrote 1 annotated web trajectory " in result.output
     task = json.loads((tmp_path / "web" / "web_000_search_sort_1280x800" / "task.json").read_text(encoding="utf-8"))
     assert task["actions"][0] == "打开网址 https://shop.example.com/" and task["actions"][-1] == "完成"
     assert Image.open(tmp_path / "web" / "web_000_search_sort_1280x800" / "000.png").size == (1280, 800)

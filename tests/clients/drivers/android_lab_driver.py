@@ -12,12 +12,17 @@ the path a model's answer takes in their sources (read at THUDM/Android-Lab 373f
   ``<answer>`` (or ``<ans>``) after ``</think>``, else the whole answer; then ``get_code_snippet`` as above; the
   quotes inside a ``text=``/``message=`` string escaped again and newlines written as ``\\n``; then ``exec``.
   With the shipped inference configs (``is_relative_bbox: true``) a box none of whose numbers exceeds 999 is
-  read as thousandths of the screen: ``read`` reports the box the device would be touched at.
+  read as thousandths of the screen.
+
+``do`` and ``finish`` are the executors' (``android_lab_executor``): ``read`` reports the call as the executor
+records it (``call``: the box the device would be touched at) and what the phone would do (``executed``).
 
 Usable as a module (``run(path, answer, width, height, relative)``) or as a filter: stdin JSON lines ``{"id",
 "answer", "path", "width", "height", "relative"}``, stdout ``{"id", "ok", "error", "read"}``.
 """
 import re
+
+from android_lab_executor import RecordingExecutor
 
 DO_ACTIONS = ("Tap", "Type", "Swipe", "Enter", "Home", "Back", "Long Press", "Wait", "Launch", "Call_API")
 MOBILERL_ACTIONS = DO_ACTIONS + ("Press Back",)
@@ -47,38 +52,11 @@ def _no_leading_zeros(text: str) -> str:
     return re.sub(r"\b0+(\d)", r"\1", text)
 
 
-class RecordingExecutor:
-    """``do`` and ``finish`` as the executors define them, recording the operation instead of touching a device."""
-
-    def __init__(self, actions: tuple[str, ...], width: int, height: int, relative: bool):
-        self.actions, self.width, self.height, self.relative = actions, width, height, relative
-        self.done = None
-
-    def _box(self, element):
-        if element is None or not self.relative or any(v > 999 for v in element):
-            return element
-        return [element[0] * self.width / 999, element[1] * self.height / 999,
-                element[2] * self.width / 999, element[3] * self.height / 999]
-
-    def do(self, action=None, element=None, **kwargs):
-        assert action in self.actions, "Unsupported Action"
-        if action == "Swipe":
-            assert "direction" in kwargs, "direction is required for swipe"
-        if action == "Type":
-            assert "text" in kwargs, "Type needs text"
-        if action == "Launch":
-            assert "app" in kwargs, "Launch needs app"
-        self.done = {"operation": "do", "action": action, "element": self._box(element), "kwargs": kwargs}
-
-    def finish(self, message=None):
-        self.done = {"operation": "finish", "message": message}
-
-
 def run(path: str, answer: str, width: int, height: int, relative: bool = False) -> dict:
-    """Execute ``answer`` along ``path`` ("android-lab" or "mobilerl"); the operation it performed."""
+    """Execute ``answer`` along ``path`` ("android-lab" or "mobilerl"): the call it made and what it did."""
     if path == "android-lab":
         code = _no_leading_zeros(_one_line(code_snippet(answer)).strip())
-        executor = RecordingExecutor(DO_ACTIONS, width, height, relative)
+        executor = RecordingExecutor(DO_ACTIONS, width, height, relative, path)
     elif path == "mobilerl":
         line = answer
         for pattern in _THINK_ANSWER:
@@ -97,13 +75,13 @@ def run(path: str, answer: str, width: int, height: int, relative: bool = False)
                 escaped = quoted.group(2).replace('"', '\\"')
                 code = re.sub(r'(message|text)=".*?"\)', lambda m: f'{quoted.group(1)}="{escaped}")', code)
         code = code.replace("\n", "\\n")
-        executor = RecordingExecutor(MOBILERL_ACTIONS, width, height, relative)
+        executor = RecordingExecutor(MOBILERL_ACTIONS, width, height, relative, path)
     else:
         raise ValueError(f"unknown executor path {path!r}")
     exec(code, {}, {"do": executor.do, "finish": executor.finish})  # noqa: S102 - what both executors do
     if executor.done is None:
         raise ValueError("the code performed no operation")
-    return executor.done
+    return {"call": executor.done, "executed": executor.ops}
 
 
 def main() -> None:

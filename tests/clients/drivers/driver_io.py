@@ -32,3 +32,18 @@ def registered_actions(output, row: dict, first_index: int) -> list[dict]:
             raise ValueError(f"{name}: index {index} is not one of the {row['elements']} listed elements")
         actions.append({name: params})
     return actions
+
+
+async def act_all(act, actions) -> list[dict]:
+    """The agents' loop over an answer's actions (``multi_act``): each through ``act`` until one is done or
+    fails. Returns what the loop itself reports: ``done{text, success}`` and ``error{error}`` operations."""
+    reported = []
+    for action in actions:
+        result = await act(action)
+        if result.error:
+            reported.append({"op": "error", "error": str(result.error)[:300]})
+        if result.is_done:
+            reported.append({"op": "done", "text": result.extracted_content, "success": getattr(result, "success", None)})
+        if result.is_done or result.error:
+            break
+    return reported
