@@ -107,8 +107,10 @@ def test_mobilerl_shipped_config_misreads_exactly_the_pixel_boxes_within_999(tri
 def test_steps_a_client_cannot_say_are_dropped_and_counted(trials):
     _, answers, dropped = trials
     app_use = dropped["app-use"]
+    # a step held back as unsure (checks.certify) is counted once, under the first reason an export meets
+    seen = {name: len(answers[name]) + dropped[name].get("unsure", 0) for name in ("mobile-agent", "app-use")}
     assert app_use["action_not_in_format"] + app_use["not_executed_as_recorded"] == \
-        len(answers["mobile-agent"]) - len(answers["app-use"]) > 0
+        seen["mobile-agent"] - seen["app-use"] > 0
     assert dropped["qwen2.5-vl"]["field_not_focused"] == dropped["ui-tars"]["field_not_focused"] > 0
     assert all(a.answer.count("<tool_call>") == 1 for name in ("qwen2.5-vl", "qwen3-vl") for a in answers[name])
     assert any('"action": "open"' in a.answer for a in answers["qwen3-vl"])
