@@ -128,6 +128,17 @@ def _exact(a: str, b: str) -> bool:
     return bare_a == bare_b if bare_a or bare_b else a == b
 
 
+def _value_quotes(decision: Decision, params: dict[str, Any], step: Step) -> list[str]:
+    """The decision's quotes but the typed-into field's own label (``type Lisbon into 'Where are you going?'``),
+    when the field is named after a preposition."""
+    field = target_element(step)
+    own = {normalize(t) for t in (element_texts(field) if field is not None else ())}
+    own |= {normalize(q) for q in quotes_in(str(params.get("target_element") or ""))}
+    after = decision.after_verb or ""
+    return [q for q in decision.quotes if not (normalize(q) in own and re.search(
+        r"(?:\b(?:into|in|to|on|for)\s+(?:the\s+)?|[在往向]\s*)[\"“'‘「]?" + re.escape(q), after, re.I))]
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
@@ -151,8 +162,14 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
             if normalize(typed).replace(" ", "") in rest and normalize(said).replace(" ", "") in normalize(typed).replace(" ", ""):
                 return None
         return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
-    said = decision.quotes[-1] if name == "type" and len(decision.quotes) > 1 else decision.quotes[0]
-    if len(decision.quotes) > 1 and any(_exact(q, typed) for q in decision.quotes):
+    quotes = _value_quotes(decision, params, step)
+    if not quotes:  # type Lisbon into 'Where are you going?': the quote is the field, the value is unquoted
+        m = _UNQUOTED_TYPED.match(decision.after_verb or "")
+        said = next((g for g in m.groups() if g), "").strip() if m else ""
+        return None if not said or _exact(said, typed) else \
+            f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+    said = quotes[-1] if name == "type" and len(quotes) > 1 else quotes[0]
+    if len(quotes) > 1 and any(_exact(q, typed) for q in quotes):
         return None
     if _exact(said, typed):
         return None

@@ -102,6 +102,10 @@ _DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|
                          r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
+_STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
+                          r"|^\s+(?:is|was|currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)?", re.I)
+_TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
+                        r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
@@ -265,8 +269,9 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if (_HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _DONE_AFTER.search(after) or _NARRATED.search(after)):
                 continue
-            if _NEGATION.search(before) or _ABILITY.search(before):
-                continue
+            if _NEGATION.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
+                    kind == "input" and _TYPE_NOUN.match(after)):
+                continue  # Guests 下拉现在是 1 / Job type is Any: the control's state, not a decision
             if (seen_decision or sentence_has) and _LATER.match(masked):
                 continue
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
