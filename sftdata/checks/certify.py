@@ -35,12 +35,14 @@ items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..model import Episode
 from .calls import ITEM_FIELDS
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
+from .conflict import decision_names_call
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
 from .outcome import outcome_clause, plan_clause, ungrounded_names
@@ -48,7 +50,7 @@ from .target_evidence import Evidence
 
 OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
-                  "plan_names_later_screen", "name_not_on_screen")
+                  "plan_names_later_screen", "name_not_on_screen", "conflicting_decision")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,15 @@ def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: floa
 
 
 def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
+    if failures and all(f.reason == "reasoning_contradicts_action" and "another element" in f.detail
+                        for f in failures):
+        field = failures[0].detail.split(":", 1)[0]
+        other = re.search(r"names “([^”]*)”", failures[0].detail)
+        named = decision_names_call(item.get(field), item["function"], episode.steps[index],
+                                    other.group(1) if other else "")
+        if named:  # the decision names the call's own target or value, something else names another
+            return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the decision "
+                                                        f"names “{named[:40]}” too") for f in failures))
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     step = episode.steps[index]

@@ -1,0 +1,73 @@
+"""Classes of certify's mistakes on blind text, each in words other than the text that showed it: a control's
+current state is not the decision, a typed-into field's quoted label is not the typed value, and a decision that
+names the call's own target while another clause names another element is unsure, not rejected."""
+from __future__ import annotations
+
+import pytest
+
+from sftdata.checks.certify import Certification, certify
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+
+PAGE = Screenshot("0" * 64, "x.png", 1280, 720)
+V = ("visible", "clickable")
+
+
+def web(step: Step, goal: str) -> Episode:
+    return Episode("w", "m", goal, [step, Step(1, PAGE, Action("done"))], platform="web")
+
+
+def form_item(text: str, name: str, params: dict, step: Step, goal: str) -> Certification:
+    return certify(web(step, goal), 0, {"reasoning": text, "function": {"name": name, "parameters": params}},
+                   cjk_threshold=0.0)
+
+
+def size_select(text: str) -> Certification:
+    size = Element(0, (100, 100, 300, 140), text="Small Medium Large", tag="select", attrs=(("aria_label", "Size"),),
+                   flags=V)
+    step = Step(0, PAGE, Action("select", text="Large", point=(200, 120), element=size), elements=[size])
+    return form_item(text, "select", {"target_element": "“Size”下拉框", "value": "Large"}, step, "Order a large tee")
+
+
+@pytest.mark.parametrize("text", ["Size 这一项当前显示 Small，换成 Large。", "Size 框目前是 Small，选 Large。",
+                                  "The Size dropdown is currently Small; pick Large."])
+def test_a_controls_current_state_is_not_read_as_the_decision(text):
+    assert size_select(text).outcome != "rejected"
+
+
+def test_another_option_in_the_decision_is_still_rejected():
+    assert size_select("Size 现在是 Small，选“Medium”。").outcome == "rejected"
+
+
+def city_typing(text: str) -> Certification:
+    box = Element(0, (100, 100, 500, 140), text="City name", tag="input", flags=V + ("editable",))
+    step = Step(0, PAGE, Action("type", text="Oslo", point=(300, 120), element=box), elements=[box])
+    return form_item(text, "type", {"text": "Oslo", "target_element": "“City name”输入框"}, step, "Weather in Oslo")
+
+
+def test_a_quoted_field_label_after_into_is_the_field_not_the_typed_value():
+    assert city_typing("First the city: enter Oslo into \"City name\".").outcome == "certified"
+    assert city_typing("Put it in: type Oslo in the 'City name' box.").outcome != "rejected"
+    assert city_typing("Type Bergen into \"City name\".").outcome == "rejected"
+
+
+def dialog_click(text: str) -> Certification:
+    title = Element(0, (300, 200, 980, 260), text="Remove this item? 不可恢复", flags=("visible",))
+    no = Element(1, (300, 400, 620, 460), text="取消", flags=V)
+    yes = Element(2, (660, 400, 980, 460), text="确定", flags=V)
+    nav = [Element(3 + i, (0, 600 + 40 * i, 200, 640 + 40 * i), text=t, flags=V) for i, t in enumerate(("Home", "Help"))]
+    step = Step(0, PAGE, Action("click", point=(820, 430), element=yes), elements=[title, no, yes, *nav])
+    return form_item(text, "click", {"target_element": "“确定”按钮"}, step, "Remove the item from the list")
+
+
+@pytest.mark.parametrize("text", [
+    "The 'Remove this item? 不可恢复' prompt is showing; hit its 确定 on the right.",  # a dialog's title
+    "The footer has Home and Help. 确定 is what removes it, so click that button first and then Help.",  # a plan
+])
+def test_a_decision_naming_the_target_beside_another_element_is_unsure_not_rejected(text):
+    got = dialog_click(text)
+    assert got.outcome == "unsure" and got.first == "conflicting_decision", got
+
+
+@pytest.mark.parametrize("text", ["点取消。", "Click Help, next to 确定.", "Tap 取消 to keep 确定 for later."])
+def test_a_decision_naming_another_element_stays_rejected(text):
+    assert dialog_click(text).outcome == "rejected"
