@@ -179,6 +179,7 @@ _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, f
 
 _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
                     r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
+                    r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
                     r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"
                     r"|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b|'ll\b", re.I)
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"

@@ -71,3 +71,10 @@ def test_a_decision_naming_the_target_beside_another_element_is_unsure_not_rejec
 @pytest.mark.parametrize("text", ["点取消。", "Click Help, next to 确定.", "Tap 取消 to keep 确定 for later."])
 def test_a_decision_naming_another_element_stays_rejected(text):
     assert dialog_click(text).outcome == "rejected"
+
+
+@pytest.mark.parametrize("text", ["输入地址，末尾的句号也别落下了。", "Type the code; make sure the dash got in too.",
+                                  "输入邮箱，记得 @ 后面的部分都填上了。"])
+def test_an_instruction_not_to_miss_something_is_not_an_outcome(text):
+    from sftdata.checks.hindsight import find_hindsight
+    assert find_hindsight(text) == []
