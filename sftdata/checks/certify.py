@@ -45,12 +45,12 @@ from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failu
 from .conflict import decision_names_call
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
-from .outcome import outcome_clause, plan_clause, ungrounded_names
+from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
 
 OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
-                  "plan_names_later_screen", "name_not_on_screen", "conflicting_decision")
+                  "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position")
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         value = item.get(name)
         if not isinstance(value, str):
             continue
+        position = run_position(value, index)
+        if position:
+            reasons.append(Reason("run_position", f"{name}: “{position[:40]}” tells where the step stands in the run"))
         for word in later_plans(value, episode, index):
             reasons.append(Reason("plan_names_later_screen", f"{name}: the plan names “{word}”, which only a later "
                                   "screen shows"))

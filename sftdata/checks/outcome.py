@@ -27,7 +27,7 @@ from ..model import Episode
 from .calls import normalize
 from .decision import action_clauses, mask_quotes, quotes_in
 from .future_text import known_texts
-from .hindsight import _HEDGE
+from .hindsight import _EN_NUM, _HEDGE, _ZN, _ZSTEP
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
@@ -178,4 +178,38 @@ def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] =
     return out
 
 
-__all__ = ["outcome_clause", "plan_clause", "ungrounded_names"]
+_ORDINAL_EN = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
+_RUN_POSITION = re.compile("|".join((
+    rf"{_ZN}{_ZSTEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
+    rf"(?:全部|全都|一共|总共)\s*{_ZN}{_ZSTEP}", rf"第\s*{_ZN}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
+    rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
+    r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{_EN_NUM}\s+(?:steps|actions|moves)\b",
+    r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b")), re.I)
+
+
+def run_position(text: str, index: int) -> str | None:
+    """Where this step stands in the recorded run, said in words (``8 步全部走完``, ``the eighth and last action
+    of this run``, ``最后一步``): an agent counts its own earlier actions, but the writers who know the recording
+    tell its length, so certify leaves such a text to a reader. An ordinal that is this step's own (``第一步`` on the
+    first step) passes, and so does the goal's structure (``任务最后一步是回到主屏幕``, ``the last step is to``)."""
+    if not isinstance(text, str):
+        return None
+    for m in _RUN_POSITION.finditer(mask_quotes(text)):
+        said = m.group()
+        number = re.search(r"\d+|[一二两三四五六七八九十]+", said)
+        if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this", said, re.I):
+            value = int(number.group()) if number.group().isdigit() else _ZH_DIGITS.get(number.group())
+            if value == index + 1:
+                continue
+        if not number and re.fullmatch(rf"{_ORDINAL_EN}\s+(?:step|action|move)", said, re.I) and \
+                said.split()[0].lower() == _ORDINALS[index:index + 1][0:1]:
+            continue
+        return text[m.start():m.end()]
+    return None
+
+
+_ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")} | {"两": 2}
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+
+
+__all__ = ["outcome_clause", "plan_clause", "run_position", "ungrounded_names"]

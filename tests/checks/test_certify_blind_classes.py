@@ -78,3 +78,20 @@ def test_a_decision_naming_another_element_stays_rejected(text):
 def test_an_instruction_not_to_miss_something_is_not_an_outcome(text):
     from sftdata.checks.hindsight import find_hindsight
     assert find_hindsight(text) == []
+
+
+@pytest.mark.parametrize("text, index, told", [
+    ("表单 5 个步骤都做完了，提交。", 4, True), ("Submitting now — the sixth and final move of this session.", 5, True),
+    ("这是整个流程的最后一个操作：点提交。", 2, True), ("That makes nine actions in all.", 8, True),
+    ("第一步，先点搜索框。", 0, False),  # this step's own ordinal: the agent counts its own actions
+    ("任务最后一步是回到主屏幕，按 Home 键。", 3, False), ("The last step is to go home, so press Home.", 3, False),
+    ("健康应用显示今天走了 8526 步。", 2, False),
+])
+def test_where_the_step_stands_in_the_run_leaves_it_unsure(text, index, told):
+    from sftdata.checks.outcome import run_position
+    assert bool(run_position(text, index)) is told
+
+
+def test_a_decision_that_also_counts_the_runs_steps_is_not_certified():
+    got = dialog_click("Tap 确定 — the third and last action here.")
+    assert got.outcome == "unsure" and "run_position" in {r.code for r in got.reasons}
