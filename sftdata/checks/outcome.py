@@ -30,7 +30,7 @@ from .future_text import known_texts
 from .hindsight import _EN_NUM, _HEDGE, _ZN, _ZSTEP
 from .screen_text import PRICE
 
-_CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
+_CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
 _EXPECTED = re.compile(_HEDGE.pattern + r"|将(?![其它他她之])|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
@@ -65,13 +65,16 @@ _RESULT_EN = re.compile(
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
     r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
     r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|flips|flipped|toggles"
-    r"|returns (?:me|us|you) to|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
+    r"|returns (?:me|us|you) to|brings [^,.;]{1,40}? (?:back|into view)|starts? (?:at|with)|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
     r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
     r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"
     r"|on|off|open|visible|gone|done|complete))\b", re.I)
 _AFTER_IN_CLAUSE = re.compile(r"(?:后|之后|以后|完)(?:就|便|即|先)?[^，,。]{0,12}?(?:" + _RESULT_ZH.pattern + ")"
                               r"|(?:打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|选中了|勾上了|填好了|变了|亮了)"
                               r"|(?:出现|显示|弹出|跳转|跳到|跳出|变成|变为|消失|刷新|列出|切换到|加载)[^，,。]{0,4}了")
+_ARROW = re.compile(r"->|→|=>|⇒")  # swipe right -> back on 1/30: what the arrow points to is the result
+_SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b", re.I)  # the list then starts: no plan
+_MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
 _AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
 _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
 
@@ -99,7 +102,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     if rest_at is not None:  # 打开商城后先跳出一个启动页 / Tapping 删除 pops up a confirmation
         rest = masked[rest_at:span[1]]
         result = _RESULT_EN.search(rest)
-        if _AFTER_IN_CLAUSE.search(rest) or (result and not _PLANNED.search(rest[:result.start()])):
+        if _AFTER_IN_CLAUSE.search(rest) or _ARROW.search(rest) or (
+                result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))):
             return text[span[0]:span[1]].strip(" .。")
     start = span[1]
     if values and re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
@@ -109,10 +113,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     for m in _clauses(masked, start):
         clause = m.group()
         purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause)
-        if any(a <= m.start() < b for a, b in acting) or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
+        acts = any(a <= m.start() < b for a, b in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
+        if acts or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
-        if ((result and not _PLANNED.search(clause[:result.start()])) or _BELOW.search(clause)
+        if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", clause[:result.start()]))) or _BELOW.search(clause)
                 or (not _HEDGED.search(clause) and not _CURRENT.search(clause) and _STATEMENT.search(clause))):
             return text[m.start():m.end()].strip(" .。")
     return None

@@ -95,3 +95,17 @@ def test_where_the_step_stands_in_the_run_leaves_it_unsure(text, index, told):
 def test_a_decision_that_also_counts_the_runs_steps_is_not_certified():
     got = dialog_click("Tap 确定 — the third and last action here.")
     assert got.outcome == "unsure" and "run_position" in {r.code for r in got.reasons}
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("Tap 确定 -> the list comes back without it.", True),  # what an arrow points to
+    ("Tapping 确定 brings the Home row back into view.", True),
+    ("Click 确定; the page then starts with the Help section.", True),  # a subject's "then" is no plan
+    ("点确定，页面往上滚了一截，Help 到了最上面。", True),  # a movement of the page in the perfective
+    ("Tap 确定 to bring the list back.", False), ("Click 确定, then I'll check Help.", False),
+])
+def test_a_result_after_the_decision_is_an_outcome(text, outcome):
+    from sftdata.checks.outcome import outcome_clause
+    from sftdata.checks.decision import stated_decision
+    decision = stated_decision(text)
+    assert bool(outcome_clause(text, decision.span, decision.span[1] - len(decision.rest))) is outcome
