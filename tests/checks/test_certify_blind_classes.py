@@ -109,3 +109,9 @@ def test_a_result_after_the_decision_is_an_outcome(text, outcome):
     from sftdata.checks.decision import stated_decision
     decision = stated_decision(text)
     assert bool(outcome_clause(text, decision.span, decision.span[1] - len(decision.rest))) is outcome
+
+
+@pytest.mark.parametrize("text", ["上一步已经做完，现在点确定。", "这一步做完再说。", "前一步操作完成了。"])
+def test_the_last_or_this_step_is_no_count(text):
+    from sftdata.checks.outcome import run_position
+    assert run_position(text, 3) is None
