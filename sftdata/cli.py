@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from .cli_base import _fatal_to_exit, main
-from .config import TopLevel
+from .annotate.options import AnnotateOptions
+from .config import ReportOptions, TopLevel
 from .errors import FatalError
 from .exitcodes import NothingProduced
 from .options import click_options, from_cli, size_param
@@ -157,12 +158,9 @@ def ingest_mind2web(paths, run_dir, progress, **options):
 @main.command("run")
 @click.argument("config", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--print-example-config", is_flag=True, help="Print a commented example configuration and exit.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes for the CPU-bound parts [default: config].")
-@click.option("--backend", type=click.Choice(["template", "openai"]), help="Override [annotate] backend.")
-@click.option("--model", envvar="SFTDATA_MODEL", help="Override [annotate] model [env SFTDATA_MODEL].")
-@click.option("--base-url", envvar="OPENAI_BASE_URL", help="Override [annotate] base_url [env OPENAI_BASE_URL].")
-@click.option("--strict", is_flag=True, default=None, help="Stop at the first bad record (overrides the config).")
-@click.option("--progress/--no-progress", default=None, help="Progress bars (default: when stderr is a terminal).")
+@click_options(TopLevel, skip=("run_dir",), overrides="config")
+@click_options(AnnotateOptions, only=("backend", "model", "base_url"), overrides="[annotate]")
+@PROGRESS
 @_fatal_to_exit
 def run_command(config, print_example_config, workers, backend, model, base_url, strict, progress):
     """Run the whole conversion from a TOML config: ingest, annotate, judge (with a [judge] table), validate,
@@ -211,14 +209,9 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
 
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="HTML file [default: RUN/report.html].")
-@click.option("--max-length", type=click.IntRange(min=1), help="Draw this limit on the token histograms "
-              "[default: each export's own].")
-@click.option("--samples", type=click.IntRange(min=0), default=3, show_default=True,
-              help="Episodes shown with their annotator images, reasoning and exported answers.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Which episodes are sampled.")
+@click_options(ReportOptions)
 @_fatal_to_exit
-def report(run_dir, out, max_length, samples, seed):
+def report(run_dir, **options):
     """Write one self-contained HTML page about a run (images embedded, no network needed to view it).
 
     \b
@@ -229,11 +222,13 @@ def report(run_dir, out, max_length, samples, seed):
     Example:
       sftdata report processed/demo --out report.html
     """
-    from .report import write_report
+    from .report.stage import ReportStage
 
-    RunDir(run_dir).require_run()
-    path = write_report(run_dir, out or run_dir / "report.html", max_length=max_length, samples=samples, seed=seed)
-    click.echo(f"wrote {path}")
+    run = RunDir(run_dir)
+    run.require_run()
+    done = ReportStage(run, from_cli(ReportOptions, options)).execute()
+    click.echo(f"{done.stage.out} is up to date: nothing it shows has changed" if done.skipped
+               else f"wrote {done.stage.out}")
 
 
 @main.command()

@@ -41,6 +41,14 @@ def _fatal_to_exit(fn):
 _ids = id_list  # episode ids from "a,b" or a file of ids
 
 
+def batch_flags(fn):
+    """``--write-requests`` and ``--import-results``: the batch backend of an LLM stage (annotate, judge)."""
+    fn = click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                      help="batch: read Batch API result lines and check them.")(fn)
+    return click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
+                        help="batch: write OpenAI Batch API request lines here.")(fn)
+
+
 def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, import_results: Path | None, *,
                   live, write, read):
     """Run an LLM stage (annotate, judge) on ``run_dir`` under its writer lock: ``live(run)``, or with the batch

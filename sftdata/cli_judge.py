@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, llm_stats_line, main, run_llm_stage
+from .cli_base import _fatal_to_exit, batch_flags, llm_stats_line, main, run_llm_stage
 from .judge.options import JudgeOptions
 from .options import click_options, from_cli
 from .exitcodes import EndpointUnavailable
@@ -15,10 +15,7 @@ from .plural import counted, plural
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(JudgeOptions)
-@click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
-              help="batch: write OpenAI Batch API request lines here.")
-@click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="batch: read Batch API result lines as verdicts.")
+@batch_flags
 @_fatal_to_exit
 def judge(run_dir, write_requests, import_results, **options):
     """Judge every annotated reasoning: aligned, grounded, hindsight, target, a 1-5 score (RUN/judgements.jsonl).

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, llm_stats_line, main, run_llm_stage
+from .cli_base import _fatal_to_exit, batch_flags, llm_stats_line, main, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .plural import counted, plural
@@ -20,10 +20,7 @@ from .options import click_options, from_cli
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(AnnotateOptions)
-@click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
-              help="batch: write OpenAI Batch API request lines here.")
-@click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="batch: read Batch API result lines and check them.")
+@batch_flags
 @_fatal_to_exit
 def annotate(run_dir, write_requests, import_results, **options):
     """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
@@ -122,7 +119,7 @@ def export(run_dir, out, force, **options):
       sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
       sftdata export processed/demo --format qwen2.5-vl --rl --out processed/demo/export/rl-qwen25
     """
-    from .export.stage import drop_hint, export_run
+    from .export.stage import ExportStage, drop_hint
     from .formats import load_all
 
     opts = from_cli(ExportOptions, options)
@@ -132,8 +129,13 @@ def export(run_dir, out, force, **options):
                                f"({', '.join(som_formats())}); {fmt} does not")
     run = RunDir(run_dir)
     with run.writing(readonly_ok=True):
-        result = export_run(run, out, opts, force=force)
-    m = result.manifest
+        stage = ExportStage(run, opts, out=out, force=force)
+        done = stage.execute(force=force)  # --force: export again; without it an unchanged export is not redone
+    if done.skipped:
+        click.echo(f"{out} already holds this export of the same inputs and options; nothing to do (--force exports "
+                   "it again).")
+        return
+    m = stage.result.manifest
     click.echo(f"exported {m['samples'].get('train', 0)} train + {counted(m['samples'].get('val', 0), 'val sample')} "
                f"({fmt}) to {out}")
     tokens = m["tokens"].get("total", {})

@@ -18,7 +18,7 @@ from .errors import FatalError
 from .annotate.options import AnnotateOptions
 from .export.options import ExportOptions
 from .judge.options import JudgeOptions
-from .options import example_table, option, take_table
+from .options import PathType, default_workers, example_table, option, take_table, workers_option  # noqa: F401
 from .sources import Source, source
 
 if sys.version_info >= (3, 11):
@@ -49,21 +49,13 @@ def _array_of_tables(raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return value
 
 
-def default_workers() -> int:
-    """The cores this process may use, at most 8: ingest's screenshot decoding scales with them."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(8, cores))
-
-
 @dataclass
 class TopLevel:
-    run_dir: str = option(None, "One directory holds every stage's outputs.")
-    workers: int = option(default_workers(), "Processes for the CPU-bound parts (decoding and comparing screenshots, "
-                          "the image store, mark removal); by default this machine's cores, at most 8.", low=1)
-    strict: bool = option(False, "Stop at the first bad record instead of ledgering it.")
+    run_dir: str = option(None, "One directory holds every stage's outputs.", cli=False,
+                          config_help="one directory holds every stage's outputs (a new name: never another run's)")
+    workers: int = workers_option()
+    strict: bool = option(False, "Stop at the first bad record instead of ledgering it.",
+                          config_help="true: stop at the first bad record instead of ledgering it")
 
 
 @dataclass
@@ -73,9 +65,17 @@ class ValidateTable:
 
 
 @dataclass
-class ReportTable:
-    enabled: bool = option(True, "Write RUN/report.html.")
-    samples: int = option(3, "Episodes shown with their annotator images.", low=0)
+class ReportOptions:
+    """The report stage's options: ``sftdata report``'s flags and the run config's ``[report]`` keys."""
+
+    enabled: bool = option(True, "Write RUN/report.html.", cli=False, fingerprint=False)
+    out: str | None = option(None, "HTML file [default: RUN/report.html].", config=False, fingerprint=False,
+                             click_type=PathType(dir_okay=False))
+    max_length: int | None = option(None, "Draw this limit on the token histograms [default: each export's own].",
+                                    low=1, config=False)
+    samples: int = option(3, "Episodes shown with their annotator images, reasoning and exported answers.", low=0,
+                          config_help="Episodes shown with their annotator images.")
+    seed: int = option(0, "Which episodes are sampled.", config=False)
 
 
 TOP_LEVEL = tuple(f.name for f in fields(TopLevel))  # the keys above the tables
@@ -132,7 +132,7 @@ def parse_config(text: str, base: Path) -> RunConfig:
             resolve_family(load_all()[e.format], e.family)
         except ValueError as exc:
             raise FatalError(f"config [export {i + 1}]: {exc}") from None
-    validate, report = _table(raw, "validate", ValidateTable), _table(raw, "report", ReportTable)
+    validate, report = _table(raw, "validate", ValidateTable), _table(raw, "report", ReportOptions)
     return RunConfig(run_dir=_path(base, top_level.run_dir), sources=sources, annotate=annotate, exports=exports,
                      validate_cjk_threshold=float(validate.cjk_threshold), report=report.enabled,
                      report_samples=report.samples,
@@ -178,9 +178,7 @@ def example_config() -> str:
 
     parts = [
         "# sftdata pipeline: `sftdata run THIS_FILE`. Relative paths are relative to this file.",
-        'run_dir = "processed/my-run"      # one directory holds every stage\'s outputs (a new name: never another run\'s)',
-        "workers = 2                        # processes for the CPU-bound parts (default: the machine's cores, at most 8)",
-        "strict = false                     # true: stop at the first bad record instead of ledgering it",
+        example_table(TopLevel, {"run_dir": "processed/my-run", "workers": 2, "strict": False}),
         "",
         "[[sources]]                        # the AndroidControl release, or any file in its format",
         'type = "androidcontrol"',
@@ -210,6 +208,6 @@ def example_config() -> str:
         "memory = false",
         "",
         "[report]",
-        example_table(ReportTable, {"enabled": True, "samples": 3}),
+        example_table(ReportOptions, {"enabled": True, "samples": 3}),
     ]
     return "\n".join(parts) + "\n"

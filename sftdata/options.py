@@ -69,12 +69,32 @@ class Spec:
     example: Any = None  # a value to show (commented out) in the example config when the default is None
     config_help: str | None = None  # the example config's comment, when the CLI help does not fit a config
     to_value: Callable[[Any], Any] | None = None
+    fingerprint: bool = True  # False: how the stage runs, not what it makes (kept out of its fingerprint)
 
 
 def option(default: Any = MISSING, help: str = "", **spec: Any) -> Any:
     """A dataclass field with its :class:`Spec` (``default_factory=`` for mutable defaults)."""
     factory = spec.pop("default_factory", MISSING)
     return field(default=default, default_factory=factory, metadata={META: Spec(help=help, **spec)})
+
+
+def default_workers() -> int:
+    """The cores this process may use, at most 8: ingest's screenshot decoding scales with them."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(8, cores))
+
+
+def workers_option(**spec: Any) -> Any:
+    """The one declaration of ``workers`` (the run's top level, ``sftdata run`` and every stage command)."""
+    return option(default_workers(), "Processes for the CPU-bound parts (decoding and comparing screenshots, the "
+                  "image store, mark removal, building samples); by default this machine's cores, at most 8.", low=1,
+                  config_help="Processes for the CPU-bound parts (default: the machine's cores, at most 8).",
+                  fingerprint=False, **spec)
 
 
 def spec_of(f) -> Spec | None:
@@ -107,28 +127,30 @@ def _base_type(hint: Any) -> Any:
     return args[0] if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1 else hint
 
 
-def click_options(cls, skip: Sequence[str] = ()):
+def click_options(cls, skip: Sequence[str] = (), only: Sequence[str] | None = None, overrides: str | None = None):
     """A decorator adding one click option per CLI field of ``cls`` (declaration order), each passed to the
-    command under the field's name; :func:`from_cli` makes the record back."""
+    command under the field's name; :func:`from_cli` makes the record back. ``overrides``: the flags override the
+    config table of that name (``sftdata run``): no default, and only the config's choices."""
     import click
 
     hints = typing.get_type_hints(cls)
     made = []
     for f in fields(cls):
         spec = spec_of(f)
-        if spec is None or spec.cli is False or f.name in skip:
+        if spec is None or (spec.cli is False and not overrides) or f.name in skip or (only and f.name not in only):
             continue
         flag = spec.cli if isinstance(spec.cli, str) else "--" + f.name.replace("_", "-")
         kind = _base_type(hints[f.name])
-        default = None if f.default is MISSING else f.default
-        kwargs: dict[str, Any] = {"help": help_of(spec), "default": default}
+        default = None if f.default is MISSING or overrides else f.default
+        text = help_of(spec) + (f" [default: {overrides}'s]" if overrides else "")
+        kwargs: dict[str, Any] = {"help": text, "default": default}
         if kind is bool:
             decl = f"{flag}/--no-{flag[2:]}" if spec.negatable or default is None else flag
             if decl == flag:
                 kwargs["is_flag"] = True
         else:
             decl = flag
-            values = choices_of(spec, cli=True)
+            values = choices_of(spec, cli=not overrides)
             if isinstance(spec.click_type, PathType):
                 t = spec.click_type
                 kwargs["type"] = click.Path(exists=t.exists, file_okay=t.file_okay, dir_okay=t.dir_okay)

@@ -16,17 +16,13 @@ from typing import Any, Callable
 
 from .config import RunConfig
 from .exitcodes import EndpointUnavailable, NothingProduced
-from .export.stage import ExportOptions, export_run, export_unchanged
+from .export.stage import ExportOptions, ExportStage
 from .sources import ingest_options
-from .io import Ledger, iter_jsonl, read_json
+from .io import iter_jsonl, read_json
 from .plural import counted, plural
 from .annotate.stage import ANNOTATIONS, annotate_run
 from .rundir import RunDir
-from .stage import StageRun, output_key
-from .stage_inputs import report_fingerprint, validate_fingerprint
-from .validate import validate_files
-
-VALIDATION_COUNTS = ("checked", "passed", "failed", "by_reason")
+from .stage import Stage, StageOutcome
 
 
 @dataclass
@@ -60,30 +56,22 @@ def _timed(result: PipelineResult, stage: str, fn: Callable[[], Any]) -> Any:
         result.elapsed[stage] = round(result.elapsed.get(stage, 0.0) + time.monotonic() - started, 3)
 
 
+def _stage(result: PipelineResult, kind: str, stage: Stage, label: str | None = None) -> StageOutcome:
+    """Execute ``stage``: a skipped one is listed (as ``label``); the time of one that resumes is always counted."""
+    out = stage.execute()
+    if out.skipped:
+        result.skipped.append(label or kind)
+    if not out.skipped or stage.resumes:
+        result.elapsed[kind] = round(result.elapsed.get(kind, 0.0) + out.seconds, 3)
+    return out
+
+
 def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None) -> None:
     for src in cfg.sources:
         opts = ingest_options(src, strict=cfg.strict, workers=cfg.workers)
         out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress))
         if out.skipped:
             result.skipped.append(f"ingest {src.type}")
-
-
-def _export_rejects(run: RunDir, name: str, manifest: dict[str, Any]) -> None:
-    """Put episodes an export could not use at all into the run's rejects ledger (once per export)."""
-    stage = f"export:{name}"
-    exported = set(manifest["split_ids"]["train"]) | set(manifest["split_ids"]["val"])
-    # an episode an earlier export could not use and this one exported (a reviewer decided the steps the judge
-    # failed): its reject is taken back
-    run.withdraw_rejects(lambda r: r.get("stage") == stage and str(r.get("episode_id")) in exported)
-    seen = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == stage}
-    annotate_rejected = {str(r.get("episode_id")) for r in run.rejects() if r.get("stage") == "annotate"}
-    with Ledger(run.rejects_path) as rejects:
-        for episode_id, reason in manifest.get("dropped_episodes", {}).items():
-            if episode_id in seen or (reason == "episode_not_annotated" and episode_id in annotate_rejected):
-                continue  # an annotate reject already accounts for it
-            rejects.append({"episode_id": episode_id, "source": None, "stage": stage, "reason": reason,
-                            "detail": "the judge failed this episode (see judgements.jsonl)" if reason == "judge_rejected"
-                            else f"no step of this episode can be expressed in {manifest['format']}"})
 
 
 def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
@@ -146,16 +134,10 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
         name = export_name(opts, taken)
         taken.add(name)
         out_dir = run.path / "export" / name
-        opts = replace(opts, progress=progress, workers=cfg.workers)
-        previous = export_unchanged(run, out_dir, opts)
-        if previous is not None:
-            manifest = previous
-            result.skipped.append(f"export {name}")
-        else:
-            manifest = _timed(result, "export", lambda: export_run(run, out_dir, opts, force=True)).manifest
-        manifest = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
-        result.exports[name] = manifest
-        _export_rejects(run, name, manifest)
+        export = ExportStage(run, replace(opts, progress=progress, workers=cfg.workers), out=out_dir, force=True)
+        _stage(result, "export", export, label=f"export {name}")
+        manifest = export.result.manifest
+        result.exports[name] = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
 
     result.accounting = _accounting(run, result)
     run.update_manifest("pipeline", "last", {
@@ -169,31 +151,19 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
 def _validate(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
     """Check every annotation against its episode, unless the episodes, the annotations and the options are those
     of the last finished check (its counts are then read back from the manifest)."""
-    stage = StageRun(run, "validate", "annotations", resumes=False,
-                     fingerprint=validate_fingerprint(run, cfg.validate_cjk_threshold))
-    if stage.unchanged and all(k in stage.previous for k in VALIDATION_COUNTS):
-        result.validation = {k: stage.previous[k] for k in VALIDATION_COUNTS}
-        result.skipped.append("validate")
-        return
-    report = _timed(result, "validate", lambda: validate_files(run.episodes_path, run.annotations_path,
-                                                               cfg.validate_cjk_threshold))
-    result.validation = {"checked": report.checked, "passed": report.passed, "failed": report.failed,
-                         "by_reason": dict(report.by_reason)}
-    stage.finish(result.validation)
+    from .config import ValidateTable
+    from .validate import VALIDATION_COUNTS, ValidateStage
+
+    out = _stage(result, "validate", ValidateStage(run, ValidateTable(cfg.validate_cjk_threshold)))
+    result.validation = {k: out.entry[k] for k in VALIDATION_COUNTS}
 
 
 def _report(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
     """Write RUN/report.html, unless it is there and nothing it shows has changed since it was written."""
-    out = run.path / "report.html"
-    stage = StageRun(run, "report", output_key(run, out), resumes=False,
-                     fingerprint=report_fingerprint(run, samples=cfg.report_samples, seed=0, max_length=None))
-    if stage.unchanged and out.is_file():
-        result.report = out
-        result.skipped.append("report")
-        return
-    from .report import write_report  # matplotlib and the page's code: only when there is a page to draw
+    from .config import ReportOptions
+    from .report.stage import ReportStage
 
-    result.report = _timed(result, "report", lambda: write_report(run.path, out, samples=cfg.report_samples))
+    result.report = _stage(result, "report", ReportStage(run, ReportOptions(samples=cfg.report_samples))).stage.out
 
 
 def shown(path: str | Path) -> str:

@@ -1,15 +1,21 @@
-"""The contract every stage follows (ingest, annotate, judge, export, report), in the way datatrove's pipeline
-steps share one executor's bookkeeping:
+"""The stage engine: every stage (each ingest source, annotate, judge, validate, export, report, the review
+import) is a :class:`Stage`, and the bookkeeping of the contract is written here once, in the way datatrove's
+pipeline steps share one executor's:
 
-- **inputs and fingerprint**: a stage that reads files names them with their options (:func:`fingerprint`);
-- **skip**: an entry of the run's manifest that finished with the same fingerprint is not redone
-  (:attr:`StageRun.unchanged`);
-- **resume**: finished work is ledgered unit by unit (a record, an episode, an export), so a killed stage
-  resumes where it stopped; the manifest entry is written last (:meth:`StageRun.finish`), accumulating the
-  elapsed time and the LLM counters of earlier invocations;
-- **ledger reasons**: everything a stage drops is in ``rejects.jsonl`` under its stage name with a
-  machine-readable reason; its counts are read back from the ledger (:meth:`StageRun.reasons`), so they hold
-  across kills.
+- **lock**: the run's writer lock is held for the stage (a stage that only reads a run, export and report,
+  notes itself in the manifest only when it can take the lock: :attr:`Stage.reads_only`);
+- **fingerprint and skip**: a stage names what it reads (:meth:`Stage.fingerprint`, the options marked as
+  fingerprinted included, :meth:`Stage.fingerprint_options`); a manifest entry that finished with the same
+  fingerprint is not redone;
+- **resume**: what is done is read back from the stage's ledgers (:meth:`Stage.prepare`), so the units it
+  yields (:meth:`Stage.units`) are only those left; finished work is ledgered unit by unit by the driver;
+- **units over an executor**: the units are mapped in order over an executor (:mod:`sftdata.executors`) by a
+  picklable ``process(payload) -> record | Reject | Deferred``; only this process writes the ledgers and the
+  manifest, so any executor gives the same files;
+- **rejects and --strict**: a :class:`Reject` goes to ``rejects.jsonl`` with its machine-readable reason (and
+  stops the stage under ``--strict``); a :class:`Deferred` unit is left for a rerun;
+- **manifest last**: the entry (:meth:`Stage.entry`, counts read back from the ledgers) is written at the end,
+  accumulating the elapsed time (and the LLM counters) of earlier invocations (:class:`StageRun`).
 
 >>> import tempfile
 >>> from sftdata.rundir import RunDir
@@ -26,12 +32,12 @@ import json
 import math
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .errors import FatalError
-from .io import disk_full_guard, text_for_output
+from .io import Ledger, disk_full_guard, text_for_output
 
 # what an LLM stage counts, summed over its invocations
 LLM_STATS = ("requests", "retries", "cache_hits", "prompt_tokens", "completion_tokens", "usage_unknown",
@@ -144,3 +150,217 @@ class StageRun:
         with disk_full_guard(self.run.manifest_path):
             self.run.update_manifest(self.stage, self.key, full)
         return full
+
+
+# options that say how a stage runs, never what it makes: kept out of every fingerprint
+NOT_FINGERPRINTED = ("progress", "workers")
+
+
+@dataclass
+class Reject:
+    """A unit the stage drops: one line of ``rejects.jsonl`` (``extra`` keys follow the reason and detail)."""
+
+    reason: str
+    detail: str
+    episode_id: str | None = None
+    source: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    stage: str | None = None  # another ledger stage than the stage's name (``ingest:step``)
+
+    def line(self, stage: str) -> dict[str, Any]:
+        return {"episode_id": self.episode_id, "source": self.source, "stage": self.stage or stage,
+                "reason": self.reason, "detail": self.detail, **self.extra}
+
+
+@dataclass
+class Deferred:
+    """A unit left for a rerun (the endpoint failed on every attempt): nothing is ledgered for it."""
+
+    reason: str
+    detail: str = ""
+
+
+@dataclass
+class StageOutcome:
+    """What one invocation of a stage did: skipped or not, its manifest entry, and what it added."""
+
+    stage: "Stage"
+    skipped: bool
+    entry: dict[str, Any]
+    seconds: float  # this invocation's wall time
+    new: Counter = field(default_factory=Counter)  # records / rejects / deferred of this invocation
+
+
+class Stage:
+    """One stage over one run. A stage declares :attr:`name`, :attr:`options` (its options record),
+    :attr:`key` (its manifest key), :meth:`fingerprint` (what it reads), :meth:`units` and :meth:`process`;
+    :meth:`execute` does the rest (see the module docstring)."""
+
+    name: ClassVar[str]
+    options: ClassVar[type]
+    resumes: ClassVar[bool] = True  # False: each invocation does the whole work again (no time adds up)
+    reads_only: ClassVar[bool] = False  # True: a read-only or busy run is still read, and its manifest not noted
+    bar_unit: ClassVar[str | None] = "ep"  # None: no progress bar (a stage that is one unit)
+
+    def __init__(self, run: Any, opts: Any, *, progress: bool | None = None, executor: Any = None) -> None:
+        from .executors import executor as make_executor
+
+        self.run, self.opts, self.progress = run, opts, progress
+        self.executor = executor or make_executor("local", getattr(opts, "workers", 1) or 1)
+        self.new: Counter = Counter()
+        self._rejects: Ledger | None = None
+
+    # -- what a stage declares ----------------------------------------------------------------------------------
+    @property
+    def key(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def strict(self) -> bool:
+        return bool(getattr(self.opts, "strict", False))
+
+    def fingerprint(self) -> dict[str, Any] | None:
+        """What the stage reads, its fingerprinted options included; None: never skipped."""
+        return None
+
+    def fingerprint_options(self) -> dict[str, Any]:
+        """The options record's fields that change what the stage makes (all but :data:`NOT_FINGERPRINTED` and
+        those declared with ``fingerprint=False``)."""
+        out = {}
+        for f in fields(self.opts):
+            spec = f.metadata.get("sftdata.option")
+            if f.name not in NOT_FINGERPRINTED and (spec is None or spec.fingerprint):
+                out[f.name] = getattr(self.opts, f.name)
+        return out
+
+    def done(self, previous: dict[str, Any]) -> bool:
+        """An unchanged finished entry is skipped when its outputs are still there."""
+        return True
+
+    def check(self) -> None:
+        """Refuse what cannot run (before the skip decision)."""
+
+    def prepare(self) -> None:
+        """Read what is already done from the ledgers (after the skip decision)."""
+
+    def units(self) -> Iterable[tuple[Any, Any]]:
+        """``(key, payload)`` of every unit left (a :class:`~sftdata.executors.Ready` payload is its own outcome)."""
+        return ()
+
+    @staticmethod
+    def process(payload: Any) -> Any:
+        """One unit -> a record, a :class:`Reject` or a :class:`Deferred` (picklable: it may run elsewhere)."""
+        raise NotImplementedError
+
+    def write(self, key: Any, record: Any) -> None:
+        """Ledger one record (in the driver)."""
+
+    def failed(self, key: Any, error: BaseException) -> Any:
+        """A unit that raised: re-raised, unless the stage turns it into a :class:`Reject`."""
+        raise error
+
+    def complete(self) -> None:
+        """After the last unit: whatever is written from all of them (an export's shards)."""
+
+    def entry(self) -> dict[str, Any]:
+        """The manifest entry, counts read back from the ledgers."""
+        return {}
+
+    def bar_total(self) -> int | None:
+        return None
+
+    def strict_message(self, reject: Reject) -> str:
+        return f"{reject.episode_id}: {reject.reason}: {reject.detail} (--strict)"
+
+    # -- the contract, once -------------------------------------------------------------------------------------
+    def execute(self, *, force: bool = False) -> StageOutcome:
+        """Run the stage under the run's lock; skipped when unchanged (unless ``force``)."""
+        started = time.monotonic()
+        with self._locked() as writable:
+            self.check()
+            self.book = StageRun(self.run, self.name, self.key, self.fingerprint(), resumes=self.resumes)
+            if not force and self.book.unchanged and self.done(self.book.previous):
+                return StageOutcome(self, True, self.book.previous, time.monotonic() - started)
+            self.prepare()
+            try:
+                self._map()
+                self.complete()
+            except BaseException:
+                self.discard()
+                raise
+            entry = self.entry()
+            if writable:
+                entry = self.book.finish(entry)
+        return StageOutcome(self, False, entry, time.monotonic() - started, self.new)
+
+    def _map(self) -> None:
+        """Every unit over the executor, in order; each outcome taken here, in the driver."""
+        from .progress import progress_bar
+
+        with progress_bar(self.bar_total, False if self.bar_unit is None else self.progress, unit=self.bar_unit,
+                          desc=self.describe(), dynamic_ncols=True) as bar:
+            try:
+                for key, outcome in self.executor.map(self.process, self.units()):
+                    self.take(key, outcome)
+                    bar.update(1)
+            finally:
+                self._close_rejects()
+
+    def _close_rejects(self) -> None:
+        if self._rejects is not None:
+            self._rejects.close()
+            self._rejects = None
+
+    def ledger_rejects(self, rejects: Iterable[Reject]) -> None:
+        """Ledger rejects found outside the units (after the last one)."""
+        try:
+            for reject in rejects:
+                self.reject(reject)
+        finally:
+            self._close_rejects()
+
+    def discard(self) -> None:
+        """After a failure: remove what the stage staged (an export's staging directory)."""
+
+    def describe(self) -> str:
+        return f"{self.name} {self.key}"
+
+    def take(self, key: Any, outcome: Any) -> None:
+        """One unit's outcome, in unit order: a record is written, a reject ledgered, a deferral counted."""
+        if isinstance(outcome, BaseException):
+            outcome = self.failed(key, outcome)
+        if isinstance(outcome, Reject):
+            self.reject(outcome)
+        elif isinstance(outcome, Deferred):
+            self.new["deferred"] += 1
+        else:
+            self.write(key, outcome)
+            self.new["records"] += 1
+
+    def reject(self, reject: Reject) -> None:
+        """Ledger ``reject`` under this stage (and stop here under ``--strict``)."""
+        if self._rejects is None:
+            self._rejects = self.run.open_rejects()
+        self._rejects.append(reject.line(self.name))
+        self.new["rejects"] += 1
+        if self.strict:
+            raise FatalError(text_for_output(self.strict_message(reject)))
+
+    def _locked(self):
+        if self.reads_only:
+            return self.run.recording()
+        return _writing(self.run)
+
+
+class _writing:
+    """The writer lock, as a context that says the manifest may be written (always, under it)."""
+
+    def __init__(self, run: Any) -> None:
+        self._cm = run.writing()
+
+    def __enter__(self) -> bool:
+        self._cm.__enter__()
+        return True
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._cm.__exit__(*exc)

@@ -18,6 +18,9 @@ from .values import loads_strict
 from .checks.certify import OUTCOMES, certify_items
 from .checks.check import CJK_THRESHOLD, Failure, check_items
 from .checks.schema import schema_failures
+from .config import ValidateTable
+from .stage import Stage
+from .stage_inputs import validate_fingerprint
 
 _LIST_KEYS = ("items", "reconstruction", "output", "annotation")
 
@@ -201,3 +204,36 @@ def format_report(report: ValidationReport) -> str:
             where = "list" if first["index"] is None else f"item {first['index'] + 1}"
             lines.append(f"  e.g. episode {ep['id']}, {where}: {first['reason']}: {first['detail']}")
     return "\n".join(lines)
+
+
+VALIDATION_COUNTS = ("checked", "passed", "failed", "by_reason")
+
+
+def _validate_run(payload: tuple[Path, Path, float]) -> dict[str, Any]:
+    """The one unit of the validate stage: the run's annotations checked, as the manifest keeps the counts."""
+    report = validate_files(*payload)
+    return {"checked": report.checked, "passed": report.passed, "failed": report.failed,
+            "by_reason": dict(report.by_reason)}
+
+
+class ValidateStage(Stage):
+    """``sftdata run``'s validate stage: every annotation of the run checked against its episode, redone only when
+    the episodes, the annotations, the options or the checks changed (:func:`validate_fingerprint`)."""
+
+    name, options, resumes, key = "validate", ValidateTable, False, "annotations"
+    process = staticmethod(_validate_run)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return validate_fingerprint(self.run, self.opts.cjk_threshold)
+
+    def done(self, previous: dict[str, Any]) -> bool:
+        return all(k in previous for k in VALIDATION_COUNTS)
+
+    def units(self):
+        yield self.key, (self.run.episodes_path, self.run.annotations_path, self.opts.cjk_threshold)
+
+    def write(self, key: str, counts: dict[str, Any]) -> None:
+        self.counts = counts
+
+    def entry(self) -> dict[str, Any]:
+        return self.counts

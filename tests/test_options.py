@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sftdata.annotate.options import AnnotateOptions
 from sftdata.cli import main
-from sftdata.config import ValidateTable, example_config, parse_config
+from sftdata.config import ReportOptions, RunConfig, TopLevel, ValidateTable, example_config, parse_config
 from sftdata.errors import FatalError
 from sftdata.export.options import ExportOptions
 from sftdata.families import FAMILIES
@@ -19,13 +19,16 @@ from sftdata.judge.options import JudgeOptions
 from sftdata.options import config_fields, spec_of
 from sftdata.sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
 
-COMMANDS = {"annotate": AnnotateOptions, "judge": JudgeOptions, "export": ExportOptions, "validate": ValidateTable,
-            "ingest androidcontrol": AndroidControlSource, "ingest annotated": AnnotatedSource,
-            "ingest mind2web": Mind2WebSource}
+COMMANDS = [("annotate", AnnotateOptions), ("judge", JudgeOptions), ("export", ExportOptions),
+            ("validate", ValidateTable), ("report", ReportOptions), ("ingest androidcontrol", AndroidControlSource),
+            ("ingest annotated", AnnotatedSource), ("ingest mind2web", Mind2WebSource),
+            # the top-level options: on `run` (overriding the config) and on every ingest command
+            ("run", TopLevel), ("ingest androidcontrol", TopLevel), ("ingest annotated", TopLevel),
+            ("ingest mind2web", TopLevel)]
 HEAD = 'run_dir = "r"\n[[sources]]\ntype = "androidcontrol"\npaths = ["a.gz"]\n'
 
 
-@pytest.mark.parametrize("command, cls", COMMANDS.items())
+@pytest.mark.parametrize("command, cls", COMMANDS)
 def test_every_declared_option_is_a_flag_with_its_help(command, cls):
     help_text = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=400).output.split())
     for f in fields(cls):
@@ -78,3 +81,39 @@ def test_one_range_for_the_flag_and_the_key(tmp_path, table, key, bad):
                                                                         if table == "export" else [])
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "range" in result.output, result.output
+
+
+def _help(*command: str) -> str:
+    return " ".join(CliRunner().invoke(main, [*command, "--help"], terminal_width=400).output.split())
+
+
+def test_workers_is_declared_once_with_one_default():
+    """`--workers` of run, export and ingest and the config's top-level key are one declaration: one default,
+    one help; the example config's line is made from it."""
+    defaults = {TopLevel().workers, ExportOptions().workers,
+                RunConfig(run_dir=Path("r"), sources=[], annotate=AnnotateOptions(), exports=[]).workers}
+    assert len(defaults) == 1
+    helps = {_help(*c).split("--workers INTEGER RANGE")[1].split(" [")[0] for c in
+             (["run"], ["export"], ["ingest", "androidcontrol"], ["ingest", "mind2web"])}
+    assert len(helps) == 1
+    spec = spec_of(next(f for f in fields(TopLevel) if f.name == "workers"))
+    assert "workers = 2 " in example_config() and spec.config_help.rstrip(".") in example_config()
+
+
+def test_run_overrides_are_the_annotate_declarations():
+    """run's --backend, --model and --base-url are [annotate]'s fields: the same help, the config's choices (no
+    batch: that is two commands, not a run), and no default of their own (the config's holds)."""
+    text = _help("run")
+    for name in ("backend", "model", "base_url"):
+        spec = spec_of(next(f for f in fields(AnnotateOptions) if f.name == name))
+        flag = "--" + name.replace("_", "-")
+        assert flag in text and " ".join(spec.help.split()) in text
+    assert "[template|openai]" in text and "template|openai|batch" not in text
+    result = CliRunner().invoke(main, ["run", "x.toml", "--backend", "batch"])
+    assert result.exit_code == 2
+
+
+def test_batch_flags_are_declared_once():
+    for command in ("annotate", "judge"):
+        text = _help(command)
+        assert "--write-requests FILE" in text and "--import-results FILE" in text

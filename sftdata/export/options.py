@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..options import PathType as _PathType, option
+from ..options import PathType as _PathType, option, workers_option
 
 
 INEFFECTIVE_CHOICES = ("keep", "drop")  # what export does with steps marked meta["ineffective"] at ingest
@@ -62,5 +62,5 @@ class ExportOptions:
                                          "held back and listed in held_back.json].")
     rl: bool = option(False, "RL rows for GRPO: each step's prompt without its answer and a solution column with "
                              "the ground truth (docs/rl.md); train_grpo.sh instead of train.sh.")
-    workers: int = option(1, "Processes that build the samples.", low=1, config=False)
+    workers: int = workers_option(config=False)
     progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)

@@ -17,7 +17,7 @@ from ..errors import FatalError, RecordError
 from ..io import disk_full_error, disk_full_guard, text_for_output
 from ..loaders import androidcontrol
 from ..loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
-from ..parallel import Ready, ordered_map
+from ..executors import Ready, ordered_map
 from ..rundir import RunDir
 from ..stage import StageRun, fingerprint
 from ..values import episode_id_of

@@ -13,11 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..io import text_for_output, write_bytes_atomic
 from ..plural import plural
 from ..rundir import RunDir
-from ..stage import StageRun, output_key
-from ..stage_inputs import report_fingerprint
 from . import plots
 from .data import RunSummary, Table, count_tables, llm_rows, summarize
 from .episodes import EpisodeView, jpeg_data_uri, sampled_views
@@ -275,20 +272,13 @@ def render_report(run_dir: str | Path, *, max_length: int | None = None, samples
 
 def write_report(run_dir: str | Path, out_html: str | Path, *, max_length: int | None = None, samples: int = 3,
                  seed: int = 0) -> Path:
-    """Write the report of ``run_dir`` to ``out_html`` (atomically) and return its path.
+    """Write the report of ``run_dir`` to ``out_html`` (atomically, drawn even when unchanged) and return its path.
 
     ``max_length`` overrides the exports' own for the token-length line; ``samples`` episodes are shown step by
     step, picked by ``seed``. Example: ``write_report("processed/demo", "report.html")``.
     """
-    out = Path(out_html)
-    run = RunDir(run_dir)
-    # the fingerprint of what the page shows, taken before it is drawn: `sftdata run` redraws only when it changes
-    stage_run = StageRun(run, "report", output_key(run, out), resumes=False,
-                         fingerprint=report_fingerprint(run, samples=samples, seed=seed, max_length=max_length))
-    page = render_report(run_dir, max_length=max_length, samples=samples, seed=seed).encode("utf-8")
-    write_bytes_atomic(out, page, fsync=False)
-    with run.recording() as writable:  # noted in the manifest unless the run is read-only or busy
-        if writable:
-            stage_run.finish({"path": text_for_output(str(out.resolve())), "bytes": len(page), "samples": samples,
-                              "seed": seed})
-    return out
+    from ..config import ReportOptions
+    from .stage import ReportStage
+
+    opts = ReportOptions(out=str(out_html), max_length=max_length, samples=samples, seed=seed)
+    return ReportStage(RunDir(run_dir), opts).execute(force=True).stage.out

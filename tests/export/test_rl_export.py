@@ -93,11 +93,11 @@ def test_rl_refuses_the_tool_variant_and_a_killed_export_leaves_the_previous_one
     out = tmp_path / "rl"
     export_run(annotated_run, out, ExportOptions(format="qwen2.5-vl", rl=True, progress=False))
     before = sorted(p.name for p in out.iterdir())
-    from sftdata.export import stage
+    from sftdata.export import bundle  # writes the training script
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(stage, "grpo_script", killed)
+    monkeypatch.setattr(bundle, "grpo_script", killed)
     with pytest.raises(KeyboardInterrupt):
         export_run(annotated_run, out, ExportOptions(format="qwen3-vl", rl=True, progress=False), force=True)
     assert sorted(p.name for p in out.iterdir()) == before

@@ -187,3 +187,34 @@ def test_an_export_is_noted_in_the_run_manifest_unless_the_run_is_read_only(anno
 
 def _export_in_child(run_path, out):
     export_run(RunDir(run_path), out, ExportOptions(progress=False))
+
+
+def test_a_plain_export_ledgers_what_it_drops_and_is_not_redone_unchanged(tmp_path):
+    """`sftdata export` (not only `sftdata run`) puts the episodes it cannot use into the run's rejects as
+    export:<folder name>, once; an unchanged export is not redone without --force, and is with it."""
+    import shutil
+
+    run = sample_run(tmp_path / "src", 3, annotate=True)
+    copy = tmp_path / "run"
+    shutil.copytree(run.path, copy)
+    lines = (copy / "annotations.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (copy / "annotations.jsonl").write_text("".join(lines[1:]), encoding="utf-8")  # one episode not annotated
+    out = copy / "export" / "web"
+    args = ["export", str(copy), "--format", "browser-use", "--out", str(out)]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code != 0 and "nothing to export" in first.output  # phone episodes only: no web sample
+    ledger = [r for r in RunDir(copy).rejects() if r.get("stage", "").startswith("export:")]
+    assert ledger == []  # a failed export ledgers nothing
+    out = copy / "export" / "mobile"
+    args = ["export", str(copy), "--format", "mobile-agent", "--out", str(out)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    manifest = (out / "manifest.json").read_bytes()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and "nothing to do" in again.output and (out / "manifest.json").read_bytes() == manifest
+    forced = CliRunner().invoke(main, [*args, "--force"])
+    assert forced.exit_code == 0 and "exported" in forced.output
+    dropped = json.loads(manifest)["dropped_episodes"]
+    assert list(dropped.values()) == ["episode_not_annotated"]
+    ledger = [r for r in RunDir(copy).rejects() if r.get("stage") == "export:mobile"]
+    assert sorted(r["episode_id"] for r in ledger) == sorted(dropped)  # once each, across the three commands
+    assert all(r["reason"] == dropped[r["episode_id"]] for r in ledger)

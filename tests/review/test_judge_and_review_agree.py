@@ -95,12 +95,11 @@ def test_a_reject_taken_back_by_the_same_reviewer_leaves_the_ledger(run, tmp_pat
 
 
 def test_an_episode_a_later_export_uses_leaves_the_export_rejects(run, tmp_path):
-    from sftdata.pipeline import _export_rejects
+    from sftdata.export.stage import ExportOptions, ExportStage
 
     eid = sorted(run.latest_annotations())[0]
-    _export_rejects(run, "react-zh", {"format": "react-zh", "dropped_episodes": {eid: "judge_rejected"},
-                                      "split_ids": {"train": [], "val": []}})
+    stage = ExportStage(run, ExportOptions(format="react-zh"), out=run.path / "export" / "react-zh")
+    stage.ledger_dropped({"format": "react-zh", "dropped_episodes": {eid: "judge_rejected"}}, set())
     assert [r["episode_id"] for r in run.rejects() if r.get("stage") == "export:react-zh"] == [eid]
-    _export_rejects(run, "react-zh", {"format": "react-zh", "dropped_episodes": {},
-                                      "split_ids": {"train": [eid], "val": []}})
+    stage.ledger_dropped({"format": "react-zh", "dropped_episodes": {}}, {eid})
     assert not [r for r in run.rejects() if r.get("stage") == "export:react-zh"]
