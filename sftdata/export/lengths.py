@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RecordError
-from .chat import chatml_text, glm_text
+from .chat import template_text
 from .samples import Sample
 from ..families import FAMILIES, load_tokenizer, png_size
 from .vocab import count_tokens, qwen_encoding, vocab_available
-
-GLM_SPARE = 4  # tokens added to a --tokenizer count of the GLM text (newlines its template may add)
 
 
 class LengthModel:
@@ -29,9 +27,9 @@ class LengthModel:
         self.max_pixels, self.min_pixels = max_pixels, min_pixels
         self.tokenizer_path = tokenizer
         self.tokenizer = load_tokenizer(tokenizer) if tokenizer else None
-        chatml = FAMILIES[family].chat == "chatml"  # a family whose Swift template we render exactly
-        self._uses_vocab = chatml and self.tokenizer is None
-        self.exact = chatml and (self.tokenizer is not None or vocab_available(family))
+        exact = self.family.template.exact  # a family whose Swift template we render exactly
+        self._uses_vocab = exact and self.tokenizer is None
+        self.exact = exact and (self.tokenizer is not None or vocab_available(family))
         self._image_cache: dict[str, int] = {}
 
     @property
@@ -55,7 +53,7 @@ class LengthModel:
 
     def render(self, record: dict) -> str:
         """The text Swift's template makes of ``record`` (images as their two framing tokens)."""
-        return chatml_text(record, self.family.name) if self.family.chat == "chatml" else glm_text(record)
+        return template_text(record, self.family.name)
 
     def measure(self, sample: Sample, run_dir: Path) -> tuple[int, int]:
         """(text tokens, image tokens) of ``sample``: image tokens are each image's placeholders plus the
@@ -71,7 +69,7 @@ class LengthModel:
     def text_tokens(self, text: str) -> int:
         """Tokens of ``text``: exact for the Qwen families (or ``--tokenizer``), else the bound of :meth:`measure`."""
         if self.tokenizer is not None:
-            return len(self.tokenizer.encode(text, add_special_tokens=False).ids) + (0 if self.exact else GLM_SPARE)
+            return len(self.tokenizer.encode(text, add_special_tokens=False).ids) + self.family.template.spare_tokens
         if self.encoding is not None:
             return count_tokens(self.encoding, text)
         return len(text.encode("utf-8"))
@@ -82,7 +80,7 @@ class LengthModel:
             text = f"exact: Swift's {self.family.name} chat template counted with {source}"
         elif self.tokenizer is not None:
             text = (f"upper bound: tokenizer {self.tokenizer_path} over Swift's {self.family.name} template text "
-                    f"+ {GLM_SPARE}")
+                    f"+ {self.family.template.spare_tokens}")
         else:
             text = f"upper bound: UTF-8 bytes of Swift's {self.family.name} template text"
         return {"family": self.family.name, "method": "exact" if self.exact else "bound", "text": text,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..exitcodes import NothingProduced
+from ..families import FAMILIES
 from ..formats import get_format, resolve_family
 from ..io import write_bytes_atomic
 from ..rundir import ANNOTATIONS, JUDGEMENTS, REVIEWS, RunDir
@@ -88,12 +89,8 @@ def deciding_party(status, record: dict | None) -> str:
 
 def _warnings(opts: ExportOptions) -> list[str]:
     """What the user should know about how Swift will train this export."""
-    out = []
-    if opts.agent_tools and opts.family == "glm-4.1v":
-        out.append("ms-swift's glm4 agent template replaces each sample's system prompt with its own tool listing "
-                   "and writes the call's arguments as a Python dict; drop --agent-tools to train the format's own "
-                   "prompt and JSON")
-    return out
+    caveat = FAMILIES[opts.family].template.agent.caveat  # what Swift's agent template does to the rows
+    return [caveat] if opts.agent_tools and caveat else []
 
 
 def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],

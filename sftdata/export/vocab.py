@@ -29,9 +29,10 @@ from ..io import write_bytes_atomic
 # Qwen2's pre-tokenizer (tokenizer.json "Split" pattern), as tiktoken writes it
 QWEN2_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|"""
                  r"""\s*[\r\n]+|\s+(?!\S)|\s+""")
-FIRST_SPECIAL_ID = 151643
-# the Qwen families' added tokens (the family registry's), from id FIRST_SPECIAL_ID on
-SPECIAL_TOKENS = {name: f.special_tokens for name, f in FAMILIES.items() if f.rule == "qwen"}
+# the added tokens of the families whose tokenizer has the Qwen vocabulary (the family registry's), each from its
+# family's first special id on: the vocabulary's ranks come first, FIRST_SPECIAL_ID of them
+SPECIAL_TOKENS = {name: f.special_tokens for name, f in FAMILIES.items() if f.vocabulary == "qwen"}
+FIRST_SPECIAL_ID = next(f.first_special_id for f in FAMILIES.values() if f.vocabulary == "qwen")
 
 
 def qwen_vocab_path() -> Path | None:
@@ -104,9 +105,9 @@ def _shared_encoding():
     if ranks is None:
         return None
     specials: dict[str, int] = {}
-    for tokens in SPECIAL_TOKENS.values():  # each family's list extends the ones before it: the same ids
-        for tok in tokens:
-            specials.setdefault(tok, FIRST_SPECIAL_ID + len(specials))
+    for name in SPECIAL_TOKENS:  # the families' lists extend one another: a token has the same id in each
+        family = FAMILIES[name]
+        specials.update((tok, family.token_id(tok)) for tok in family.special_tokens)
     return tiktoken.Encoding("qwen", pat_str=QWEN2_PATTERN, mergeable_ranks=ranks, special_tokens=specials)
 
 

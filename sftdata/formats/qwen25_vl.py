@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 
+from ..families import FAMILIES, point_families
 from ..model import Action
 from . import computer_use, coords, short
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
@@ -62,9 +63,10 @@ class MobileUse(AgentFormat):
 
     name = "qwen2.5-vl"
     family = "qwen2.5-vl"
-    families = ("qwen2.5-vl", "qwen2-vl")  # points are pixels of the factor-28 smart resize
+    families = point_families(family)  # points are pixels of the family's smart resize: those resizing alike
     language = "zh"
-    coordinates = "pixels of the smart-resized image (Qwen2.5-VL rule, factor 28): x' = round(x * W' / W)"
+    coordinates = f"pixels of the smart-resized image (Qwen2.5-VL rule, factor {FAMILIES[family].factor}): " \
+                  "x' = round(x * W' / W)"
     tool_call = True
     enum = tuple(_ACTIONS)
     text_actions = ("key", "type", "answer", "open")
@@ -72,13 +74,13 @@ class MobileUse(AgentFormat):
     computer_enum = computer_use.QWEN25_ENUM  # the desktop tool's actions, for web episodes
 
     def resolution(self, ctx: StepContext) -> tuple[int, int]:
-        return coords.resized_size(ctx.size, "qwen2.5-vl", **coords.limits(ctx))
+        return coords.resized_size(ctx.size, self.family, **coords.limits(ctx))
 
     def forward(self, point, ctx: StepContext) -> list[int]:
-        return list(coords.to_resized(point, ctx.size, "qwen2.5-vl", **coords.limits(ctx)))
+        return list(coords.to_resized(point, ctx.size, self.family, **coords.limits(ctx)))
 
     def back(self, point, ctx: StepContext) -> tuple[int, int]:
-        return coords.from_resized(tuple(point), ctx.size, "qwen2.5-vl", **coords.limits(ctx))
+        return coords.from_resized(tuple(point), ctx.size, self.family, **coords.limits(ctx))
 
     def tools(self, ctx: StepContext) -> list[dict]:
         if ctx.episode.web:
@@ -120,7 +122,8 @@ class MobileUse(AgentFormat):
             '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n')
         calls = (_WEB_CALLS if ctx.episode.web else
                  "3) One <tool_call>...</tool_call> block holding only the call JSON.\n")
-        return ("You are a helpful assistant.\n\n" + listing + "# Response format\n\nEvery reply has three parts, in this order and nothing else:\n"
+        return (FAMILIES[self.family].agent_system + "\n\n" + listing
+                + "# Response format\n\nEvery reply has three parts, in this order and nothing else:\n"
                 "1) Thought: one short sentence on why the next move is the right one.\n"
                 "2) Action: one short imperative saying what to do on the screen.\n"
                 + calls + "When the task is finished, call action=terminate.")

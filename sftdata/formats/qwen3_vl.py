@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+from ..families import FAMILIES, point_families
 from . import computer_use, coords
 from .base import StepContext, register
 from .qwen25_vl import MobileUse
@@ -33,21 +34,22 @@ from .qwen25_vl import MobileUse
 class Qwen3VL(MobileUse):
     name = "qwen3-vl"
     family = "qwen3-vl"
-    families = ("qwen3-vl",)
-    coordinates = "999x999 grid: g = round(x / (W - 1) * 999), back x = round(g / 999 * (W - 1))"
+    families = point_families(family)
+    coordinates = "{0}x{0} grid: g = round(x / (W - 1) * {0}), back x = round(g / {0} * (W - 1))".format(
+        FAMILIES[family].grid)
     enum = ("click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate")
     text_actions = ("type", "answer", "open")
     human_name = False
     computer_enum = computer_use.QWEN3_ENUM
 
     def resolution(self, ctx: StepContext) -> tuple[int, int]:
-        return coords.GRID, coords.GRID
+        return coords.grid(self.family), coords.grid(self.family)
 
     def forward(self, point, ctx: StepContext) -> list[int]:
-        return list(coords.to_grid(point, ctx.size))
+        return list(coords.to_grid(point, ctx.size, self.family))
 
     def back(self, point, ctx: StepContext) -> tuple[int, int]:
-        return coords.from_grid(tuple(point), ctx.size)
+        return coords.from_grid(tuple(point), ctx.size, self.family)
 
 
 FORMAT = register(Qwen3VL())

@@ -7,7 +7,8 @@ else the action described with its ``target_element``). Earlier steps in the his
 thought (the ``thought`` field, else the first sentence of the reasoning). One call: ``click(point='<point>x y</point>')``,
 ``long_press(point=...)``, ``type(content='...')``, ``scroll(point=..., direction='down')``,
 ``open_app(app_name='...')``, ``press_home()``, ``press_back()``, ``finished(content='...')``. Points are
-pixels of the Qwen2.5-VL smart-resized image (UI-TARS-1.5 is built on Qwen2.5-VL; :mod:`.coords`). A scroll
+pixels of the image the ``ui-tars`` family sees, written in its point markup (its record: UI-TARS-1.5 is built on
+Qwen2.5-VL and sees its smart-resized image; :mod:`.coords`). A scroll
 starts at the swipe's start point and names the scroll direction (towards the content brought into view),
 the opposite of the finger (finger up -> ``'down'``); parse maps it back to the finger's direction (the point
 is not kept: a canonical swipe has both points or neither). Strings are
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from ..families import FAMILIES, point_families
 from ..model import OPPOSITE, Action
 from . import computer_use, coords, short
 from .androidlab import read_call
@@ -47,7 +49,6 @@ from .memory import describe, memory_text
 
 DONE_TEXT = "任务已完成"
 NEXT = "下一步："  # opens the Thought's closing sentence, the next action with its target
-_POINT = re.compile(r"<point>\s*(-?\d+)\s+(-?\d+)\s*</point>")
 _ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _ACTION_LINE = re.compile(r"^Action:\s*(.+)$", re.M)
 
@@ -108,24 +109,25 @@ def _q(text: str) -> str:
     return "'" + "".join(_ESCAPES.get(c, c) for c in text) + "'"
 
 
-def _to(point, ctx: StepContext) -> tuple[int, int]:
-    return coords.to_resized(point, ctx.size, "qwen2.5-vl", **coords.limits(ctx))
-
-
-def _back(point, ctx: StepContext) -> tuple[int, int]:
-    return coords.from_resized(point, ctx.size, "qwen2.5-vl", **coords.limits(ctx))
+_UI_TARS = FAMILIES["ui-tars"]  # the point convention of its answers: its image space and point markup
 
 
 class UITars(AgentFormat):
     name = "ui-tars"
-    family = "qwen2.5-vl"  # UI-TARS-1.5 is built on Qwen2.5-VL
-    families = ("qwen2.5-vl", "qwen2-vl")
+    family = _UI_TARS.base  # an export trains the base model UI-TARS-1.5 is tuned from unless --family ui-tars
+    families = point_families(family)  # those whose resized image is UI-TARS's
     language = "zh"
-    coordinates = "pixels of the smart-resized image (Qwen2.5-VL rule), <point>x y</point>"
+    coordinates = f"pixels of the smart-resized image (Qwen2.5-VL rule), {_UI_TARS.point_text('x', 'y')}"
+
+    def forward(self, point, ctx: StepContext) -> tuple[int, int]:
+        """``point`` (original pixels) in the image UI-TARS sees (its resize, the context's pixel limits)."""
+        return coords.to_resized(point, ctx.size, _UI_TARS.name, **coords.limits(ctx))
+
+    def back(self, point, ctx: StepContext) -> tuple[int, int]:
+        return coords.from_resized(point, ctx.size, _UI_TARS.name, **coords.limits(ctx))
 
     def _point(self, point, ctx: StepContext) -> str:
-        x, y = _to(point, ctx)
-        return _q(f"<point>{x} {y}</point>")
+        return _q(_UI_TARS.point_text(*self.forward(point, ctx)))
 
     def call(self, ctx: StepContext) -> str:
         a = ctx.action
@@ -206,7 +208,8 @@ class UITars(AgentFormat):
     def parse(self, text: str, ctx: StepContext) -> Action:
         lines = _ACTION_LINE.findall(text)
         name, args = read_call(lines[-1] if lines else text)
-        back = (lambda s: _back(tuple(int(v) for v in _POINT.search(s).groups()), ctx))
+        point = _UI_TARS.point_pattern
+        back = (lambda s: self.back(tuple(int(v) for v in point.search(s).groups()), ctx))
         if name in ("click", "long_press"):
             return Action(name, point=back(args["point"]))
         if name == "scroll" and ctx.episode.web:
@@ -214,7 +217,7 @@ class UITars(AgentFormat):
         if name == "scroll":
             return Action("swipe", direction=OPPOSITE[args["direction"].lower()])
         if name == "type" and ctx.episode.web and clicked_before(ctx) is not None:  # typed into the field just clicked
-            return Action("type", text=args["content"], point=_back(_to(clicked_before(ctx), ctx), ctx))
+            return Action("type", text=args["content"], point=self.back(self.forward(clicked_before(ctx), ctx), ctx))
         if name == "type":
             return Action("input", text=args["content"])
         if name == "hotkey":
@@ -234,12 +237,12 @@ class UITars(AgentFormat):
         self.call(ctx)  # raises for what the format cannot say
         a = ctx.action
         if a.type in ("click", "long_press"):
-            return Action(a.type, point=_back(_to(a.point, ctx), ctx))
+            return Action(a.type, point=self.back(self.forward(a.point, ctx), ctx))
         if a.type == "swipe":
             return Action("swipe", direction=a.direction)
         if a.type in ("type", "input") and ctx.episode.web and clicked_before(ctx) is not None:
             field = typing_focus(ctx, "UI-TARS") if a.type == "type" else clicked_before(ctx)
-            return Action("type", text=a.text, point=_back(_to(field, ctx), ctx))
+            return Action("type", text=a.text, point=self.back(self.forward(field, ctx), ctx))
         if a.type in ("scroll", "back", "new_tab", "wait"):
             return Action(a.type, direction=a.direction)
         if a.type == "done":

@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import FatalError, RecordError
 from ..export.lengths import LengthModel
 from ..export.packing import packing_efficiency
+from ..families import FAMILIES
 from ..io import read_json, write_json_atomic
 
 
@@ -82,8 +83,9 @@ def run_preflight(export_dir: Path, model_dir: Path | None = None, max_length: i
     with tempfile.TemporaryDirectory(prefix="sftdata-preflight-") as tmp:
         if model_dir is None:
             model_dir = tiny_model_dir(family, Path(tmp) / family, weights=False)
-            processor = (f"built-in {family} processor (Qwen vocabulary)" if family != "glm-4.1v" else
-                         "built-in glm-4.1v processor (Qwen vocabulary with GLM special tokens: text lengths indicative)")
+            vocabulary = FAMILIES[family].vocabulary  # the stand-in's tokenizer has the Qwen vocabulary
+            processor = f"built-in {family} processor (Qwen vocabulary" + (")" if vocabulary == "qwen" else
+                         f" with {vocabulary.upper()} special tokens: text lengths indicative)")
         else:
             processor = str(model_dir)
         options = manifest["options"]

@@ -23,43 +23,22 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..families import FAMILIES as MODEL_FAMILIES
-from ..export.vocab import FIRST_SPECIAL_ID as QWEN_RANKS, QWEN2_PATTERN, qwen_ranks
+from ..families import FAMILIES, TEMPLATES
+from ..export.vocab import QWEN2_PATTERN, qwen_ranks
 
 
-
-def _added(family: str) -> list[tuple[str, bool]]:
+def _added(family) -> list[tuple[str, bool]]:
     """The family's added tokens (the family registry's) as (content, special)."""
-    f = MODEL_FAMILIES[family]
-    return [(t, i < f.special_count) for i, t in enumerate(f.special_tokens)]
+    return [(t, i < family.special_count) for i, t in enumerate(family.special_tokens)]
 
 
-def _system(family: str) -> str:
-    system = MODEL_FAMILIES[family].default_system
-    return "none" if system is None else repr(system)
+def _chat_template(family) -> str:
+    """The simplified chat template the tiny model ships (its Swift template's, default system filled in)."""
+    system = family.default_system
+    return family.template.jinja.replace("default_system", "none" if system is None else repr(system))
 
 
-# Simplified chat templates (string contents only) for transformers' apply_chat_template; Swift trains with its own.
-_CHATML = ("{%- for m in messages %}{%- if loop.first and m.role != 'system' and default_system %}<|im_start|>system\n"
-           "{{ default_system }}<|im_end|>\n{%- endif %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n"
-           "{%- endfor %}{%- if add_generation_prompt %}<|im_start|>assistant\n{%- endif %}")
-_GLM_CHAT = ("[gMASK]<sop>{%- for m in messages %}<|{{ m.role }}|>\n{{ m.content }}{%- endfor %}"
-             "{%- if add_generation_prompt %}<|assistant|>\n{%- endif %}")
-
-# family -> ranks kept, added tokens (content, special), vocab_size, eos, pad, chat template of the tiny models;
-# Swift's model_type and template come from the family registry (sftdata.families)
-FAMILIES: dict[str, dict[str, Any]] = {
-    "qwen2.5-vl": {"ranks": QWEN_RANKS, "added": _added("qwen2.5-vl"),
-                   "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
-                   "chat": _CHATML.replace("default_system", _system("qwen2.5-vl"))},
-    "qwen3-vl": {"ranks": QWEN_RANKS, "vocab_size": 151936, "eos": "<|im_end|>", "pad": "<|endoftext|>",
-                 "added": _added("qwen3-vl"), "chat": _CHATML.replace("default_system", _system("qwen3-vl"))},
-    "glm-4.1v": {"ranks": 151329, "added": _added("glm-4.1v"),
-                 "vocab_size": 151552, "eos": "<|endoftext|>", "pad": "<|endoftext|>", "chat": _GLM_CHAT},
-}
-
-
-def _ranks(limit: int = QWEN_RANKS) -> dict[bytes, int]:
+def _ranks(limit: int) -> dict[bytes, int]:
     """The Qwen2 BPE ranks (token bytes -> rank) from dashscope's ``qwen.tiktoken``, ranks below ``limit``."""
     ranks = qwen_ranks()
     if ranks is None:
@@ -76,8 +55,9 @@ def qwen_tokenizer(dest_dir: str | os.PathLike, family: str = "qwen3-vl") -> Pat
     from tokenizers import AddedToken, normalizers
     from transformers.convert_slow_tokenizer import TikTokenConverter
 
-    spec = FAMILIES[family]
-    ranks = _ranks(spec["ranks"])
+    fam = FAMILIES[family]
+    first, added = fam.first_special_id, _added(fam)
+    ranks = _ranks(first)
 
     class _Converter(TikTokenConverter):
         def load_tiktoken_bpe(self, _url):  # the ranks are already in memory
@@ -85,23 +65,22 @@ def qwen_tokenizer(dest_dir: str | os.PathLike, family: str = "qwen3-vl") -> Pat
 
     tok = _Converter(vocab_file="qwen.tiktoken", pattern=QWEN2_PATTERN).converted()
     tok.normalizer = normalizers.NFC()
-    for i, (content, special) in enumerate(spec["added"]):
-        added = AddedToken(content, normalized=False, special=special)
-        (tok.add_special_tokens if special else tok.add_tokens)([added])
-        if tok.token_to_id(content) != spec["ranks"] + i:
-            raise AssertionError(f"{content} got id {tok.token_to_id(content)}, expected {spec['ranks'] + i}")
+    for i, (content, special) in enumerate(added):
+        token = AddedToken(content, normalized=False, special=special)
+        (tok.add_special_tokens if special else tok.add_tokens)([token])
+        if tok.token_to_id(content) != first + i:
+            raise AssertionError(f"{content} got id {tok.token_to_id(content)}, expected {first + i}")
     dest = Path(dest_dir)
     dest.mkdir(parents=True, exist_ok=True)
     tok.save(str(dest / "tokenizer.json"))
-    decoder = {str(spec["ranks"] + i): {"content": c, "lstrip": False, "normalized": False, "rstrip": False,
-                                        "single_word": False, "special": s} for i, (c, s) in enumerate(spec["added"])}
+    decoder = {str(first + i): {"content": c, "lstrip": False, "normalized": False, "rstrip": False,
+                                "single_word": False, "special": s} for i, (c, s) in enumerate(added)}
     config = {"add_prefix_space": False, "added_tokens_decoder": decoder, "bos_token": None,
-              "chat_template": spec["chat"], "clean_up_tokenization_spaces": False, "eos_token": spec["eos"],
-              "errors": "replace", "model_max_length": 131072, "pad_token": spec["pad"], "split_special_tokens": False,
-              "tokenizer_class": "Qwen2Tokenizer" if family.startswith("qwen") else "PreTrainedTokenizerFast",
-              "unk_token": None}
-    if family.startswith("qwen"):
-        config["additional_special_tokens"] = [t for t, special in spec["added"][1:] if special]
+              "chat_template": _chat_template(fam), "clean_up_tokenization_spaces": False, "eos_token": fam.eos_token,
+              "errors": "replace", "model_max_length": 131072, "pad_token": fam.pad_token,
+              "split_special_tokens": False, "tokenizer_class": fam.tokenizer_class, "unk_token": None}
+    if fam.tokenizer_class == "Qwen2Tokenizer":  # Qwen's tokenizer_config lists its special tokens again
+        config["additional_special_tokens"] = [t for t, special in added[1:] if special]
     (dest / "tokenizer_config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
     return dest
 
@@ -123,56 +102,62 @@ def check_against_tiktoken(tokenizer_dir: str | os.PathLike, texts: Iterable[str
 
 
 def _configs(family: str):
-    """(config, model class, image processor, video processor, processor class name) of a tiny ``family``."""
+    """(config, model class, image processor, video processor, processor class name) of a tiny ``family``: tiny
+    sizes, the family's own patch, merge and temporal patch sizes, pixel limits and vocabulary size."""
+    fam = FAMILIES[family]
     common = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 2,
-              "num_key_value_heads": 1, "vocab_size": FAMILIES[family]["vocab_size"],
-              "max_position_embeddings": 131072}
-    if family == "qwen2.5-vl":
+              "num_key_value_heads": 1, "vocab_size": fam.vocab_size, "max_position_embeddings": 131072}
+    vision = {"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2, "out_hidden_size": 64,
+              "patch_size": fam.patch_size, "spatial_merge_size": fam.merge_size,
+              "temporal_patch_size": fam.temporal_patch_size}
+    patches = {"patch_size": fam.patch_size, "merge_size": fam.merge_size,
+               "temporal_patch_size": fam.temporal_patch_size}
+    shortest, longest = fam.pixel_limits
+    if fam.swift_model_type == "qwen2_5_vl":
         from transformers import (Qwen2_5_VLConfig, Qwen2_5_VLForConditionalGeneration, Qwen2VLImageProcessor,
                                   Qwen2VLVideoProcessor)
         config = Qwen2_5_VLConfig(
             text_config={**common, "rope_scaling": {"type": "mrope", "mrope_section": [4, 6, 6]},
                          "rope_theta": 1000000.0},
-            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
-                           "out_hidden_size": 64, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
-                           "window_size": 112, "fullatt_block_indexes": [1]},
+            vision_config={**vision, "window_size": 112, "fullatt_block_indexes": [1]},
             tie_word_embeddings=True)
-        images = Qwen2VLImageProcessor(min_pixels=3136, max_pixels=12845056, patch_size=14, merge_size=2,
-                                       temporal_patch_size=2)
+        images = Qwen2VLImageProcessor(min_pixels=shortest, max_pixels=longest, **patches)
         return config, Qwen2_5_VLForConditionalGeneration, images, Qwen2VLVideoProcessor(), "Qwen2_5_VLProcessor"
-    if family == "qwen3-vl":
+    if fam.swift_model_type == "qwen3_vl":
         from transformers import (Qwen2VLImageProcessor, Qwen3VLConfig, Qwen3VLForConditionalGeneration,
                                   Qwen3VLVideoProcessor)
         config = Qwen3VLConfig(
             text_config={**common, "head_dim": 32, "rope_theta": 5000000.0,
                          "rope_scaling": {"rope_type": "default", "mrope_section": [4, 6, 6],
                                           "mrope_interleaved": True}},
-            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
-                           "out_hidden_size": 64, "patch_size": 16, "spatial_merge_size": 2, "temporal_patch_size": 2,
-                           "num_position_embeddings": 2304, "deepstack_visual_indexes": [0]},
+            vision_config={**vision, "num_position_embeddings": 2304, "deepstack_visual_indexes": [0]},
             tie_word_embeddings=True)
-        images = Qwen2VLImageProcessor(size={"shortest_edge": 65536, "longest_edge": 16777216}, patch_size=16,
-                                       merge_size=2, temporal_patch_size=2, image_mean=[0.5] * 3, image_std=[0.5] * 3)
+        images = Qwen2VLImageProcessor(size={"shortest_edge": shortest, "longest_edge": longest}, **patches,
+                                       image_mean=[0.5] * 3, image_std=[0.5] * 3)
         return config, Qwen3VLForConditionalGeneration, images, Qwen3VLVideoProcessor(), "Qwen3VLProcessor"
-    if family == "glm-4.1v":
+    if fam.swift_model_type == "glm4v":
         from transformers import (Glm4vConfig, Glm4vForConditionalGeneration, Glm4vImageProcessor,
                                   Glm4vVideoProcessor)
         config = Glm4vConfig(
-            text_config={**common, "partial_rotary_factor": 0.5, "attention_bias": True, "pad_token_id": 151329,
-                         "eos_token_id": [151329, 151336, 151338],
+            text_config={**common, "partial_rotary_factor": 0.5, "attention_bias": True,
+                         "pad_token_id": fam.token_id(fam.pad_token),
+                         "eos_token_id": [fam.token_id(t) for t in fam.template.stop_words],
                          "rope_scaling": {"rope_type": "default", "mrope_section": [2, 3, 3]}, "rope_theta": 10000.0},
-            vision_config={"depth": 2, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2,
-                           "out_hidden_size": 64, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2,
-                           "image_size": 336},
+            vision_config={**vision, "image_size": 336},
             tie_word_embeddings=True)
-        images = Glm4vImageProcessor(size={"shortest_edge": 12544, "longest_edge": 9633792}, patch_size=14,
-                                     merge_size=2, temporal_patch_size=2)
+        images = Glm4vImageProcessor(size={"shortest_edge": shortest, "longest_edge": longest}, **patches)
         return config, Glm4vForConditionalGeneration, images, Glm4vVideoProcessor(), "Glm4vProcessor"
-    raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
+    raise ValueError(f"no tiny model for {family!r} (Swift model type {fam.swift_model_type}); tiny models: "
+                     + ", ".join(tiny_families()))
+
+
+def tiny_families() -> list[str]:
+    """The families :func:`tiny_model_dir` can build (those of the Qwen2.5-VL, Qwen3-VL and GLM-4.1V types)."""
+    return [name for name, f in FAMILIES.items() if f.swift_model_type in ("qwen2_5_vl", "qwen3_vl", "glm4v")]
 
 
 def tiny_model_dir(family: str, dest_dir: str | os.PathLike, weights: bool = True, seed: int = 0) -> Path:
-    """A local model directory of ``family`` ("qwen2.5-vl", "qwen3-vl", "glm-4.1v") that ms-swift 4.6 loads
+    """A local model directory of ``family`` (one of :func:`tiny_families`) that ms-swift 4.6 loads
     (``--model DIR --model_type/--template`` from :func:`swift_types`): tiny config with the real patch, merge
     and temporal patch sizes and token ids, processor files, tokenizer and (``weights``) random float32 weights
     (~10M parameters, nearly all of them the tied 152k x 64 embedding)."""
@@ -185,7 +170,7 @@ def tiny_model_dir(family: str, dest_dir: str | os.PathLike, weights: bool = Tru
     tokenizer = AutoTokenizer.from_pretrained(str(dest))
     processor = getattr(transformers, processor_name)(image_processor=image_processor, tokenizer=tokenizer,
                                                       video_processor=video_processor,
-                                                      chat_template=FAMILIES[family]["chat"])
+                                                      chat_template=_chat_template(FAMILIES[family]))
     processor.save_pretrained(str(dest))  # processor_config.json (+ chat_template.jinja)
     image_processor.save_pretrained(str(dest))  # preprocessor_config.json, as the real repos ship it
     video_processor.save_pretrained(str(dest))  # video_preprocessor_config.json
@@ -205,7 +190,7 @@ def swift_types(model_dir: str | os.PathLike, model_type: str | None = None,
     """(model_type, template) to give ms-swift for ``model_dir``: the family's, from config.json's model_type
     (swift cannot choose by itself between qwen3_vl/qwen3_vl_emb/qwen3_vl_reranker, nor qwen2_5_vl/mimo_vl)."""
     config_type = json.loads((Path(model_dir) / "config.json").read_text())["model_type"]
-    family = next((f for f in MODEL_FAMILIES.values() if f.swift_model_type == config_type), None)
+    family = next((f for f in FAMILIES.values() if f.swift_model_type == config_type), None)
     return (model_type or (family.swift_model_type if family else None),
             template_type or (family.swift_template if family else None))
 
@@ -268,10 +253,11 @@ def swift_encode_rows(model_dir: str | os.PathLike, rows: Iterable[dict] | str |
     return out
 
 
-_OPENERS = ("<|im_start|>assistant", "<|assistant|>")  # what a labelled span must follow (ChatML, GLM)
-_ENDS = ("\n", "<|im_end|>", "<|endoftext|>", "<|user|>", "<|observation|>")  # turn ends a span may close with
-_FOREIGN = ("<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|observation|>", "<|vision_start|>",
-            "<|image_pad|>", "<|begin_of_image|>", "<|image|>", "[gMASK]")
+# the markup of every registered template: what a labelled span must follow, the turn ends it may close with, and
+# the other turns' markers and images it must not hold
+_OPENERS = tuple(dict.fromkeys(t.assistant_opener for t in TEMPLATES.values()))
+_ENDS = tuple(dict.fromkeys(e for t in TEMPLATES.values() for e in t.turn_ends))
+_FOREIGN = tuple(dict.fromkeys(m for t in TEMPLATES.values() for m in t.markers))
 
 
 def _labels_are_answers(tokenizer, ids: list[int], labels: list[int]) -> bool:
@@ -317,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m sftdata.preflight.tiny", description=main.__doc__)
-    ap.add_argument("family", choices=sorted(FAMILIES))
+    ap.add_argument("family", choices=sorted(tiny_families()))
     ap.add_argument("dest")
     ap.add_argument("--no-weights", action="store_true", help="processor and tokenizer only (for preflight)")
     args = ap.parse_args(argv)

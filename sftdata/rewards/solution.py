@@ -77,11 +77,8 @@ def target_box(fmt: AgentFormat, ctx: StepContext, quantized: Action) -> Box | N
 
 def format_space(fmt: AgentFormat, ctx: StepContext, point: tuple[int, int]) -> list[int] | None:
     """``point`` (original pixels) in ``fmt``'s coordinates, or None when the format writes no points."""
-    if hasattr(fmt, "forward"):  # the mobile_use / computer_use tools: smart-resized pixels or the 999 grid
+    if hasattr(fmt, "forward"):  # points in the family's space (mobile_use, computer_use, ui-tars): resized or grid
         return list(fmt.forward(point, ctx))
-    if fmt.name == "ui-tars":
-        from ..formats.ui_tars import _to
-        return list(_to(point, ctx))
     if fmt.name == "gui-agent-zh":
         return list(to_relative(point, *ctx.size))
     if gives_boxes(fmt):  # element boxes in original pixels

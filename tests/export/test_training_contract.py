@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from sftdata.cli import main
-from sftdata.export.chat import chatml_text, glm_text
+from sftdata.export.chat import template_text
 from sftdata.export.lengths import LengthModel
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.export.trainsh import SWIFT_REQUIREMENT
@@ -122,18 +122,18 @@ def test_agent_tools_text_is_said_once(annotated_run, tmp_path):
         out = tmp_path / fmt
         export_run(annotated_run, out, ExportOptions(format=fmt, agent_tools=True, split_ratio=0, progress=False))
         for row in _rows(out):
-            text = chatml_text(row, "qwen2.5-vl")
+            text = template_text(row, "qwen2.5-vl")
             assert text.count("<tools>\n") == 1 and text.count("For each function call") == 1
             assert "Write each function call" not in text and "可调用的函数" not in text
             assert re.search(r"\n<tool_call>\n\{", text)  # the call starts on its own line, as in the plain answer
-            assert "可用工具" in glm_text(row) and text.count('"name": "') >= 1
+            assert "可用工具" in template_text(row, "glm-4.1v") and text.count('"name": "') >= 1
 
 
-def test_chatml_text_matches_the_plain_answer(annotated_run, tmp_path):
+def test_template_text_matches_the_plain_answer(annotated_run, tmp_path):
     """The tool-call variant renders to the same assistant text as the plain variant."""
     plain, tools = tmp_path / "plain", tmp_path / "tools"
     export_run(annotated_run, plain, ExportOptions(format="qwen2.5-vl", split_ratio=0, progress=False))
     export_run(annotated_run, tools, ExportOptions(format="qwen2.5-vl", agent_tools=True, split_ratio=0, progress=False))
-    answers = lambda out: sorted(chatml_text(r, "qwen2.5-vl").rsplit("<|im_start|>assistant\n", 1)[1]  # noqa: E731
+    answers = lambda out: sorted(template_text(r, "qwen2.5-vl").rsplit("<|im_start|>assistant\n", 1)[1]  # noqa: E731
                                  for r in _rows(out))
     assert answers(plain) == answers(tools)
