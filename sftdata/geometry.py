@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .values import Point
 
+RELATIVE_MAX = 1000  # seed 002's relative coordinates: 0..RELATIVE_MAX on both axes, whatever the frame's size
+
 
 def finger_direction(start: Point, end: Point) -> str:
     """Direction the finger moves from ``start`` to ``end`` (the dominant axis wins).
@@ -25,8 +27,8 @@ def to_relative(point: Point, width: int, height: int) -> tuple[int, int]:
     >>> to_relative((540, 1200), 1080, 2400)
     (500, 500)
     """
-    return (min(1000, max(0, round(point[0] * 1000 / width))),
-            min(1000, max(0, round(point[1] * 1000 / height))))
+    return (min(RELATIVE_MAX, max(0, round(point[0] * RELATIVE_MAX / width))),
+            min(RELATIVE_MAX, max(0, round(point[1] * RELATIVE_MAX / height))))
 
 
 def from_relative(rel: tuple[float, float], width: int, height: int) -> Point:
@@ -35,6 +37,6 @@ def from_relative(rel: tuple[float, float], width: int, height: int) -> Point:
     >>> from_relative((500, 500), 1080, 2400)
     (540, 1200)
     """
-    x = min(width - 1, max(0, round(rel[0] * width / 1000)))
-    y = min(height - 1, max(0, round(rel[1] * height / 1000)))
+    x = min(width - 1, max(0, round(rel[0] * width / RELATIVE_MAX)))
+    y = min(height - 1, max(0, round(rel[1] * height / RELATIVE_MAX)))
     return (int(x), int(y))

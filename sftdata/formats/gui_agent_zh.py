@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from ..geometry import RELATIVE_MAX
 from ..model import Action, Element, from_relative, to_relative
 from . import short
 from .base import AgentFormat, CannotExpress, StepContext, image_tags, register
@@ -192,7 +193,8 @@ class GuiAgentZh(AgentFormat):
     name = "gui-agent-zh"
     family = "qwen2.5-vl"
     language = "zh"
-    coordinates = "relative 0..1000 ints, round(x*1000/w); drag [[x1,y1],[x2,y2]]; [0,0] when there is no point"
+    coordinates = (f"relative 0..{RELATIVE_MAX} ints, round(x*{RELATIVE_MAX}/w); drag [[x1,y1],[x2,y2]]; [0,0] when "
+                   "there is no point")
 
     def system_prompt(self, ctx: StepContext) -> str:
         return SYSTEM

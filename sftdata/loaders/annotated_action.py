@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image
 
 from ..errors import RecordError
+from ..geometry import RELATIVE_MAX
 from ..model import Action, finger_direction, from_relative
 from .a11y import scroll_gesture
 from .action_text import RawAction
@@ -34,10 +35,10 @@ PIXELS_HINT = 'add "coordinates": "pixels" to task.json'
 
 def _to_pixels(xy: tuple[float, float], width: int, height: int, unit: str) -> tuple[int, int]:
     if unit == "relative":
-        if not all(0 <= v <= 1000 for v in xy):
+        if not all(0 <= v <= RELATIVE_MAX for v in xy):
             hint = (f": these look like pixels of the {width}x{height} frame, {PIXELS_HINT}"
                     if all(0 <= v for v in xy) and xy[0] < width and xy[1] < height else "")
-            raise RecordError("point_outside_screen", f"{list(xy)} is outside the 0..1000 range of relative "
+            raise RecordError("point_outside_screen", f"{list(xy)} is outside the 0..{RELATIVE_MAX} range of relative "
                               f"coordinates{hint}")
         return from_relative(xy, width, height)
     x, y = round(xy[0]), round(xy[1])
@@ -58,7 +59,7 @@ def _pixels_instead(written: list, found: list, tolerance: float, i: int) -> Non
     read as pixels (``written`` and ``found``: pairs of points as written and as detected)."""
     if all(math.dist(_px(w), _px(f)) <= tolerance for w, f in zip(written, found)):
         shown = " to ".join(str([round(v) for v in w]) for w in written)
-        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {shown} is off the marks as 0..1000 relative "
+        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {shown} is off the marks as 0..{RELATIVE_MAX} relative "
                           f"coordinates but on them as pixels: {PIXELS_HINT}")
 
 
