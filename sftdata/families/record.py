@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..registry import add_unique
 from .resize import glm4v_smart_resize, smart_resize
 from .templates import TEMPLATES, ChatTemplate
 
@@ -140,12 +141,9 @@ FAMILIES: dict[str, Family] = {}
 def register_family(family: Family) -> Family:
     """Add ``family`` under its name; a second family with the same name, or one whose Swift template is not
     registered, is an error."""
-    if family.name in FAMILIES:
-        raise ValueError(f"model family {family.name!r} is already registered")
     if family.swift_template not in TEMPLATES:
         raise ValueError(f"model family {family.name!r} names an unknown template {family.swift_template!r}")
-    FAMILIES[family.name] = family
-    return family
+    return add_unique(FAMILIES, family, "model family")
 
 
 def point_families(name: str) -> tuple[str, ...]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..registry import add_unique
+
 
 @dataclass(frozen=True)
 class AgentTemplate:
@@ -76,7 +78,4 @@ TEMPLATES: dict[str, ChatTemplate] = {}
 
 def register_template(template: ChatTemplate) -> ChatTemplate:
     """Add ``template`` under its name; a second one with the same name is an error (as Swift's registry)."""
-    if template.name in TEMPLATES:
-        raise ValueError(f"template {template.name!r} is already registered")
-    TEMPLATES[template.name] = template
-    return template
+    return add_unique(TEMPLATES, template, "template")

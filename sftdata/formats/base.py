@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..errors import RecordError
+from ..registry import add_unique
 from ..values import known_name
 from ..model import Action, Episode, Step
 from ..checks.calls import ITEM_FIELDS  # noqa: F401 (the reconstruction item's optional fields, re-exported)
@@ -125,10 +126,7 @@ FORMATS: dict[str, AgentFormat] = {}
 
 def register(fmt: AgentFormat) -> AgentFormat:
     """Add ``fmt`` to the registry under its name; a second format with the same name is an error."""
-    if fmt.name in FORMATS:
-        raise ValueError(f"format {fmt.name!r} is already registered")
-    FORMATS[fmt.name] = fmt
-    return fmt
+    return add_unique(FORMATS, fmt, "format")
 
 
 def get_format(name: str) -> AgentFormat:
