@@ -59,8 +59,8 @@ def _pixels_instead(written: list, found: list, tolerance: float, i: int) -> Non
     read as pixels (``written`` and ``found``: pairs of points as written and as detected)."""
     if all(math.dist(_px(w), _px(f)) <= tolerance for w, f in zip(written, found)):
         shown = " to ".join(str([round(v) for v in w]) for w in written)
-        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {shown} is off the marks as 0..{RELATIVE_MAX} relative "
-                          f"coordinates but on them as pixels: {PIXELS_HINT}")
+        raise RecordError("mark_mismatch", f"step {i + 1}: task.json {shown} is off the marks as 0..{RELATIVE_MAX} "
+                          f"relative coordinates but on them as pixels: {PIXELS_HINT}")
 
 
 def _px(point) -> tuple[int, int]:
