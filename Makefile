@@ -1,7 +1,7 @@
 # sftdata: `make demo` shows the pipeline on generated data, `make test` runs the test suite.
 PYTHON ?= python3
 # The optional parts (docs/testing.md): tests that need one carry its marker and skip without it. `make test-extras`
-# installs them all and runs only those tests, where a missing part fails. `make test SWIFT=1 LS=1 CLIENTS=1 OCR=1`
+# installs them all and runs only those tests, where a missing part fails. `make test SWIFT=1 LS=1 CLIENTS=1 OCR=1 RAY=1`
 # installs the parts named and runs the whole suite with them.
 # SWIFT=1: torch, torchvision and ms-swift (make swift): Swift's own template over every exported row, train.sh
 SWIFT  ?= 0
@@ -11,6 +11,8 @@ LS     ?= 0
 CLIENTS ?= 0
 # OCR=1: the ocr extra, RapidOCR on ONNX Runtime (make ocr): OCR text elements for annotated phone frames
 OCR    ?= 0
+# RAY=1: the ray extra (make ray): the ray executor on a Ray started on 127.0.0.1
+RAY    ?= 0
 CLIENT_VENVS := .venv-clients
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -19,7 +21,7 @@ MIND2WEB := raw/sample/mind2web.parquet
 WEB_ANNOTATED := raw/sample/web-annotated
 DEMO   := processed/demo
 
-.PHONY: demo test test-extras swift ocr labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks \
+.PHONY: demo test test-extras swift ocr ray labelstudio clients clients-table bench bench-ingest bench-overlay bench-checks \
         bench-speed fonts chromium clean help
 
 help:
@@ -28,6 +30,7 @@ help:
 	@echo "make test-extras - install every optional part and run the tests that need one (docs/testing.md)"
 	@echo "make swift  - add torch, torchvision and ms-swift to $(VENV) (train.sh, sftdata preflight)"
 	@echo "make ocr    - add RapidOCR to $(VENV) (sftdata ingest annotated --ocr)"
+	@echo "make ray    - add Ray to $(VENV) (the ray executor, docs/cluster.md)"
 	@echo "make labelstudio - Label Studio in .venv-ls (sftdata review)"
 	@echo "make clients - the formats' real clients in .venv-clients (make clients-table)"
 	@echo "make bench  - run the benchmarks (TensorFlow comparison in .venv-bench)"
@@ -53,7 +56,7 @@ KEEP_HEADLESS_OPENCV = if $(BIN)/python -m pip show -q opencv-python 2>/dev/null
 comma := ,
 space := $(subst ,, )
 extras_with = $(subst $(space),$(comma),$(sort dev $(1) $(if $(wildcard $(VENV)/.installed-ocr),ocr) \
-                $(if $(wildcard $(VENV)/.installed-swift),swift)))
+                $(if $(wildcard $(VENV)/.installed-swift),swift) $(if $(wildcard $(VENV)/.installed-ray),ray)))
 
 $(VENV)/.installed-ocr: pyproject.toml | $(VENV)/.installed
 	@echo "installing the ocr extra into $(VENV) (RapidOCR and ONNX Runtime, about 60 MB: under a minute)"
@@ -62,6 +65,13 @@ $(VENV)/.installed-ocr: pyproject.toml | $(VENV)/.installed
 	@touch $@
 
 ocr: $(VENV)/.installed-ocr
+
+$(VENV)/.installed-ray: pyproject.toml | $(VENV)/.installed
+	@echo "installing the ray extra into $(VENV) (Ray, about 70 MB to download, 240 MB installed: under a minute)"
+	$(BIN)/python -m pip install -q -e '.[$(call extras_with,ray)]'
+	@touch $@
+
+ray: $(VENV)/.installed-ray
 
 # apt-get as root, waiting for another install's lock instead of failing
 APT_INSTALL := .ci/apt-install
@@ -116,16 +126,17 @@ $(VENV)/.installed-swift: pyproject.toml | $(VENV)/.installed
 swift: $(VENV)/.installed-swift
 
 test: $(VENV)/.installed fonts $(if $(filter 1,$(SWIFT)),$(VENV)/.installed-swift) $(if $(filter 1,$(LS)),.venv-ls/.installed) \
-      $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed) $(if $(filter 1,$(OCR)),$(VENV)/.installed-ocr)
+      $(if $(filter 1,$(CLIENTS)),$(CLIENT_VENVS)/.installed) $(if $(filter 1,$(OCR)),$(VENV)/.installed-ocr) \
+      $(if $(filter 1,$(RAY)),$(VENV)/.installed-ray)
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # Only the tests that need an optional part (their markers, tests/extras.py), with every part installed; a missing
 # part fails them instead of skipping. With plain `make test` this runs each test once (CI: .ci/run).
-EXTRA_MARKERS := swift or label_studio or clients or ocr or chromium
-test-extras: $(VENV)/.installed fonts chromium $(VENV)/.installed-swift $(VENV)/.installed-ocr .venv-ls/.installed \
-             $(CLIENT_VENVS)/.installed
+EXTRA_MARKERS := swift or label_studio or clients or ocr or ray or chromium
+test-extras: $(VENV)/.installed fonts chromium $(VENV)/.installed-swift $(VENV)/.installed-ocr $(VENV)/.installed-ray \
+             .venv-ls/.installed $(CLIENT_VENVS)/.installed
 	SFTDATA_REQUIRE_SWIFT=1 SFTDATA_REQUIRE_LABEL_STUDIO=1 SFTDATA_REQUIRE_CLIENTS=1 SFTDATA_REQUIRE_OCR=1 \
-	SFTDATA_REQUIRE_CHROMIUM=1 $(BIN)/python -m pytest -n auto --dist loadfile -m "$(EXTRA_MARKERS)"
+	SFTDATA_REQUIRE_RAY=1 SFTDATA_REQUIRE_CHROMIUM=1 $(BIN)/python -m pytest -n auto --dist loadfile -m "$(EXTRA_MARKERS)"
 
 .venv-bench/.installed: pyproject.toml
 	$(PYTHON) -m venv .venv-bench

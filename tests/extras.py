@@ -50,6 +50,7 @@ EXTRAS = {e.marker: e for e in (
           lambda: (ROOT / ".venv-clients" / ".installed").exists()),
     Extra("ocr", "the ocr extra (rapidocr-onnxruntime)", "make test-extras, or make ocr",
           _modules("rapidocr_onnxruntime")),
+    Extra("ray", "the ray extra (Ray)", "make test-extras, or make ray", _modules("ray")),
     Extra("chromium", "Chromium", "apt-get install chromium, then make test-extras",
           lambda: shutil.which("chromium") is not None),
 )}

@@ -27,6 +27,7 @@ class Executor(Protocol):
 
 
 EXECUTORS: dict[str, Callable[[int], Executor]] = {"local": LocalExecutor}
+EXECUTORS["ray"] = lambda workers: __import__(f"{__name__}.ray_cluster", fromlist=["_"]).RayExecutor(workers)  # lazy
 
 
 def executor(name: str = "local", workers: int = 1) -> Executor:

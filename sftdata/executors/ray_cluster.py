@@ -1,0 +1,216 @@
+"""The ``ray`` executor: a stage's units as Ray tasks, on a Ray started here or on a cluster (``pip install
+'sftdata[ray]'``; docs/cluster.md). Outcomes come back **in input order** with at most ``window`` tasks in flight
+(twice the cluster's CPUs unless given), so the driver, the only writer of the ledgers and the manifest, writes the
+same bytes as under the ``local`` executor.
+
+The rule for a unit's function (the stages' workers keep it): **a task is idempotent**. It returns its outcome and
+writes nothing the driver reads back as a result; what it does write (the run's content-addressed image store) is
+written atomically under a name fixed by the content, so a second attempt writes the same bytes. Ray runs a task
+again when its worker process dies (``max_retries`` times), and the driver reads only the attempt that returned.
+
+- ``RayExecutor(workers)`` starts a Ray on this machine bound to 127.0.0.1 (``workers`` CPUs, no dashboard, usage
+  statistics off, a token for this run only kept in the environment, nothing written to the home folder) and stops
+  it on :meth:`~RayExecutor.close`;
+- ``RayExecutor(workers, address="HOST:PORT")`` joins that cluster (``workers`` is then unused: the window follows
+  the cluster's CPUs) and leaves it running; an address nobody answers is a :class:`~sftdata.errors.FatalError`
+  within ``connect_timeout_s``, never a hang.
+
+An exception the unit raised is its outcome, as the unit raised it (a ``RecordError`` keeps its reason); a unit
+whose worker died on every attempt has a ``FatalError`` as its outcome, which stops the stage, and the run
+resumes from there.
+
+    with RayExecutor(2) as ex:
+        for key, outcome in ex.map(build, units):
+            ...
+"""
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+import socket
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+from ..errors import FatalError
+from .local import Ready
+
+K = TypeVar("K")
+
+# the environment of a Ray started here (its processes inherit it): loopback only, no usage report, a token for
+# this run alone (an empty home folder is never written), and no other Ray picked up from RAY_ADDRESS
+_LOCAL_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # Ray then takes 127.0.0.1 as this node's address
+              "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token"}
+
+
+@functools.cache
+def _token() -> str:
+    """This process's token for the Rays it starts (Ray's loader keeps the first token it reads)."""
+    return secrets.token_hex(32)
+
+
+class _Raised:
+    """An exception a unit raised, carried back as a value (Ray would wrap it in a ``RayTaskError``)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _call(fn: Callable[[Any], Any], payload: Any) -> Any:
+    """The task body: ``fn(payload)``, or the exception it raised as a value."""
+    try:
+        return fn(payload)
+    except Exception as exc:  # noqa: BLE001 - the unit's outcome, ledgered by the driver
+        return _Raised(exc)
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise FatalError("the ray executor needs Ray: pip install 'sftdata[ray]' (or make ray)") from None
+    return ray
+
+
+def _reachable(address: str, timeout_s: float) -> None:
+    """A FatalError unless something accepts a TCP connection at ``address`` (``HOST:PORT`` or
+    ``ray://HOST:PORT``); ``auto`` and other forms are left to Ray."""
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise FatalError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
+class RayExecutor:
+    """Units as Ray tasks, yielded in input order; a context manager (or call :meth:`close`).
+
+    ``workers``: CPUs of the Ray started here (without ``address``). ``window``: tasks in flight (default twice
+    the cluster's CPUs). ``max_retries``: attempts Ray adds when a task's worker dies.
+    """
+
+    name = "ray"
+
+    def __init__(self, workers: int = 1, address: str | None = None, window: int | None = None,
+                 max_retries: int = 3, connect_timeout_s: float = 10.0) -> None:
+        self.workers = max(1, workers)
+        self.address = address
+        self.window = window
+        self.max_retries = max_retries
+        self.connect_timeout_s = connect_timeout_s
+        self._ray = None
+        self._started = False  # this executor started the Ray it uses (and stops it)
+        self._saved_env: dict[str, str | None] = {}
+
+    def __enter__(self) -> "RayExecutor":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def open(self) -> None:
+        """Start (or join) Ray; a second call does nothing."""
+        if self._ray is not None:
+            return
+        ray = _import_ray()
+        if ray.is_initialized():  # inside a Ray job already: use it, leave it running
+            self._ray = ray
+            return
+        if self.address:
+            _reachable(self.address, self.connect_timeout_s)
+            try:
+                ray.init(address=self.address, logging_level="warning", log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise FatalError(f"cannot join the Ray cluster at {self.address}: {str(exc).splitlines()[0]}") \
+                    from None
+        else:
+            self._start_local(ray)
+        self._ray = ray
+
+    def _start_local(self, ray) -> None:
+        from ray._private import ray_constants
+        from ray._raylet import Config
+
+        env = {**_LOCAL_ENV, "RAY_AUTH_TOKEN": _token()}
+        self._saved_env = {k: os.environ.get(k) for k in (*env, "RAY_ADDRESS")}
+        os.environ.update(env)
+        os.environ.pop("RAY_ADDRESS", None)
+        ray_constants.ENABLE_RAY_CLUSTER = False  # read when Ray picks this node's address (after an earlier import)
+        Config.initialize("")  # this process reads the token mode again (as Ray does when it turns tokens on)
+        self._started = True
+        try:
+            context = ray.init(address="local", num_cpus=self.workers, include_dashboard=False,
+                               logging_level="warning", log_to_driver=False)
+        except Exception as exc:  # noqa: BLE001 - Ray's start failures have no common base
+            self.close()
+            raise FatalError(f"cannot start a local Ray: {str(exc).splitlines()[0] if str(exc) else exc!r}") \
+                from None
+        host = context.address_info["address"].rpartition(":")[0]
+        if host != "127.0.0.1":
+            self.close()
+            raise FatalError(f"the local Ray listens on {host}, not 127.0.0.1 only: stopped")
+
+    def close(self) -> None:
+        """Stop the Ray this executor started (a joined cluster keeps running); restore the environment."""
+        if self._started:
+            import ray
+
+            ray.shutdown()
+            from ray._private import ray_constants
+            from ray._raylet import Config
+
+            ray_constants.ENABLE_RAY_CLUSTER = True
+            for key, value in self._saved_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+            Config.initialize("")
+            self._started = False
+        self._ray = None
+
+    def cpus(self) -> int:
+        """The CPUs of the cluster this executor runs on."""
+        self.open()
+        return max(1, int(self._ray.cluster_resources().get("CPU", self.workers)))
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
+        """``(key, fn(payload))`` for each ``(key, payload)``, in input order (see the module docstring)."""
+        self.open()
+        ray = self._ray
+        window = self.window or 2 * self.cpus()
+        task = ray.remote(num_cpus=1, max_retries=self.max_retries)(_call)
+        fn_ref = ray.put(fn)  # once per map: a partial's constants are not sent again with each task
+        pending: deque = deque()
+        try:
+            for key, payload in items:
+                pending.append((key, payload if isinstance(payload, Ready) else task.remote(fn_ref, payload)))
+                while len(pending) >= window:
+                    yield self._outcome(*pending.popleft())
+            while pending:
+                yield self._outcome(*pending.popleft())
+        finally:
+            for _key, ref in pending:  # the consumer stopped early (--strict, an error): drop what is left
+                if not isinstance(ref, Ready):
+                    ray.cancel(ref)
+
+    def _outcome(self, key, ref) -> tuple[Any, Any]:
+        if isinstance(ref, Ready):
+            return key, ref.value
+        ray = self._ray
+        try:
+            got = ray.get(ref)
+        except ray.exceptions.RayTaskError as exc:  # raised outside the unit's body (its result did not pickle)
+            return key, exc.cause if isinstance(exc.cause, BaseException) else exc
+        except ray.exceptions.RayError as exc:  # the worker died on every attempt, or its node was lost
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            return key, FatalError(f"a Ray task died {self.max_retries + 1} times running unit {key!r} "
+                                   f"({type(exc).__name__}: {first}); nothing after it was ledgered: run the "
+                                   "same command again to resume")
+        return key, got.error if isinstance(got, _Raised) else got
