@@ -105,6 +105,7 @@ class RayExecutor:
         self.connect_timeout_s = connect_timeout_s
         self._ray = None
         self._started = False  # this executor started the Ray it uses (and stops it)
+        self._joined = False  # this executor joined a cluster (and leaves it, the cluster running on)
         self._saved_env: dict[str, str | None] = {}
 
     def __enter__(self) -> "RayExecutor":
@@ -126,6 +127,7 @@ class RayExecutor:
             _reachable(self.address, self.connect_timeout_s)
             try:
                 ray.init(address=self.address, logging_level="warning", log_to_driver=False)
+                self._joined = True
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise FatalError(f"cannot join the Ray cluster at {self.address}: {str(exc).splitlines()[0]}") \
                     from None
@@ -158,6 +160,9 @@ class RayExecutor:
 
     def close(self) -> None:
         """Stop the Ray this executor started (a joined cluster keeps running); restore the environment."""
+        if self._joined:
+            self._ray.shutdown()  # this driver leaves; the cluster goes on
+            self._joined = False
         if self._started:
             import ray
 
