@@ -95,14 +95,15 @@ def test_window_bounds_what_is_in_flight(ray_executor) -> None:
     pulled = []
 
     def items():
-        for n in range(40):
+        for n in range(400):
             pulled.append(n)
             yield n, n
 
     results = ray_executor.map(unit, items())
     first = next(results)
-    assert first[0] == 0 and len(pulled) <= 2 * ray_executor.cpus()  # not the whole input up front
-    assert len(list(results)) == 39
+    in_flight = 2 * ray_executor.cpus() * ray_executor.batch  # tasks of `batch` units, twice the CPUs
+    assert first[0] == 0 and len(pulled) <= in_flight < 400  # not the whole input up front
+    assert [k for k, _ in results] == list(range(1, 400))
 
 
 @pytest.mark.ray

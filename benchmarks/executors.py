@@ -1,0 +1,180 @@
+"""The executors side by side in one run: ``local`` with 1 and 2 workers and ``ray`` with 2 CPUs (a Ray started
+on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest._build_androidcontrol``: one decoded
+AndroidControl record -> its episode line, screen comparison included) over the units of a synthetic run.
+
+    python benchmarks/executors.py                       # 2,000 and 500 episodes, 3 interleaved rounds
+    python benchmarks/executors.py --episodes 4000 --rounds 5
+    python benchmarks/executors.py --stage-costs 200     # also: seconds per episode of ingest, annotate, export
+
+The units are what the driver hands an executor: 24 generated episodes (1080x2400 screens) decoded once, their
+screenshots staged in a run's image store, then re-numbered copies up to ``--episodes``, streamed from a file
+(so the driver's memory stays flat too). Each round runs every contender once, in turn; the figures are min /
+median / max of the rounds. A Ray is started once per size and its start is printed apart from the map times.
+Peak RSS per worker is the worker's own high-water mark (VmHWM) as the unit reports it; each size gets fresh
+workers, so 500 against 2,000 episodes says whether a worker's memory grows with the run.
+
+Targets (issue 34): ray / local-2 <= 1.3x; local-1 / local-2 >= 1.7x; worker peak RSS flat in the run's size.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import statistics
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from machine import footer, header, interleaved, load, spread  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "out" / "executors"
+
+
+def _hwm_mb() -> float:
+    """This process's own peak RSS (VmHWM: ru_maxrss would carry a forking parent's peak)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def measured(fn, payload):
+    """``fn(payload)`` with the worker's pid and peak RSS, so the driver can tell the workers apart."""
+    return fn(payload), os.getpid(), _hwm_mb()
+
+
+def build_units(episodes: int, path: Path, run_path: Path) -> None:
+    """``episodes`` ingest units (re-numbered copies of 24 generated episodes) pickled one after another."""
+    from sftdata.ingest import IngestOptions
+    from sftdata.loaders import androidcontrol
+    from sftdata.rundir import RunDir
+    from sftdata.synthetic.sample import generate_records
+
+    if path.exists():
+        return
+    run = RunDir(run_path)
+    run.path.mkdir(parents=True, exist_ok=True)
+    base = [androidcontrol.stage_screenshots(androidcontrol.decode_features(r), run.images)
+            for r in generate_records(n_episodes=24, seed=7)]
+    screen_change = IngestOptions().screen_change
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        for i in range(episodes):
+            features = dict(base[i % len(base)], episode_id=[500000 + i])
+            pickle.dump(((i, str(500000 + i)), (features, str(run.path), {"record": {"index": i}}, screen_change)),
+                        f, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+
+
+def units(path: Path):
+    with open(path, "rb") as f:
+        while True:
+            try:
+                yield pickle.load(f)
+            except EOFError:
+                return
+
+
+def run_map(executor, path: Path, peaks: dict[int, float]) -> int:
+    from sftdata.ingest import _build_androidcontrol
+
+    done = 0
+    for _key, outcome in executor.map(partial(measured, _build_androidcontrol), units(path)):
+        if isinstance(outcome, BaseException):
+            raise outcome
+        line, pid, hwm = outcome
+        peaks[pid] = max(peaks.get(pid, 0.0), hwm)
+        done += 1
+    return done
+
+
+def compare(episodes: int, rounds: int) -> dict[str, object]:
+    from sftdata.executors import LocalExecutor
+    from sftdata.executors.ray_cluster import RayExecutor
+
+    path = OUT / f"units-{episodes}.pkl"
+    build_units(episodes, path, OUT / "run")
+    peaks = {"local-1": {}, "local-2": {}, "ray-2": {}}
+    t0 = time.perf_counter()
+    ray = RayExecutor(2)
+    ray.open()
+    ray_start = time.perf_counter() - t0
+    try:
+        times = interleaved({
+            "local-1": lambda: run_map(LocalExecutor(1), path, peaks["local-1"]),
+            "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"]),
+            "ray-2": lambda: run_map(ray, path, peaks["ray-2"]),
+        }, rounds)
+    finally:
+        ray.close()
+    print(f"\n{episodes} episodes, {rounds} rounds; {load()}; Ray start {ray_start:.1f} s (not in the map times)")
+    for name, values in times.items():
+        workers = sorted(peaks[name].values())
+        where = "the driver (in-process)" if name == "local-1" else f"{len(workers)} worker processes"
+        print(f"  {name:8} {spread(values)} s  ({spread(values, 1000 / episodes, 1)} ms/episode); "
+              f"peak RSS of {where}: max {max(workers):.0f} MB")
+    return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}}
+
+
+def stage_costs(episodes: int) -> None:
+    """Seconds per episode of each stage's command on one worker (``--workers 1``), end to end."""
+    from sftdata.synthetic.sample import generate_records
+    from sftdata.loaders.tfrecord import write_tfrecords
+
+    data = OUT / f"stage-{episodes}.tfrecord.gz"
+    if not data.exists():
+        write_tfrecords(data, generate_records(n_episodes=episodes, seed=3))
+    run = OUT / f"stage-run-{episodes}"
+    if run.exists():
+        subprocess.run(["rm", "-rf", str(run)], check=True)  # made by this script alone
+    sftdata = [sys.executable, "-m", "sftdata"]
+    commands = {
+        "ingest": [*sftdata, "ingest", "androidcontrol", str(data), "--out", str(run), "--workers", "1"],
+        "annotate (template: the CPU side)": [*sftdata, "annotate", str(run), "--backend", "template"],
+        "export qwen2.5-vl": [*sftdata, "export", str(run), "--format", "qwen2.5-vl", "--out",
+                              str(run / "export"), "--workers", "1"],
+    }
+    print(f"\nper-episode cost of each stage, one worker, {episodes} generated episodes (1080x2400); {load()}")
+    for name, cmd in commands.items():
+        t0 = time.perf_counter()
+        before = os.times()
+        subprocess.run(cmd, check=True, capture_output=True)
+        after = os.times()
+        wall = time.perf_counter() - t0
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        print(f"  {name:36} {wall:6.1f} s wall, {cpu:6.1f} s CPU: {1000 * cpu / episodes:6.1f} ms CPU/episode")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--episodes", type=int, default=2000)
+    parser.add_argument("--small", type=int, default=500, help="the smaller run, for memory flat in size")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--stage-costs", type=int, default=0, metavar="EPISODES")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    header("executors: local --workers 1, local --workers 2, ray on 2 CPUs (127.0.0.1)")
+    big = compare(args.episodes, args.rounds)
+    small = compare(args.small, args.rounds)
+    t = big["times"]
+    ray_ratio = statistics.median(t["ray-2"]) / statistics.median(t["local-2"])
+    scale = statistics.median(t["local-1"]) / statistics.median(t["local-2"])
+    print(f"\nratios at {args.episodes} episodes (medians): ray / local-2 = {ray_ratio:.2f}x (target <= 1.3x); "
+          f"local-1 / local-2 = {scale:.2f}x (target >= 1.7x)")
+    for name in ("local-2", "ray-2"):
+        print(f"worker peak RSS {name}: {small['peaks'][name]:.0f} MB at {args.small} episodes, "
+              f"{big['peaks'][name]:.0f} MB at {args.episodes} "
+              f"({big['peaks'][name] / small['peaks'][name]:.2f}x for {args.episodes / args.small:.0f}x the units)")
+    if args.stage_costs:
+        stage_costs(args.stage_costs)
+    footer()
+
+
+if __name__ == "__main__":
+    main()
