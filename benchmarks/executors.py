@@ -5,6 +5,7 @@ AndroidControl record -> its episode line, screen comparison included) over the 
     python benchmarks/executors.py                       # 2,000 and 500 episodes, 3 interleaved rounds
     python benchmarks/executors.py --episodes 4000 --rounds 5
     python benchmarks/executors.py --stage-costs 200     # also: seconds per episode of ingest, annotate, export
+    python benchmarks/executors.py --stage-costs 200 --rounds 0   # those alone
 
 The units are what the driver hands an executor: 24 generated episodes (1080x2400 screens) decoded once, their
 screenshots staged in a run's image store, then re-numbered copies up to ``--episodes``, streamed from a file
@@ -122,6 +123,14 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
     return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}}
 
 
+def _screenshots(path: Path):
+    from sftdata.loaders import androidcontrol
+    from sftdata.loaders.tfrecord import read_tfrecords
+
+    for frame in read_tfrecords(path):
+        yield from androidcontrol.decode_features(frame.data)["screenshots"]
+
+
 def stage_costs(episodes: int) -> None:
     """Seconds per episode of each stage's command on one worker (``--workers 1``), end to end."""
     from sftdata.synthetic.sample import generate_records
@@ -130,17 +139,20 @@ def stage_costs(episodes: int) -> None:
     data = OUT / f"stage-{episodes}.tfrecord.gz"
     if not data.exists():
         write_tfrecords(data, generate_records(n_episodes=episodes, seed=3))
-    run = OUT / f"stage-run-{episodes}"
-    if run.exists():
-        subprocess.run(["rm", "-rf", str(run)], check=True)  # made by this script alone
+    run, export = OUT / f"stage-run-{episodes}", OUT / f"stage-export-{episodes}"
+    for made in (run, export):  # made by this script alone
+        if made.exists():
+            subprocess.run(["rm", "-rf", str(made)], check=True)
     sftdata = [sys.executable, "-m", "sftdata"]
     commands = {
         "ingest": [*sftdata, "ingest", "androidcontrol", str(data), "--out", str(run), "--workers", "1"],
         "annotate (template: the CPU side)": [*sftdata, "annotate", str(run), "--backend", "template"],
         "export qwen2.5-vl": [*sftdata, "export", str(run), "--format", "qwen2.5-vl", "--out",
-                              str(run / "export"), "--workers", "1"],
+                              str(export), "--workers", "1"],
     }
-    print(f"\nper-episode cost of each stage, one worker, {episodes} generated episodes (1080x2400); {load()}")
+    steps = sum(1 for _ in _screenshots(data))
+    print(f"\nper-episode cost of each stage, one worker, {episodes} generated episodes (1080x2400, {steps} "
+          f"screenshots), each command's start-up included; {load()}")
     for name, cmd in commands.items():
         t0 = time.perf_counter()
         before = os.times()
@@ -148,7 +160,8 @@ def stage_costs(episodes: int) -> None:
         after = os.times()
         wall = time.perf_counter() - t0
         cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-        print(f"  {name:36} {wall:6.1f} s wall, {cpu:6.1f} s CPU: {1000 * cpu / episodes:6.1f} ms CPU/episode")
+        print(f"  {name:36} {wall:6.1f} s wall, {cpu:6.1f} s CPU: {1000 * cpu / episodes:6.1f} ms CPU/episode "
+              f"({1000 * cpu / steps:5.2f} ms CPU/screenshot)")
 
 
 def main() -> None:
@@ -160,6 +173,14 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     header("executors: local --workers 1, local --workers 2, ray on 2 CPUs (127.0.0.1)")
+    if args.rounds > 0:
+        executors(args)
+    if args.stage_costs:
+        stage_costs(args.stage_costs)
+    footer()
+
+
+def executors(args: argparse.Namespace) -> None:
     big = compare(args.episodes, args.rounds)
     small = compare(args.small, args.rounds)
     t = big["times"]
@@ -171,9 +192,6 @@ def main() -> None:
         print(f"worker peak RSS {name}: {small['peaks'][name]:.0f} MB at {args.small} episodes, "
               f"{big['peaks'][name]:.0f} MB at {args.episodes} "
               f"({big['peaks'][name] / small['peaks'][name]:.2f}x for {args.episodes / args.small:.0f}x the units)")
-    if args.stage_costs:
-        stage_costs(args.stage_costs)
-    footer()
 
 
 if __name__ == "__main__":
