@@ -42,7 +42,7 @@ from typing import Any, Sequence
 from ..model import Episode
 from .calls import ITEM_FIELDS
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
-from .conflict import decision_names_call
+from .conflict import call_evidence
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
@@ -107,14 +107,15 @@ def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: floa
 
 
 def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
-    if failures and all(f.reason == "reasoning_contradicts_action" and "another element" in f.detail
-                        for f in failures):
+    if failures and all(f.reason == "reasoning_contradicts_action" for f in failures):
         field = failures[0].detail.split(":", 1)[0]
         other = re.search(r"names “([^”]*)”", failures[0].detail)
-        named = decision_names_call(item.get(field), item["function"], episode.steps[index],
-                                    other.group(1) if other else "")
-        if named:  # the decision names the call's own target or value, something else names another
-            return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the decision "
+        element = re.search(r"another (?:element|field)", failures[0].detail)
+        named = call_evidence(item.get(field), item["function"], episode.steps[index],
+                              (other.group(1) if other else "") if element else None,
+                              "says the task is complete" in failures[0].detail)
+        if named:  # the text names what the call does too: a reader decides
+            return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the text "
                                                         f"names “{named[:40]}” too") for f in failures))
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))

@@ -1,10 +1,13 @@
-"""A contradiction that the decision itself does not make: the text names the call's target *in its decision*
-and another element elsewhere (a dialog's title, a plan's later step, the card it describes).
+"""A contradiction that the text also answers: it names another element, action, direction, typed text or
+"task complete", but it names what the call does too (a dialog's title beside its button, a plan's later step,
+``Nothing more to do here — press the system Back key``).
 
-The contradiction rules read one decision per text; when they find another element of the screen but the
-decision's own clause (or what its pronoun stands for) names the call's target, the text says both, and a reader
-must decide: :func:`certify` leaves it ``unsure`` (``conflicting_decision``) instead of rejecting it. A wrong
-verb, direction, typed text or option is never softened so.
+The contradiction rules read one decision per text; when they find something else but the text also gives the
+call's own evidence (:func:`call_evidence`: its target's label in a clause that acts, its typed value or option,
+its app, "back" or "home" for those calls, a direction said in view words that the call's direction reads the other
+way round), the text says both, and a reader must decide: :func:`certify` leaves it ``unsure``
+(``conflicting_decision``) instead of rejecting it. A contrast (``not X``), a purpose and a landmark are no
+evidence; a text whose decision names only something else stays rejected.
 
 >>> from sftdata.model import Action, Element, Screenshot, Step
 >>> yes = Element(0, (0, 0, 10, 10), text="删除", flags=("visible",))
@@ -14,6 +17,13 @@ verb, direction, typed text or option is never softened so.
 '删除'
 >>> decision_names_call("点取消。", call, step) is None
 True
+>>> call_evidence("前面都处理好了，没别的事 —— 点删除。", call, step, done_claim=True)
+'删除'
+>>> call_evidence("前面都处理好了，点取消。", call, step, done_claim=True) is None
+True
+>>> swipe = {"name": "swipe", "parameters": {"direction": "UP"}}
+>>> call_evidence("keep scrolling up the list", swipe, step), call_evidence("swipe down the list", swipe, step)
+('up (read the other way round)', None)
 """
 from __future__ import annotations
 
@@ -21,9 +31,12 @@ import re
 from typing import Any
 
 from ..model import Step
+from .agreement import _BACK_CONTROL, COMPATIBLE
 from .agreement_target import _CONTRAST
 from .calls import grounding_label, normalize
-from .decision import mask_quotes, quotes_in, stated_decision
+from .decision import (_FINGER_EN, _FINGER_MOVES, _FINGER_ZH, _HISTORY, action_clauses, finger_direction,
+                       mask_quotes, quotes_in, stated_decision)
+from .evidence import _said as _value_said, decision_evidence
 
 
 _PURPOSE = re.compile(r"\b(?:to|so that|in order to|for)\b|以便|为了|好让|来(?=[找看查打进])|去(?=[找看查])|找|^\s*(?:查看|看看|浏览)", re.I)
@@ -63,4 +76,65 @@ def decision_names_call(text: str, function: dict[str, Any], step: Step, other: 
     return next((n for n in names if n and _said(said, n)), None)
 
 
-__all__ = ["decision_names_call"]
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+def _acting_parts(text: str) -> list[tuple[int, str]]:
+    """Each action clause of ``text`` (not history, a condition, a negation or a later plan) to its sentence's
+    end, cut at a contrast or a purpose and without landmarks: what the text decides, one clause at a time."""
+    out = []
+    for clause in action_clauses(text):
+        stop = _SENTENCE_END.search(text, clause.span[1])
+        part = text[clause.span[0]:stop.start() if stop else len(text)]
+        masked = mask_quotes(part)
+        cut = [m.start() for m in (_CONTRAST.search(masked), _PURPOSE.search(masked, len(clause.clause) // 2 + 1)) if m]
+        out.append((clause.span[0], _LANDMARK.sub(" ", part[:min(cut)] if cut else part)))
+    return out
+
+
+def _view_worded(text: str) -> bool:
+    """The text's direction is said in view words (scroll, 翻, page) and nowhere in the finger's (swipe, 滑,
+    finger): which way the content or the finger goes is the writer's convention."""
+    masked = mask_quotes(text)
+    return not any(p.search(masked) for p in (_FINGER_EN, _FINGER_MOVES, _FINGER_ZH))
+
+
+def call_evidence(text: str, function: dict[str, Any], step: Step, other: str | None = None,
+                  done_claim: bool = False) -> str | None:
+    """What of the call ``text`` names besides the decision the contradiction rules read (the words, short), or
+    None: for another element, :func:`decision_names_call`; else an action clause (not history, a condition, a
+    negation or a later plan) whose own evidence certifies the call (its target, value, app, direction; going
+    back, home or waiting by the verb), or the typed value or option said in such a clause; else a direction said
+    in view words only that is the call's read the other way round."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    if other is not None:  # another element: the decision's own clause (or its pronoun's) must name the target
+        return decision_names_call(text, function, step, other)
+    first = stated_decision(text)
+    name = str(function.get("name") or "")
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    parts = _acting_parts(text)
+    for start, part in parts:
+        if first is not None and start == first.span[0] and not done_claim:
+            continue  # the decision the contradiction is about
+        decision = stated_decision(part)
+        if decision is None or decision.verb not in COMPATIBLE.get(name, ()):
+            continue
+        if name in ("press_back", "go_back") and _BACK_CONTROL.search(decision.phrase):
+            return decision.phrase.strip()[:40]  # hit the Back key: the verb is a tap, its object the back key
+        found, missing = decision_evidence(part, function, step, decision)
+        if not missing and (len(found) > 1 or name in ("press_back", "go_back", "press_home", "wait")):
+            return found[-1].words
+    value = str(params.get("value") or "") if name == "select" else ""
+    if value and any(_value_said(value, p) for _, p in parts):  # the option said with another verb (下拉里选 X)
+        return value
+    want = str(params.get("direction") or "").lower()
+    if name in ("swipe", "scroll") and want and _view_worded(text):
+        said = finger_direction(text)
+        if said and (said if name == "swipe" else _OPPOSITE[said]) == _OPPOSITE[want]:
+            return f"{want.lower()} (read the other way round)"
+    return None
+
+
+__all__ = ["call_evidence", "decision_names_call"]
