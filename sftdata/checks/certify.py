@@ -40,17 +40,20 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..model import Episode
+from .acted_state import acted_state
 from .calls import ITEM_FIELDS
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .conflict import call_evidence
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
+from .future_text import later_screen_words
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
 
 OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
-                  "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position")
+                  "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position",
+                  "later_screen_text", "acted_element_state")
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,14 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values)
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
+        state = acted_state(text, decision, function)
+        if state:
+            reasons.append(Reason("acted_element_state", f"“{state[:60]}” tells the acted-on element as changed"))
+        after = text[decision.span[1]:]
+        later = [f.word for f in later_screen_words(after, episode, index) if not plan_clause(after, f.word)]
+        if later:
+            reasons.append(Reason("later_screen_text", f"“{later[0][:40]}”, said after the decision, is shown only "
+                                  "on a later screen"))
     for name in ("reasoning",) + ITEM_FIELDS:
         value = item.get(name)
         if not isinstance(value, str):

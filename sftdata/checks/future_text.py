@@ -21,6 +21,8 @@ adds known words nor supplies future ones.
 []
 >>> future_screen_text("点击“设置”，已配对的设备列表就出来了。", ep, 0)
 [FutureText(word='已配对的设备', screen=1)]
+>>> later_screen_words("点“设置”，进去后已配对的设备在最上面。", ep, 0)
+[FutureText(word='已配对的设备', screen=1)]
 """
 from __future__ import annotations
 
@@ -136,6 +138,37 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
                 continue
             seen.update((label, word))
             found.append(FutureText(word, later_index))
+    return found
+
+
+_TOKEN = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]{2,}|[a-z0-9][a-z0-9'&.-]*[a-z0-9]", re.I)
+MIN_TOKEN_LATIN = 4  # a later screen's word of this many Latin characters (or two CJK) in a text is a doubt
+
+
+def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureText]:
+    """The words of ``text`` (two CJK characters or :data:`MIN_TOKEN_LATIN` Latin ones, a whole word of a later
+    screen's label) that only a screen after step ``index`` shows: not enough to call it hindsight
+    (:func:`future_screen_text` asks for longer names), enough to doubt it (``results come back with Family
+    earbuds`` where only the next screen shows ``Family earbuds mini #1``)."""
+    if not isinstance(text, str) or not text.strip() or index + 1 >= len(episode.steps):
+        return []
+    if not any(screen_texts(s) for s in episode.steps[:index + 1]):
+        return []  # nothing is known about the screens so far: absence proves nothing
+    known = "\x00".join(_flat(k) for k in known_texts(episode, index))
+    said = {m.group().lower() for m in _TOKEN.finditer(normalize(text))}
+    body = _flat(normalize(text))
+    found: list[FutureText] = []
+    seen: set[str] = set()
+    for later_index, texts in _later_screens(episode, index):
+        for label in texts:
+            for m in _TOKEN.finditer(label):
+                word = m.group().lower()
+                cjk = _CJK.match(word) is not None
+                if word in seen or (not cjk and len(word) < MIN_TOKEN_LATIN) or _is_known(word, known):
+                    continue
+                if (word in body) if cjk else (word in said):
+                    seen.add(word)
+                    found.append(FutureText(word, later_index))
     return found
 
 

@@ -1,0 +1,79 @@
+"""The acted-on element's state told after the decision: ``勾选复选框，勾选成功``, ``type 05/14 — the field shows
+05/14``. What the element looks like after the action is on the next screen only, whatever the words.
+
+Structural, not a list of result words: a clause after the decision that is not itself an action (nor a hedge
+or a plan) and says again the call's typed value or option, the decision's own verb, or the target's label,
+describes the element acted on as already changed. :func:`certify` leaves such an item ``unsure``
+(``acted_element_state``).
+
+>>> from sftdata.checks.decision import stated_decision
+>>> text = "搜索框里填上 blue mugs，框里现在就是 blue mugs。"
+>>> call = {"name": "type", "parameters": {"text": "blue mugs"}}
+>>> acted_state(text, stated_decision(text), call)
+'框里现在就是 blue mugs'
+>>> text = "勾选“记住我”，勾选好了。"
+>>> acted_state(text, stated_decision(text), {"name": "click", "parameters": {}})
+'勾选好了'
+>>> text = "搜索框里填上 blue mugs，然后点搜索。"
+>>> acted_state(text, stated_decision(text), call) is None
+True
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .calls import normalize
+from .decision import Decision, action_clauses, mask_quotes
+
+_CLAUSE = re.compile(r"[^，,；;。.!！?？—–\n]+")
+_HEDGE = re.compile(r"会|应该|可能|将|如果|要是|然后|再|以便|为了|看看|是否|\b(?:will|should|would|might|may|if|then"
+                    r"|so that|to see|whether|expect|hopefully|after|next|later)\b|之后|接下来|稍后|下一步", re.I)
+
+
+def _said(word: str, clause: str) -> bool:
+    flat = normalize(word).strip()
+    cjk = re.search(r"[\u3400-\u9fff]", flat) is not None
+    if len(flat) < (2 if cjk else 4):
+        return False
+    edge = "" if cjk else r"(?<![a-z0-9])"
+    return re.search(edge + re.escape(flat) + ("" if cjk else r"(?![a-z0-9])"), normalize(clause)) is not None
+
+
+_PRONOUN = re.compile(r"\s*(?:它|他|她|这|那|一下|一次|\b(?:it|this|that|them|once|again)\b)", re.I)
+
+
+def _bare_repeat(clause: str, rest: str, verb: str) -> bool:
+    """``勾选成功``: the clause opens with the decision's own verb and follows it with a word or two that is no
+    object (not a pronoun, nothing quoted, four characters at most)."""
+    bare = rest.strip(" 了啦。.!！")
+    return (normalize(clause).strip().startswith(normalize(verb)) and 0 < len(bare) <= 4
+            and not _PRONOUN.match(bare) and not re.search(r"[“\"'‘「]", bare))
+
+
+def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str | None:
+    """The first clause after ``decision`` that tells the acted-on element's new state (see the module doc)."""
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    verb = decision.after_verb[:len(decision.after_verb) - len(decision.rest)].strip() if decision.rest else ""
+    short_verb = verb if verb and (len(verb) <= 4 or re.fullmatch(r"[A-Za-z]+", verb)) else ""
+    words = [str(params.get(k)) for k in ("text", "value") if params.get(k)] + ([short_verb] if short_verb else [])
+    acting = [c.span for c in action_clauses(text)  # a clause that repeats the verb without an object is a state
+              if not (short_verb and c.span[0] >= decision.span[1] and _bare_repeat(c.clause, c.rest, short_verb))]
+    start = decision.span[1]
+    for m in _CLAUSE.finditer(text, start):
+        at = (m.start(), m.end())
+        clause = m.group()
+        if not clause.strip() or _HEDGE.search(mask_quotes(clause)):
+            continue
+        if any(a < at[1] and at[0] < b for a, b in acting):
+            continue  # another decision or a plan: not a state
+        said = [w for w in words if _said(w, clause)]
+        rest = normalize(clause)
+        for w in said:
+            rest = rest.replace(normalize(w).strip(), " ")
+        if said and re.search(r"[\u3400-\u9fff]|[a-z]{2,}", rest):  # a predicate beside it, not the value alone
+            return clause.strip()
+    return None
+
+
+__all__ = ["acted_state"]
