@@ -10,8 +10,10 @@
 - ``unsure`` otherwise, with what was missing or doubtful: ``no_decision``, ``decision_not_grounded``,
   ``another_action`` (another clause decides something the call does not do), ``outcome_after_action`` (a clause
   after the decision reports what happens next), ``plan_names_later_screen`` (a plan names a word only a later
-  screen shows: a guess, never hindsight) and ``name_not_on_screen`` (a name no screen so far, the goal, the
-  history or the call shows).
+  screen shows: a guess, never hindsight), ``name_not_on_screen`` (a name no screen so far, the goal, the
+  history or the call shows), ``conflicting_decision`` (a contradiction, but an action clause also names what the
+  call does), ``later_screen_text`` (a word after the decision only a later screen shows), ``acted_element_state``
+  (the acted-on element told as changed) and ``run_position``.
 
 Unsure items go to a reader: the LLM judge when one is configured, else the review queue; export takes certified
 items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes them all).
