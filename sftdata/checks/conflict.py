@@ -34,8 +34,8 @@ from ..model import Step
 from .agreement import _BACK_CONTROL, COMPATIBLE
 from .agreement_target import _CONTRAST
 from .calls import grounding_label, normalize
-from .decision import (_FINGER_EN, _FINGER_MOVES, _FINGER_ZH, _HISTORY, action_clauses, finger_direction,
-                       mask_quotes, quotes_in, stated_decision)
+from .decision import _HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
+from .finger import _FINGER_EN, _FINGER_MOVES, _FINGER_ZH
 from .evidence import _said as _value_said, decision_evidence
 
 

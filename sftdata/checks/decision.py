@@ -21,33 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# quotations: UI text, the goal, typed text (never read for verbs)
-QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|『([^』]*)』|\"([^\"]*)\"|‘([^’]*)’|《([^》]*)》"
-                   r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
-_SPACES = re.compile(r"\s+")
-_QUOTE_PAIRS = ("“”", "「」", "『』")  # the writers' quotation marks, in the order they are tried
-_MORE_PAIRS = ("《》", "‘’", '""')  # the other pairs QUOTE reads, for a text that holds marks of the first three
-
-
-def quote(text: str) -> str:
-    """Wrap UI text in the first quotation pair it does not already contain (whitespace collapsed); a text holding
-    a mark of each of those pairs gets the first pair whose closing mark it lacks, so the checks read the quote
-    back whole (:data:`QUOTE` ends a quotation at its pair's closing mark).
-
-    >>> quote("Mobiles"), quote('搜索“机械键盘”'), quote('“a” 「b」 『c』')
-    ('“Mobiles”', '「搜索“机械键盘”」', '《“a” 「b」 『c』》')
-    """
-    text = _SPACES.sub(" ", text).strip()
-    for pair in _QUOTE_PAIRS:
-        if pair[0] not in text and pair[1] not in text:
-            return pair[0] + text + pair[1]
-    return next((pair[0] + text + pair[1] for pair in _QUOTE_PAIRS + _MORE_PAIRS if pair[1] not in text),
-                "「" + text + "」")
-
-
-def quotable(text: str) -> bool:
-    """Can :func:`quote` wrap ``text`` so that it reads back whole? (Not when it holds every closing mark.)"""
-    return any(pair[1] not in text for pair in _QUOTE_PAIRS + _MORE_PAIRS)
+from .finger import finger_direction  # noqa: F401 (read with the decision)
+from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 
 
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
@@ -129,20 +104,6 @@ _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|
                      r"|let me|let's|I have to|the next action|my next action|I)\b", re.I)
 
 _PRONOUN = re.compile(r"\s*(?:一下)?(?:它的|它|这个|这一项|这一条|这条|这款|该项|那个|\b(?:its|it|this|that|this one|that one)\b)", re.I)
-_DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
-_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-_FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
-_VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
-_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
-                        r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
-_FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
-                           r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
-                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
-_SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",
-         "右": "right"}
-_VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
-_REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
-                           r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -164,18 +125,6 @@ class Decision:
     follow: str = ""  # the rest of the clause's sentence (``输入 OK, 没问题 然后发送``: a value may hold a comma)
 
 
-def mask_quotes(text: str) -> str:
-    """``text`` with the inside of every quotation replaced by ``□`` (same length: offsets hold)."""
-    return QUOTE.sub(lambda m: m.group()[0] + "□" * (len(m.group()) - 2) + m.group()[-1], text)
-
-
-def quotes_in(text: str) -> list[str]:
-    """The quoted strings of ``text``, in order.
-
-    >>> quotes_in('点击“设置”，输入「abc」')
-    ['设置', 'abc']
-    """
-    return [next(g for g in m.groups() if g is not None) for m in QUOTE.finditer(text)]
 
 
 def _first_verb(masked: str) -> tuple[int, str, int] | None:
@@ -183,40 +132,6 @@ def _first_verb(masked: str) -> tuple[int, str, int] | None:
     hits = [(m.start(), kind, m.end()) for kind, pattern in _VERB_RE for m in pattern.finditer(masked)]
     return min(hits, key=lambda h: (h[0], -(h[2] - h[0]))) if hits else None
 
-
-def finger_direction(clause: str) -> str | None:
-    """The finger direction a clause states: finger words (滑, swipe, 下拉) as said, view words (滚动, 翻, scroll)
-    reversed; a swipe 'to see more below' without a direction word is up.
-
-    >>> finger_direction("向下滚动页面"), finger_direction("手指向下滑动"), finger_direction("scroll down the list")
-    ('up', 'down', 'up')
-    """
-    masked = mask_quotes(clause)
-    m = _FINGER_MOVES.search(masked)
-    if m:  # finger up / from right to left / 从右往左
-        return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5)).lower()]
-    m = _FINGER_ZH.search(masked)
-    if m:
-        if m.group().startswith("下拉"):
-            return "down"
-        if m.group().startswith("上拉"):
-            return "up"
-        said = _DIRECTIONS[m.group(1) or m.group(2)]
-        if said == "down" and _REVEAL_BELOW.search(masked) and not re.search(r"手指|finger", masked, re.I):
-            return None  # 向下滑动浏览更多: often the view's direction in everyday Chinese; ambiguous, so unsaid
-        return said
-    m = _VIEW_ZH.search(masked)
-    if m:
-        return _OPPOSITE[_DIRECTIONS[m.group(1) or m.group(2)]]
-    m = _FINGER_EN.search(masked)
-    if m:
-        return (m.group(1) or m.group(2)).lower()
-    m = _VIEW_EN.search(masked)
-    if m:
-        return _OPPOSITE[m.group(1).lower()]
-    if _REVEAL_BELOW.search(masked):
-        return "up"
-    return None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,63 @@
+"""The finger's direction a clause says: finger words (滑, swipe, 下拉, ``finger moves up``) as said, view words
+(滚动, 翻, scroll) reversed, a movement from one side to another (``right-to-left``, ``从右往左``) toward its end."""
+from __future__ import annotations
+
+import re
+
+from .quoting import mask_quotes
+
+_DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+_FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
+_VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
+_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
+                        r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
+_FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
+                           r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
+                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
+_FROM_TO = re.compile(r"\b(left|right|top|bottom)\s*(?:(?:-|–|→|->)\s*(?:to\s*-?\s*)?|\s+to\s+)(?:the\s+)?"
+                      r"(left|right|top|bottom)\b(?!\s+(?:side|edge|corner|column|half))", re.I)
+_SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",
+         "右": "right"}
+_VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
+_REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
+                           r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
+
+
+def finger_direction(clause: str) -> str | None:
+    """The finger direction a clause states: finger words (滑, swipe, 下拉) as said, view words (滚动, 翻, scroll)
+    reversed; a swipe 'to see more below' without a direction word is up.
+
+    >>> finger_direction("向下滚动页面"), finger_direction("手指向下滑动"), finger_direction("scroll down the list")
+    ('up', 'down', 'up')
+    """
+    masked = mask_quotes(clause)
+    m = _FROM_TO.search(masked)
+    if m:  # right-to-left, from right to left: toward the end side, whatever else the clause says
+        return _SIDE[m.group(2).lower()]
+    m = _FINGER_MOVES.search(masked)
+    if m:  # finger up / from right to left / 从右往左
+        return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5)).lower()]
+    m = _FINGER_ZH.search(masked)
+    if m:
+        if m.group().startswith("下拉"):
+            return "down"
+        if m.group().startswith("上拉"):
+            return "up"
+        said = _DIRECTIONS[m.group(1) or m.group(2)]
+        if said == "down" and _REVEAL_BELOW.search(masked) and not re.search(r"手指|finger", masked, re.I):
+            return None  # 向下滑动浏览更多: often the view's direction in everyday Chinese; ambiguous, so unsaid
+        return said
+    m = _VIEW_ZH.search(masked)
+    if m:
+        return _OPPOSITE[_DIRECTIONS[m.group(1) or m.group(2)]]
+    m = _FINGER_EN.search(masked)
+    if m:
+        return (m.group(1) or m.group(2)).lower()
+    m = _VIEW_EN.search(masked)
+    if m:
+        return _OPPOSITE[m.group(1).lower()]
+    if _REVEAL_BELOW.search(masked):
+        return "up"
+    return None
+
