@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, main
+from .cli_base import _fatal_to_exit, executor_flags, main, open_executor
 from .annotate.options import AnnotateOptions
 from .config import ReportOptions, TopLevel
 from .errors import FatalError
@@ -35,9 +35,11 @@ def _ingest_source(src, run_dir: Path, options: dict, progress: bool | None):
     """Ingest ``src`` into ``run_dir`` as ``sftdata run`` would, with the command line's --strict/--workers."""
     from .sources import ingest_options
 
+    chosen = open_executor(options, options["workers"])  # a wrong choice is refused before anything is written
     run = RunDir(run_dir)
-    with run.creating(), run.writing():
-        result = src.ingest(run, ingest_options(src, strict=options["strict"], workers=options["workers"]), progress)
+    with run.creating(), run.writing(), chosen as executor:
+        result = src.ingest(run, ingest_options(src, strict=options["strict"], workers=options["workers"]), progress,
+                            executor=executor)
     _report(run_dir, result)
     return run, result
 
@@ -162,7 +164,7 @@ def ingest_mind2web(paths, run_dir, progress, **options):
 @click_options(AnnotateOptions, only=("backend", "model", "base_url"), overrides="[annotate]")
 @PROGRESS
 @_fatal_to_exit
-def run_command(config, print_example_config, workers, backend, model, base_url, strict, progress):
+def run_command(config, print_example_config, workers, executor, address, backend, model, base_url, strict, progress):
     """Run the whole conversion from a TOML config: ingest, annotate, judge (with a [judge] table), validate,
     export, report.
 
@@ -174,6 +176,8 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
     Examples:
       sftdata run --print-example-config > sftdata.toml
       sftdata run sftdata.toml --workers 2
+      sftdata run sftdata.toml --executor ray                       # a Ray on 127.0.0.1, stopped afterwards
+      sftdata run sftdata.toml --executor ray --address head:6379   # the stages' units on a Ray cluster
     """
     from dataclasses import replace as dc_replace
 
@@ -191,6 +195,10 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
         cfg.workers = workers
     if strict is not None:
         cfg.strict = strict
+    if executor:
+        cfg.executor = executor
+    if address:
+        cfg.address = address
     if backend or model or base_url:
         cfg.annotate = dc_replace(cfg.annotate, backend=backend or cfg.annotate.backend,
                                   model=model or cfg.annotate.model, base_url=base_url or cfg.annotate.base_url)
@@ -210,6 +218,7 @@ def run_command(config, print_example_config, workers, backend, model, base_url,
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(ReportOptions)
+@executor_flags
 @_fatal_to_exit
 def report(run_dir, **options):
     """Write one self-contained HTML page about a run (images embedded, no network needed to view it).
@@ -226,7 +235,8 @@ def report(run_dir, **options):
 
     run = RunDir(run_dir)
     run.require_run()
-    done = ReportStage(run, from_cli(ReportOptions, options)).execute()
+    with open_executor(options) as executor:
+        done = ReportStage(run, from_cli(ReportOptions, options), executor=executor).execute()
     click.echo(f"{done.stage.out} is up to date: nothing it shows has changed" if done.skipped
                else f"wrote {done.stage.out}")
 

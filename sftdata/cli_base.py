@@ -41,6 +41,22 @@ def _fatal_to_exit(fn):
 _ids = id_list  # episode ids from "a,b" or a file of ids
 
 
+def executor_flags(fn):
+    """``--executor`` and ``--address``, the run config's top-level declarations, on a stage command."""
+    from .config import TopLevel
+    from .options import click_options
+
+    return click_options(TopLevel, only=("executor", "address"))(fn)
+
+
+def open_executor(options: dict, workers: int = 1):
+    """The executor ``--executor``/``--address`` chose (taken out of ``options``), to open with ``with``: a Ray
+    started for the command is stopped when it ends."""
+    from .executors import executor
+
+    return executor(options.pop("executor"), workers, options.pop("address"))
+
+
 def batch_flags(fn):
     """``--write-requests`` and ``--import-results``: the batch backend of an LLM stage (annotate, judge)."""
     fn = click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),

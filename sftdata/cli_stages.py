@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, batch_flags, llm_stats_line, main, run_llm_stage
+from .cli_base import _fatal_to_exit, batch_flags, executor_flags, llm_stats_line, main, open_executor, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .plural import counted, plural
@@ -72,8 +72,9 @@ def annotate(run_dir, write_requests, import_results, **options):
               help="Annotation lines: {id, items} records, or one raw seed 002 list per episode line.")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write the full report as JSON.")
 @click_options(ValidateTable)
+@executor_flags
 @_fatal_to_exit
-def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
+def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold, **options):
     """Check reasoning/action alignment of an annotation file and report why items fail (exit 1 on failures).
 
     \b
@@ -82,7 +83,7 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
       sftdata validate --episodes episodes.jsonl --annotations reconstructions.jsonl --report report.json
     """
     from .io import write_json_atomic
-    from .validate import format_report, validate_files
+    from .validate import format_report
 
     if run_dir is not None:
         if episodes_path or annotations_path:
@@ -92,12 +93,23 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
             raise FatalError(f"{run_dir} has no annotations.jsonl: run `sftdata annotate` first")
     elif not (episodes_path and annotations_path):
         raise click.UsageError("give RUN, or both --episodes and --annotations")
-    result = validate_files(episodes_path, annotations_path, cjk_threshold)
+    with open_executor(options) as executor:  # the check is one unit
+        [(_, result)] = executor.map(_validate_files, [("annotations", (episodes_path, annotations_path,
+                                                                        cjk_threshold))])
+    if isinstance(result, BaseException):
+        raise result
     if report:
         write_json_atomic(report, result.to_dict())
     click.echo(format_report(result))
     if not result.ok:
         raise SystemExit(1)
+
+
+def _validate_files(payload: tuple[Path, Path, float]):
+    """The validate command's one unit: the whole report of the annotations checked against the episodes."""
+    from .validate import validate_files
+
+    return validate_files(*payload)
 
 
 @main.command()
@@ -106,6 +118,7 @@ def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold):
               help="Export directory: new, empty, or (with --force) an earlier export; outside RUN or in RUN/export/.")
 @click.option("--force", is_flag=True, help="Replace an earlier sftdata export in --out (never any other folder).")
 @click_options(ExportOptions)
+@executor_flags
 @_fatal_to_exit
 def export(run_dir, out, force, **options):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
@@ -122,14 +135,15 @@ def export(run_dir, out, force, **options):
     from .export.stage import ExportStage, drop_hint
     from .formats import load_all
 
+    chosen = {k: options.pop(k) for k in ("executor", "address")}
     opts = from_cli(ExportOptions, options)
     fmt, max_length = opts.format, opts.max_length
     if opts.som and not getattr(load_all()[fmt], "som", False):
         raise click.UsageError(f"--som draws numbered element boxes for formats whose prompt promises them "
                                f"({', '.join(som_formats())}); {fmt} does not")
     run = RunDir(run_dir)
-    with run.writing(readonly_ok=True):
-        stage = ExportStage(run, opts, out=out, force=force)
+    with run.writing(readonly_ok=True), open_executor(chosen, opts.workers) as executor:
+        stage = ExportStage(run, opts, out=out, force=force, executor=executor)
         done = stage.execute(force=force)  # --force: export again; without it an unchanged export is not redone
     if done.skipped:
         click.echo(f"{out} already holds this export of the same inputs and options; nothing to do (--force exports "

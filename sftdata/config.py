@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import FatalError
+from .executors import EXECUTORS
 from .annotate.options import AnnotateOptions
 from .export.options import ExportOptions
 from .judge.options import JudgeOptions
@@ -38,6 +39,8 @@ class RunConfig:
     report_samples: int = 3
     workers: int = field(default_factory=lambda: default_workers())
     strict: bool = False
+    executor: str = "local"  # where the stages' units run (TopLevel.executor)
+    address: str | None = None  # the Ray cluster to join (TopLevel.address)
     judge: JudgeOptions | None = None  # [judge]: run after annotate when present
 
 
@@ -54,6 +57,16 @@ class TopLevel:
     run_dir: str = option(None, "One directory holds every stage's outputs.", cli=False,
                           config_help="one directory holds every stage's outputs (a new name: never another run's)")
     workers: int = workers_option()
+    executor: str = option("local", "Where the stages' units run: local (a process pool on this machine) or ray (Ray "
+                           "tasks: a Ray started on 127.0.0.1 for this command and stopped afterwards, or the cluster "
+                           "at --address; pip install 'sftdata[ray]'). Outputs are the same bytes either way. Annotate "
+                           "and judge call the LLM from this process, so their --concurrency bounds the whole run, "
+                           "cluster-wide.", choices=lambda: sorted(EXECUTORS), fingerprint=False,
+                           config_help="local, or ray: the units as Ray tasks (docs/cluster.md).")
+    address: str | None = option(None, "The Ray cluster to join (HOST:PORT of its head, or ray://HOST:PORT); only with "
+                                 "--executor ray. Unreachable: one line and exit 1 within 10 s.", metavar="ADDR",
+                                 fingerprint=False, example="head-node:6379",
+                                 config_help="The Ray cluster to join (with executor = \"ray\").")
     strict: bool = option(False, "Stop at the first bad record instead of ledgering it.",
                           config_help="true: stop at the first bad record instead of ledgering it")
 
@@ -136,7 +149,8 @@ def parse_config(text: str, base: Path) -> RunConfig:
     return RunConfig(run_dir=_path(base, top_level.run_dir), sources=sources, annotate=annotate, exports=exports,
                      validate_cjk_threshold=float(validate.cjk_threshold), report=report.enabled,
                      report_samples=report.samples,
-                     workers=top_level.workers, strict=top_level.strict, judge=judge)
+                     workers=top_level.workers, strict=top_level.strict, judge=judge,
+                     executor=top_level.executor, address=top_level.address)
 
 
 def load_config(path: str | Path) -> RunConfig:

@@ -5,6 +5,8 @@ ingest (each source) -> annotate -> (judge) -> validate -> export (each format) 
 judge resume record by record; validate, an export and the report are not redone while their fingerprints (what
 they read, their options: :mod:`sftdata.stage_inputs`) are unchanged, so a run with nothing to do only reads. At
 the end the manifest's ``accounting`` checks, per export, that every ingested episode was exported or rejected.
+The stages' units run on one executor for the whole run (``--executor``: a local pool, or Ray); annotate and judge
+call the LLM from this process, so their concurrency is the run's, cluster-wide.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import RunConfig
+from .executors import Executor, executor as make_executor
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, ExportStage
 from .sources import ingest_options
@@ -66,10 +69,10 @@ def _stage(result: PipelineResult, kind: str, stage: Stage, label: str | None = 
     return out
 
 
-def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None) -> None:
+def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None, executor: Executor) -> None:
     for src in cfg.sources:
         opts = ingest_options(src, strict=cfg.strict, workers=cfg.workers)
-        out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress))
+        out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress, executor=executor))
         if out.skipped:
             result.skipped.append(f"ingest {src.type}")
 
@@ -92,16 +95,17 @@ def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
 
 
 def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult:
-    """Every stage over ``cfg.run_dir``, holding its writer lock throughout."""
+    """Every stage over ``cfg.run_dir``, holding its writer lock throughout, on one executor (``cfg.executor``:
+    a Ray is started, or joined, once for the run and stopped at its end)."""
     run = RunDir(cfg.run_dir)
     run.ensure_writable()
-    with run.writing():
-        return _run_stages(cfg, run, progress)
+    with run.writing(), make_executor(cfg.executor, cfg.workers, cfg.address) as executor:
+        return _run_stages(cfg, run, progress, executor)
 
 
-def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineResult:
+def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None, executor: Executor) -> PipelineResult:
     result = PipelineResult(run)
-    _ingest(cfg, run, result, progress)
+    _ingest(cfg, run, result, progress, executor)
     if not run.episodes_path.exists():
         raise NothingProduced("no episode was ingested: check the sources in the config")
 
@@ -127,14 +131,15 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
         if verdicts.new_judged == 0 and not verdicts.no_verdict:
             result.skipped.append("judge")
 
-    _validate(cfg, run, result)
+    _validate(cfg, run, result, executor)
 
     taken: set[str] = set()
     for opts in cfg.exports:
         name = export_name(opts, taken)
         taken.add(name)
         out_dir = run.path / "export" / name
-        export = ExportStage(run, replace(opts, progress=progress, workers=cfg.workers), out=out_dir, force=True)
+        export = ExportStage(run, replace(opts, progress=progress, workers=cfg.workers), out=out_dir, force=True,
+                             executor=executor)
         _stage(result, "export", export, label=f"export {name}")
         manifest = export.result.manifest
         result.exports[name] = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
@@ -144,26 +149,27 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None) -> PipelineR
         "elapsed_s": result.elapsed, "skipped": result.skipped, "accounting": result.accounting,
         "exports": {n: m["dir"] for n, m in result.exports.items()}})
     if cfg.report:
-        _report(cfg, run, result)
+        _report(cfg, run, result, executor)
     return result
 
 
-def _validate(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
+def _validate(cfg: RunConfig, run: RunDir, result: PipelineResult, executor: Executor) -> None:
     """Check every annotation against its episode, unless the episodes, the annotations and the options are those
     of the last finished check (its counts are then read back from the manifest)."""
     from .config import ValidateTable
     from .validate import VALIDATION_COUNTS, ValidateStage
 
-    out = _stage(result, "validate", ValidateStage(run, ValidateTable(cfg.validate_cjk_threshold)))
+    out = _stage(result, "validate", ValidateStage(run, ValidateTable(cfg.validate_cjk_threshold), executor=executor))
     result.validation = {k: out.entry[k] for k in VALIDATION_COUNTS}
 
 
-def _report(cfg: RunConfig, run: RunDir, result: PipelineResult) -> None:
+def _report(cfg: RunConfig, run: RunDir, result: PipelineResult, executor: Executor) -> None:
     """Write RUN/report.html, unless it is there and nothing it shows has changed since it was written."""
     from .config import ReportOptions
     from .report.stage import ReportStage
 
-    result.report = _stage(result, "report", ReportStage(run, ReportOptions(samples=cfg.report_samples))).stage.out
+    report = ReportStage(run, ReportOptions(samples=cfg.report_samples), executor=executor)
+    result.report = _stage(result, "report", report).stage.out
 
 
 def shown(path: str | Path) -> str:

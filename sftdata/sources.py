@@ -56,9 +56,9 @@ class AndroidControlSource:
         self.paths = [_path(base, p) for p in self.paths]
         self.splits = _path(base, self.splits) if self.splits else None
 
-    def ingest(self, run, opts, progress):
+    def ingest(self, run, opts, progress, executor=None):
         from .ingest import ingest_androidcontrol
-        return ingest_androidcontrol(self.paths, run, opts, progress)
+        return ingest_androidcontrol(self.paths, run, opts, progress, executor=executor)
 
 
 @dataclass
@@ -85,11 +85,11 @@ class AnnotatedSource:
             raise FatalError(f"config [{where}]: an annotated source needs root")
         self.root = _path(base, self.root)
 
-    def ingest(self, run, opts, progress):
+    def ingest(self, run, opts, progress, executor=None):
         from .ingest import ingest_annotated
         from .loaders.annotated import AnnotatedOptions
         aopts = AnnotatedOptions(tolerance_px=self.tolerance, require_clean=self.require_clean, ocr=self.ocr)
-        return ingest_annotated(self.root, run, opts, aopts, progress)
+        return ingest_annotated(self.root, run, opts, aopts, progress, executor=executor)
 
 
 @dataclass
@@ -113,7 +113,7 @@ class Mind2WebSource:
         self.paths = [_path(base, p) for p in self.paths]
         self.screenshots = _path(base, self.screenshots) if self.screenshots else None
 
-    def ingest(self, run, opts, progress):
+    def ingest(self, run, opts, progress, executor=None):  # read and built in this process (its rows stream)
         from .ingest.mind2web import Mind2WebOptions, ingest_mind2web
         m2w = Mind2WebOptions(viewport=size_of(self.viewport, 64),
                               screenshots=str(self.screenshots) if self.screenshots else None)

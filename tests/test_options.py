@@ -117,3 +117,37 @@ def test_batch_flags_are_declared_once():
     for command in ("annotate", "judge"):
         text = _help(command)
         assert "--write-requests FILE" in text and "--import-results FILE" in text
+
+
+EXECUTOR_COMMANDS = (["run"], ["ingest", "androidcontrol"], ["ingest", "annotated"], ["ingest", "mind2web"],
+                     ["export"], ["validate"], ["report"])
+
+
+def test_executor_and_address_are_declared_once():
+    """--executor and --address of run, every ingest command, export, validate and report are the top level's two
+    fields: one help, one choice list, one default (the run config's, too)."""
+    helps = {_help(*c).split("--executor [local|ray]")[1].split(" --address ADDR")[0].split(" [default")[0]
+             for c in EXECUTOR_COMMANDS}
+    assert len(helps) == 1 and "--concurrency bounds the whole run" in helps.pop()
+    assert len({_help(*c).split("--address ADDR")[1].split(" 10 s.")[0] for c in EXECUTOR_COMMANDS}) == 1
+    top, cfg = TopLevel(), RunConfig(run_dir=Path("r"), sources=[], annotate=AnnotateOptions(), exports=[])
+    assert (top.executor, top.address) == (cfg.executor, cfg.address) == ("local", None)
+    assert '# executor = "local"' in example_config() and '# address = "head-node:6379"' in example_config()
+
+
+def test_executor_in_the_config_top_level():
+    cfg = parse_config('executor = "Ray"\naddress = "head:6379"\n' + HEAD, Path("/x"))
+    assert (cfg.executor, cfg.address) == ("ray", "head:6379")
+    with pytest.raises(FatalError, match="executor = 'spark' should be one of local, ray"):
+        parse_config('executor = "spark"\n' + HEAD, Path("/x"))
+
+
+def test_address_without_ray_is_one_line(tmp_path):
+    """--address is for the ray executor: with the local one it is refused in one line, exit 1, nothing written."""
+    (tmp_path / "in").mkdir()
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(tmp_path / "in"), "--out", str(tmp_path / "run"),
+                                       "--address", "127.0.0.1:1"])
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == ["Error: --address 127.0.0.1:1 is for the ray executor (--executor ray); "
+                                          "the local executor runs on this machine"]
+    assert not (tmp_path / "run").exists()

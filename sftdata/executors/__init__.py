@@ -4,7 +4,10 @@ raised is its outcome, a :class:`Ready` payload is its own outcome). The driver,
 only writer of the ledgers and the manifest, so any executor that keeps this order writes the same bytes.
 
 ``local`` (:class:`~sftdata.executors.local.LocalExecutor`, the default) is a bounded process pool on this
-machine; another engine (a cluster) registers under its own name in :data:`EXECUTORS`.
+machine; ``ray`` (:class:`~sftdata.executors.ray_cluster.RayExecutor`, the ray extra) runs the units as Ray tasks
+on a Ray started here or on the cluster at ``address``; another engine registers under its own name in
+:data:`EXECUTORS` as a factory ``(workers, address) -> Executor``. An executor is a context manager: a command
+opens one for all its stages and closes it at the end (a Ray started for the run is stopped then).
 
 >>> list(executor("local", workers=1).map(abs, [("a", -1), ("b", Ready("kept"))]))
 [('a', 1), ('b', 'kept')]
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
 
-from .local import LocalExecutor, Ready, ordered_map  # noqa: F401 (Ready and ordered_map re-exported)
+from .local import LocalExecutor, Ready, ordered_map  # noqa: F401 (re-exported)
 
 K = TypeVar("K")
 
@@ -25,15 +28,34 @@ class Executor(Protocol):
     def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
         """``(key, fn(payload))`` for each ``(key, payload)``, in input order."""
 
+    def __enter__(self) -> "Executor":
+        """Start what the executor needs (a Ray), once."""
 
-EXECUTORS: dict[str, Callable[[int], Executor]] = {"local": LocalExecutor}
-EXECUTORS["ray"] = lambda workers: __import__(f"{__name__}.ray_cluster", fromlist=["_"]).RayExecutor(workers)  # lazy
+    def __exit__(self, *exc: object) -> None:
+        """Stop what :meth:`__enter__` started."""
 
 
-def executor(name: str = "local", workers: int = 1) -> Executor:
-    """The executor registered as ``name``, with ``workers`` workers."""
+def _local(workers: int, address: str | None = None) -> Executor:
+    if address:
+        from ..errors import FatalError
+        raise FatalError(f"--address {address} is for the ray executor (--executor ray); the local executor runs on "
+                         "this machine")
+    return LocalExecutor(workers)
+
+
+def _ray(workers: int, address: str | None = None) -> Executor:
+    from .ray_cluster import RayExecutor  # here: importing sftdata never imports Ray
+    return RayExecutor(workers, address=address)
+
+
+EXECUTORS: dict[str, Callable[[int, str | None], Executor]] = {"local": _local, "ray": _ray}
+
+
+def executor(name: str = "local", workers: int = 1, address: str | None = None) -> Executor:
+    """The executor registered as ``name``, with ``workers`` workers (on the cluster at ``address``, if given)."""
     try:
-        return EXECUTORS[name](workers)
+        factory = EXECUTORS[name]
     except KeyError:
         from ..errors import FatalError
         raise FatalError(f"unknown executor {name!r}; choose one of {', '.join(sorted(EXECUTORS))}") from None
+    return factory(workers, address)

@@ -78,5 +78,11 @@ class LocalExecutor:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
 
+    def __enter__(self) -> "LocalExecutor":
+        return self  # a pool lives as long as one map: nothing to start or stop here
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
     def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
         return ordered_map(fn, items, self.workers)

@@ -17,7 +17,7 @@ from ..errors import FatalError, RecordError
 from ..io import disk_full_error, disk_full_guard, text_for_output
 from ..loaders import androidcontrol
 from ..loaders.tfrecord import DEFAULT_MAX_RECORD_BYTES, read_tfrecords
-from ..executors import Ready, ordered_map
+from ..executors import Executor, LocalExecutor, Ready
 from ..rundir import RunDir
 from ..stage import StageRun, fingerprint
 from ..values import episode_id_of
@@ -109,8 +109,9 @@ def _select(opts: IngestOptions) -> tuple[Callable[[str], bool], dict[str, str]]
 
 
 def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: IngestOptions,
-                          progress: bool | None = None) -> IngestResult:
-    """Read AndroidControl TFRecord files into ``run``. See the module docstring for resume rules."""
+                          progress: bool | None = None, executor: Executor | None = None) -> IngestResult:
+    """Read AndroidControl TFRecord files into ``run``, the records built over ``executor`` (default: a local
+    pool of ``opts.workers``). See the module docstring for resume rules."""
     source = androidcontrol.SOURCE
     files = [Path(p) for p in paths]
     for f in files:
@@ -176,7 +177,7 @@ def ingest_androidcontrol(paths: list[str | os.PathLike], run: RunDir, opts: Ing
                     features = androidcontrol.stage_screenshots(features, run.images)  # workers get keys, not pixels
                     yield (ref, episode_id), (features, str(run.path), meta, opts.screen_change)
 
-        for (ref, episode_id), outcome in ordered_map(_build_androidcontrol, tasks(), opts.workers):
+        for (ref, episode_id), outcome in (executor or LocalExecutor(opts.workers)).map(_build_androidcontrol, tasks()):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
             bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
     bar.close()
@@ -279,8 +280,10 @@ def _unchanged(stage: StageRun) -> IngestResult:
 
 
 def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
-                     annotated_opts: "AnnotatedOptions | None" = None, progress: bool | None = None) -> IngestResult:
-    """Read every trajectory folder under ``root`` into ``run`` (episode id = folder path relative to root)."""
+                     annotated_opts: "AnnotatedOptions | None" = None, progress: bool | None = None,
+                     executor: Executor | None = None) -> IngestResult:
+    """Read every trajectory folder under ``root`` into ``run`` (episode id = folder path relative to root), the
+    folders built over ``executor`` (default: a local pool of ``opts.workers``)."""
     from ..loaders import annotated
 
     source = annotated.SOURCE
@@ -357,7 +360,7 @@ def ingest_annotated(root: str | os.PathLike, run: RunDir, opts: IngestOptions,
                 yield (ref, episode_id), (Ready(duplicate) if duplicate is not None
                                           else (str(folder), str(root), str(run.path), aopts, ref))
 
-        for (ref, episode_id), outcome in ordered_map(_build_annotated, tasks(), opts.workers):
+        for (ref, episode_id), outcome in (executor or LocalExecutor(opts.workers)).map(_build_annotated, tasks()):
             _outcome(outcome, ref, episode_id, episodes, reject, result, run)
     bar.close()
     _finish(stage, result, options)

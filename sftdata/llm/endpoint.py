@@ -36,7 +36,9 @@ class EndpointOptions:
     timeout: float = option(120.0, "Seconds per request.", low=1)
     max_retries: int = option(4, "Retries of one request on 429/5xx/timeouts (exponential backoff, jitter, "
                                  "Retry-After).", low=0)
-    concurrency: int = option(8, "Requests in flight.", low=1)
+    concurrency: int = option(8, "Requests in flight, for the whole run whatever --executor runs the other stages "
+                                 "(the LLM is called from this process).", low=1,
+                              config_help="Requests in flight (for the whole run, cluster-wide).")
     max_attempts: int = option(3, "Asks per window, the first included.", low=1)
     window: int = option(20, "Screenshots per request.", low=2)
     price_in: float | None = option(None, "Price per million prompt tokens, for the cost in the manifest.", low=0,
