@@ -94,17 +94,17 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
     whole_episode = asyncio.Semaphore(opts.concurrency) if opts.strict else contextlib.nullcontext()
     halted = False
 
-    async def one(number: int, raw: bytes):
+    async def one(seq: int, number: int, raw: bytes):
         nonlocal halted
         ep, first = await loop.run_in_executor(annotator.pool, load, number, raw)
         async with whole_episode:
             if halted:
-                return ep, None, None  # never asked: the run is stopping
+                return seq, (ep, None, None)  # never asked: the run is stopping
             try:
-                return ep, await annotator.episode(ep, first), None
+                return seq, (ep, await annotator.episode(ep, first), None)
             except (EpisodeRejected, FatalError) as exc:
                 halted = opts.strict and not (isinstance(exc, EpisodeRejected) and exc.transport_only)
-                return ep, None, exc
+                return seq, (ep, None, exc)
 
     async def stop(error: FatalError) -> None:
         for t in pending:
@@ -113,16 +113,18 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
         raise error
 
     pending: set[asyncio.Future] = set()
+    ready: dict[int, tuple] = {}  # finished before an earlier episode: ledgered in episode order, whatever finishes first
+    taken = 0  # the episodes ledgered (or passed over) so far, in order
     started = 0
     streak = 0  # episodes in a row that the endpoint failed
 
     def refill() -> None:  # a bounded number of episodes in memory (in flight, or prepared to go), not the run
         nonlocal started
-        while len(pending) < 2 * opts.concurrency and (opts.limit is None or started < opts.limit):
+        while len(pending) + len(ready) < 2 * opts.concurrency and (opts.limit is None or started < opts.limit):
             line = next(todo, None)
             if line is None:
                 return
-            pending.add(asyncio.ensure_future(one(*line)))
+            pending.add(asyncio.ensure_future(one(started, *line)))
             started += 1
 
     with Ledger(run.path / ANNOTATIONS) as annotations, run.open_rejects() as rejects:
@@ -130,8 +132,10 @@ async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, re
         while pending:
             finished, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             pending.difference_update(finished)
-            for task in finished:
-                ep, record, rejected = task.result()
+            ready.update(task.result() for task in finished)
+            while taken in ready:
+                ep, record, rejected = ready.pop(taken)
+                taken += 1
                 if record is None and rejected is None:
                     continue  # halted by --strict before it was asked
                 if isinstance(rejected, FatalError):
