@@ -97,9 +97,10 @@ def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:
 def run_pipeline(cfg: RunConfig, progress: bool | None = None) -> PipelineResult:
     """Every stage over ``cfg.run_dir``, holding its writer lock throughout, on one executor (``cfg.executor``:
     a Ray is started, or joined, once for the run and stopped at its end)."""
+    chosen = make_executor(cfg.executor, cfg.workers, cfg.address)  # a wrong choice is refused before any write
     run = RunDir(cfg.run_dir)
     run.ensure_writable()
-    with run.writing(), make_executor(cfg.executor, cfg.workers, cfg.address) as executor:
+    with run.writing(), chosen as executor:
         return _run_stages(cfg, run, progress, executor)
 
 
