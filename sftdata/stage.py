@@ -266,6 +266,10 @@ class Stage:
         """The manifest entry, counts read back from the ledgers."""
         return {}
 
+    def noted(self) -> bool:
+        """Whether this invocation writes its entry (a stage that added nothing may keep its earlier one)."""
+        return True
+
     def bar_total(self) -> int | None:
         return None
 
@@ -289,7 +293,7 @@ class Stage:
                 self.discard()
                 raise
             entry = self.entry()
-            if writable:
+            if writable and self.noted():
                 entry = self.book.finish(entry)
         return StageOutcome(self, False, entry, time.monotonic() - started, self.new)
 

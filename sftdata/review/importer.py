@@ -19,6 +19,7 @@ from ..io import Ledger
 from ..plural import counted
 from ..checks.check import check_items
 from ..rundir import RunDir
+from ..stage import Reject, Stage
 from .agreement import agreement_figures, alignment_rate
 from ..judge.status import judge_status
 from .ledger import REVIEWS, StepReview, load_reviews, record_key, resolve
@@ -90,63 +91,116 @@ def agreement(reviews: dict[tuple[str, int], StepReview], run: RunDir) -> dict[s
     return {"judge_vs_human": pair(judge), "rules_vs_human": pair(rules), "human_alignment": alignment_rate(human)}
 
 
-def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
-    """Apply the decisions of a Label Studio JSON export to ``run`` (see the module doc)."""
-    decisions = read_export(export_path)
-    result = ImportResult(decisions=len(decisions))
-    with run.writing():
-        annotations = run.latest_annotations()
-        wanted = {d.episode_id for d in decisions}
-        episodes = {e.id: e for e in run.episodes() if e.id in wanted}
-        existing = load_reviews(run.path)
-        seen = {r.get("key") for r in existing}
-        rejected = {(str(r.get("episode_id")), r.get("step")) for r in run.rejects()
-                    if r.get("stage") == STAGE and r.get("reason") == "human_rejected"}
-        new: list[dict] = []
-        with Ledger(run.path / REVIEWS) as reviews, run.open_rejects() as rejects:
-            for d in decisions:
-                key = record_key(d.task_id, d.annotation_id, d.time, d.step)
-                if key in seen:
-                    continue
-                episode, record = episodes.get(d.episode_id), annotations.get(d.episode_id)
-                items = record.get("items") if record else None
-                if episode is None or not isinstance(items, list) or len(items) != len(episode.steps):
-                    result.skipped["episode_not_in_run"] += 1
-                    continue
-                if d.step >= len(items):
-                    result.skipped["step_out_of_range"] += 1
-                    continue
-                rec = _record(d, episode, items, key)
-                reviews.append(rec)
-                seen.add(key)
-                new.append(rec)
-                if not rec["applied"]:
-                    result.edit_failures.append({"episode_id": d.episode_id, "step": d.step,
-                                                 "reviewer": d.reviewer, "failures": rec["failures"]})
-                if d.decision == "reject" and (d.episode_id, d.step) not in rejected:
-                    rejected.add((d.episode_id, d.step))
-                    rejects.append({"episode_id": d.episode_id, "source": episode.source, "stage": STAGE,
-                                    "reason": "human_rejected", "step": d.step,
-                                    "detail": f"step {d.step} rejected by {d.reviewer} at {d.time}"})
-        result.new = len(new)
-        resolved = resolve(existing + new)
+@dataclass
+class ReviewImportOptions:
+    """What ``sftdata review import`` reads: a Label Studio JSON export of the review tasks."""
+
+    export: str
+
+
+@dataclass
+class StepRejected(Reject):
+    """A step a reviewer rejected: its ``rejects.jsonl`` line names the step before the detail."""
+
+    step: int = 0
+
+    def line(self, stage: str) -> dict[str, Any]:
+        return {"episode_id": self.episode_id, "source": self.source, "stage": self.stage or stage,
+                "reason": self.reason, "step": self.step, "detail": self.detail}
+
+
+def _checked(payload: tuple[Decision, Any, list, str]) -> dict[str, Any]:
+    """The one unit of the review import: a decision as its ``reviews.jsonl`` record, an edit re-checked."""
+    return _record(*payload)
+
+
+class ReviewImportStage(Stage):
+    """The review import (see the module doc): its units are the decisions not yet in ``reviews.jsonl`` that name
+    a reviewable step; each becomes a record (and a rejected step a ``human_rejected`` reject). Never skipped as a
+    whole: a decision already imported is found by its key, and the manifest entry is rewritten only when a
+    decision was added (or the run has none yet)."""
+
+    name, options, key, bar_unit = STAGE, ReviewImportOptions, "human", None
+    process = staticmethod(_checked)
+
+    def __init__(self, run: RunDir, opts: ReviewImportOptions, *, executor: Any = None) -> None:
+        super().__init__(run, opts, progress=False, executor=executor)
+        self.decisions = read_export(opts.export)
+        self.result = ImportResult(decisions=len(self.decisions))
+
+    def prepare(self) -> None:
+        self.annotations = self.run.latest_annotations()
+        wanted = {d.episode_id for d in self.decisions}
+        self.episodes = {e.id: e for e in self.run.episodes() if e.id in wanted}
+        self.existing = load_reviews(self.run.path)
+        self.seen = {r.get("key") for r in self.existing}
+        self.rejected = {(str(r.get("episode_id")), r.get("step")) for r in self.run.rejects()
+                         if r.get("stage") == STAGE and r.get("reason") == "human_rejected"}
+        self.added: list[dict] = []
+        self.reviews = Ledger(self.run.path / REVIEWS)
+
+    def units(self):
+        for d in self.decisions:
+            key = record_key(d.task_id, d.annotation_id, d.time, d.step)
+            if key in self.seen:
+                continue
+            episode, record = self.episodes.get(d.episode_id), self.annotations.get(d.episode_id)
+            items = record.get("items") if record else None
+            if episode is None or not isinstance(items, list) or len(items) != len(episode.steps):
+                self.result.skipped["episode_not_in_run"] += 1
+                continue
+            if d.step >= len(items):
+                self.result.skipped["step_out_of_range"] += 1
+                continue
+            self.seen.add(key)
+            yield d, (d, episode, items, key)
+
+    def write(self, d: Decision, rec: dict[str, Any]) -> None:
+        if not rec["applied"]:
+            self.result.edit_failures.append({"episode_id": d.episode_id, "step": d.step, "reviewer": d.reviewer,
+                                              "failures": rec["failures"]})
+        if d.decision == "reject" and (d.episode_id, d.step) not in self.rejected:
+            # ledgered before its review record: a kill between the two redoes the decision, not the reject
+            self.rejected.add((d.episode_id, d.step))
+            self.reject(StepRejected("human_rejected", f"step {d.step} rejected by {d.reviewer} at {d.time}",
+                                     d.episode_id, self.episodes[d.episode_id].source, step=d.step))
+        self.reviews.append(rec)
+        self.added.append(rec)
+
+    def discard(self) -> None:
+        self.reviews.close()
+
+    def complete(self) -> None:
+        self.reviews.close()
+        self.result.new = len(self.added)
+        resolved = resolve(self.existing + self.added)
         # a step rejected once and accepted or edited by a later decision is no longer rejected
-        run.withdraw_rejects(lambda r: r.get("stage") == STAGE and r.get("reason") == "human_rejected"
-                             and (str(r.get("episode_id")), r.get("step")) in resolved
-                             and resolved[str(r.get("episode_id")), r.get("step")].outcome != "reject")
+        self.run.withdraw_rejects(lambda r: r.get("stage") == STAGE and r.get("reason") == "human_rejected"
+                                  and (str(r.get("episode_id")), r.get("step")) in resolved
+                                  and resolved[str(r.get("episode_id")), r.get("step")].outcome != "reject")
         outcomes = Counter(r.outcome for r in resolved.values())
-        result.summary = {
-            "export": str(export_path), "records": len(existing) + len(new),
+        self.result.summary = {
+            "export": self.opts.export, "records": len(self.existing) + len(self.added),
             "steps_reviewed": len(resolved), "episodes_reviewed": len({k[0] for k in resolved}),
             "accepted": outcomes["accept"], "edited": outcomes["edit"], "rejected": outcomes["reject"],
             "edit_failed": outcomes["unresolved"],
             "disagreements": sorted([f"{e}:{s}" for (e, s), r in resolved.items() if r.disagreement]),
             "reviewers": sorted({who for r in resolved.values() for who in r.reviewers}),
-            "agreement": agreement(resolved, run),
+            "agreement": agreement(resolved, self.run),
         }
-        if new or "review" not in run.manifest().get("stages", {}):
-            run.update_manifest(STAGE, "human", result.summary)
-    return result
+
+    def noted(self) -> bool:
+        return bool(self.added) or STAGE not in self.run.manifest().get("stages", {})
+
+    def entry(self) -> dict[str, Any]:
+        return self.result.summary
+
+
+def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
+    """Apply the decisions of a Label Studio JSON export to ``run`` (see the module doc)."""
+    stage = ReviewImportStage(run, ReviewImportOptions(str(export_path)))
+    stage.execute()
+    return stage.result
 
 
 def format_import(result: ImportResult) -> str:
