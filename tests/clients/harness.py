@@ -151,10 +151,11 @@ def _ui_tars_agrees(answer: Answer, read: dict) -> bool:
     call = re.search(r"^Action: (\w+)\((.*)\)$", answer.answer, re.M)
     if call is None or read["type"] != call.group(1):
         return False
-    ours = [coords.from_resized((int(x), int(y)), (answer.width, answer.height))
+    size = (answer.width, answer.height)  # ui-tars writes pixels of the image the ui-tars family sees
+    ours = [coords.from_resized((int(x), int(y)), size, "ui-tars")
             for x, y in re.findall(r"<point>(\d+) (\d+)</point>", call.group(2))]
     theirs = list(read["points"].values())
-    tolerance = 1.5 * answer.width / coords.resized_size((answer.width, answer.height))[0]
+    tolerance = 1.5 * answer.width / coords.resized_size(size, "ui-tars")[0]
     if len(ours) != len(theirs) or any(abs(a - b) > tolerance for p, q in zip(ours, theirs) for a, b in zip(p, q)):
         return False
     text = re.search(r"content='((?:[^'\\]|\\.)*)'", call.group(2))
