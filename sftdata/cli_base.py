@@ -65,24 +65,23 @@ def batch_flags(fn):
                         help="batch: write OpenAI Batch API request lines here.")(fn)
 
 
-def run_llm_stage(run_dir: Path, backend: str, write_requests: Path | None, import_results: Path | None, *,
-                  live, write, read):
-    """Run an LLM stage (annotate, judge) on ``run_dir`` under its writer lock: ``live(run)``, or with the batch
-    backend ``write(run, path)`` (request lines; returns None) or ``read(run, path)`` (result lines)."""
+def run_llm_stage(run_dir: Path, stage_class: type, opts, write_requests: Path | None, import_results: Path | None):
+    """Run an LLM stage (:class:`sftdata.llm_stage.LLMStage`: annotate, judge) on ``run_dir`` under its writer lock:
+    its outcome, or with the batch backend the request lines written (None) or the result lines imported."""
     from .rundir import RunDir
 
-    if backend == "batch" and bool(write_requests) == bool(import_results):
+    batch = opts.backend == "batch"
+    if batch and bool(write_requests) == bool(import_results):
         raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
     run = RunDir(run_dir)
     with run.writing():
-        if backend != "batch":
-            return live(run)
-        if write_requests:
-            n = write(run, write_requests)
+        stage = stage_class(run, opts, results=import_results if batch else None)
+        if batch and write_requests:
+            n = stage.write_requests(write_requests)
             click.echo(f"wrote {counted(n, 'request line')} to {write_requests}; submit them to the Batch API, then "
                        "run --import-results with the output file")
             return None
-        return read(run, import_results)
+        return stage.execute()
 
 
 def llm_stats_line(stats) -> str:

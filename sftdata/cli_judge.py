@@ -9,7 +9,7 @@ from .cli_base import _fatal_to_exit, batch_flags, llm_stats_line, main, run_llm
 from .judge.options import JudgeOptions
 from .options import click_options, from_cli
 from .exitcodes import EndpointUnavailable
-from .plural import counted, plural
+from .plural import counted
 
 
 @main.command()
@@ -39,17 +39,14 @@ def judge(run_dir, write_requests, import_results, **options):
       sftdata judge processed/demo --backend batch --model gpt-4o --write-requests judge.jsonl
       sftdata judge processed/demo --backend batch --model gpt-4o --import-results judge-results.jsonl
     """
-    from .judge.stage import judge_run
+    from .judge.stage import JudgeStage, result_of
 
     opts = from_cli(JudgeOptions, options)
     backend = opts.backend
-    from .judge.batch import import_judge_results, write_judge_requests
-
-    result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: judge_run(run, opts),
-                           write=lambda run, path: write_judge_requests(run, opts, path),
-                           read=lambda run, path: import_judge_results(run, opts, path))
-    if result is None:
+    outcome = run_llm_stage(run_dir, JudgeStage, opts, write_requests, import_results)
+    if outcome is None:
         return
+    result = result_of(outcome)
     click.echo(f"judged {counted(result.new_judged, 'new episode')}, {result.new_failed} failed "
                f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
     if result.outcomes:
@@ -63,6 +60,4 @@ def judge(run_dir, write_requests, import_results, **options):
     if result.no_verdict:
         click.echo(f"  no verdict (ledgered): {result.no_verdict}")
     if result.deferred:
-        raise EndpointUnavailable(f"{counted(result.deferred, 'episode')} {plural(result.deferred, 'was', 'were')} "
-                                  "not judged because the endpoint failed on every attempt; nothing was rejected for "
-                                  "it: run again to resume")
+        raise EndpointUnavailable(outcome.stage.deferred_message(result.deferred))

@@ -38,16 +38,14 @@ def annotate(run_dir, write_requests, import_results, **options):
       sftdata annotate processed/demo --backend batch --model gpt-4o --write-requests batch.jsonl
       sftdata annotate processed/demo --backend batch --model gpt-4o --import-results results.jsonl
     """
-    from .annotate.stage import annotate_run
+    from .annotate.stage import AnnotateStage, result_of
 
     opts = from_cli(AnnotateOptions, options)
     backend = opts.backend
-    from .annotate.batch import import_results as read, write_requests as write
-
-    result = run_llm_stage(run_dir, backend, write_requests, import_results, live=lambda run: annotate_run(run, opts),
-                           write=lambda run, path: write(run, opts, path), read=lambda run, path: read(run, opts, path))
-    if result is None:
+    outcome = run_llm_stage(run_dir, AnnotateStage, opts, write_requests, import_results)
+    if outcome is None:
         return
+    result = result_of(outcome)
     click.echo(f"annotated {counted(result.new_annotated, 'new episode')}, rejected {result.new_rejected} "
                f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
     llm = result.stats
@@ -56,9 +54,7 @@ def annotate(run_dir, write_requests, import_results, **options):
     for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
         click.echo(f"  rejected: {reason:<28} {count:>6}")
     if result.deferred:
-        raise EndpointUnavailable(f"{counted(result.deferred, 'episode')} {plural(result.deferred, 'was', 'were')} "
-                                  "not annotated because the endpoint failed on every attempt; nothing was rejected "
-                                  "for it: run again to resume")
+        raise EndpointUnavailable(outcome.stage.deferred_message(result.deferred))
     if not result.annotated and result.rejected:
         raise NothingProduced(f"no episode was annotated: all {result.rejected} were rejected "
                               f"(reasons in {run_dir}/rejects.jsonl)")

@@ -201,6 +201,7 @@ class Stage:
     resumes: ClassVar[bool] = True  # False: each invocation does the whole work again (no time adds up)
     reads_only: ClassVar[bool] = False  # True: a read-only or busy run is still read, and its manifest not noted
     bar_unit: ClassVar[str | None] = "ep"  # None: no progress bar (a stage that is one unit)
+    noted_on_failure: ClassVar[bool] = False  # True: an invocation that fails still notes what it did (LLM usage)
 
     def __init__(self, run: Any, opts: Any, *, progress: bool | None = None, executor: Any = None) -> None:
         from .executors import executor as make_executor
@@ -270,6 +271,11 @@ class Stage:
         """Whether this invocation writes its entry (a stage that added nothing may keep its earlier one)."""
         return True
 
+    def final_fingerprint(self, completed: bool) -> dict[str, Any] | None:
+        """The fingerprint the entry keeps (None: not finished, so the next invocation works again): by default
+        the one taken before the work; a stage whose ledgers are also its inputs takes it again after."""
+        return self.book.fingerprint
+
     def bar_total(self) -> int | None:
         return None
 
@@ -291,11 +297,16 @@ class Stage:
                 self.complete()
             except BaseException:
                 self.discard()
+                if writable and self.noted_on_failure:
+                    self._note(completed=False)
                 raise
-            entry = self.entry()
-            if writable and self.noted():
-                entry = self.book.finish(entry)
+            entry = self._note(completed=True) if writable and self.noted() else self.entry()
         return StageOutcome(self, False, entry, time.monotonic() - started, self.new)
+
+    def _note(self, completed: bool) -> dict[str, Any]:
+        entry = self.entry()
+        self.book.fingerprint = self.final_fingerprint(completed)
+        return self.book.finish(entry)
 
     def _map(self) -> None:
         """Every unit over the executor, in order; each outcome taken here, in the driver."""
@@ -304,11 +315,15 @@ class Stage:
         with progress_bar(self.bar_total, False if self.bar_unit is None else self.progress, unit=self.bar_unit,
                           desc=self.describe(), dynamic_ncols=True) as bar:
             try:
-                for key, outcome in self.executor.map(self.process, self.units()):
-                    self.take(key, outcome)
-                    bar.update(1)
+                self._feed(bar)
             finally:
                 self._close_rejects()
+
+    def _feed(self, bar: Any) -> None:
+        """Each unit's outcome, in unit order, taken here (:meth:`take`)."""
+        for key, outcome in self.executor.map(self.process, self.units()):
+            self.take(key, outcome)
+            bar.update(1)
 
     def _close_rejects(self) -> None:
         if self._rejects is not None:

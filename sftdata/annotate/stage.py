@@ -6,30 +6,27 @@ check against the ground truth; on failure re-ask with the failures listed, up t
 than ``window`` screenshots are asked in windows carrying a summary of earlier steps; ``done`` is only expected in
 the last one, and the stitched result must pass the whole-episode check. A finished episode (accepted or
 rejected) is never asked again; every reply is cached by request key, so a killed run repeats no request.
-The work on one episode is :class:`sftdata.annotate.annotator.Annotator`; this module streams the run through it.
+The work on one episode is :class:`sftdata.annotate.annotator.Annotator`; the loop around it (concurrency, order,
+the endpoint-failure stop, the Batch API, the manifest entry) is :class:`sftdata.llm_stage.LLMStage`.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tqdm import tqdm
-
-from ..errors import FatalError, RecordError
-from ..exitcodes import EndpointUnavailable
-from ..gc_tuning import fewer_collections
+from ..errors import FatalError
+from ..llm_stage import LLMStage
 from ..model import Episode
 from ..rundir import RunDir
 from .annotator import BACKENDS, TRANSPORT, AnnotateOptions, Annotator, EpisodeRejected, split_windows  # noqa: F401
-from ..stage import LLM_STATS, StageRun, llm_cost, public_options  # noqa: F401 (LLM_STATS re-exported)
+from ..stage import LLM_STATS, Deferred, Reject, StageOutcome  # noqa: F401 (LLM_STATS re-exported)
 from ..checks.check import Failure
 
 STAGE = "annotate"
-from ..rundir import ANNOTATIONS  # noqa: F401 (re-exported)
+from ..rundir import ANNOTATIONS  # noqa: E402,F401 (re-exported)
 
 
 @dataclass
@@ -43,6 +40,7 @@ class AnnotateResult:
     stats: Counter = field(default_factory=Counter)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    skipped: bool = False  # an unchanged rerun: the counts are those its manifest entry recorded
 
 
 def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str | frozenset[str]) -> set[str]:
@@ -66,136 +64,147 @@ def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str | froze
     return done
 
 
-async def _annotate(run: RunDir, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
-    from ..io import Ledger, count_lines, iter_jsonl_lines, parse_jsonl_line, record_id
+class AnnotateStage(LLMStage):
+    """``sftdata annotate``: its units are the episodes not yet annotated or rejected by this model and prompt
+    version, each one :meth:`Annotator.episode`; the batch backend writes or imports Batch API files."""
 
-    done = _done_ids(run, opts.backend, annotator.model, annotator.prompt_versions)
-    wanted = set(opts.episode_ids) if opts.episode_ids else None
-    if opts.repair_judged:  # only the episodes the judge failed, annotated before or not by this model
-        done -= set(annotator.notes)
-        wanted = set(annotator.notes) & wanted if wanted is not None else set(annotator.notes)
-    path = run.episodes_path
-    # raw lines: only the id is read here; the episode is decoded in the pool, off the event loop
-    todo = ((number, raw) for number, raw in iter_jsonl_lines(path)
-            if (eid := record_id(raw, path, number)) not in done and (wanted is None or eid in wanted))
-    total = count_lines(run.episodes_path) - len(done) if wanted is None else len(wanted - done)
-    if opts.limit is not None:
-        total = min(total, opts.limit)
-    bar = tqdm(total=max(total, 0), unit="ep", desc=f"annotate {opts.backend}", dynamic_ncols=True,
-               disable=(not opts.progress) if opts.progress is not None else None)
-    loop = asyncio.get_running_loop()
+    name, options, key, ledger, verb = STAGE, AnnotateOptions, "reconstruction", ANNOTATIONS, "annotated"
 
-    def load(number: int, raw: bytes) -> tuple[Episode, Any]:  # in the pool, one trip: decode and prepare
-        episode = Episode.from_dict(parse_jsonl_line(raw, path, number))
-        return episode, annotator.prepare(episode)
+    def check(self) -> None:
+        super().check()  # a results file to import is read first: what is wrong with it is said first
+        if not self.run.episodes_path.exists():
+            raise FatalError(f"{self.run.path} has no episodes.jsonl: run `sftdata ingest` first")
+        check_options(self.opts)
+        if self.opts.backend not in BACKENDS + ("batch",):
+            raise FatalError(f"unknown backend {self.opts.backend!r}; choose one of {', '.join(BACKENDS)}")
+        self.run.require_episodes(self.opts.episode_ids)
+        self.run.ensure_writable()
 
-    # --strict stops at the first reject: there, a slot is held for the whole episode (judging included), and a
-    # reject halts the others before the slot is given back, so no further request goes out
-    whole_episode = asyncio.Semaphore(opts.concurrency) if opts.strict else contextlib.nullcontext()
-    halted = False
+    def inputs(self):
+        return [self.run.episodes_path, self.run.annotations_path] + \
+            ([self.run.judgements_path] if self.opts.repair_judged else [])
 
-    async def one(seq: int, number: int, raw: bytes):
-        nonlocal halted
-        ep, first = await loop.run_in_executor(annotator.pool, load, number, raw)
-        async with whole_episode:
-            if halted:
-                return seq, (ep, None, None)  # never asked: the run is stopping
-            try:
-                return seq, (ep, await annotator.episode(ep, first), None)
-            except (EpisodeRejected, FatalError) as exc:
-                halted = opts.strict and not (isinstance(exc, EpisodeRejected) and exc.transport_only)
-                return seq, (ep, None, exc)
+    def describe(self) -> str:
+        return f"annotate {self.opts.backend}"
 
-    async def stop(error: FatalError) -> None:
-        for t in pending:
-            t.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)  # no orphaned task logs a traceback
-        raise error
+    def prepare(self) -> None:
+        from .batch import BodyOnly
 
-    pending: set[asyncio.Future] = set()
-    ready: dict[int, tuple] = {}  # finished before an earlier episode: ledgered in episode order, whatever finishes first
-    taken = 0  # the episodes ledgered (or passed over) so far, in order
-    started = 0
-    streak = 0  # episodes in a row that the endpoint failed
+        backend = BodyOnly(self.opts) if self.opts.backend == "batch" else self.backend
+        self.annotator = Annotator(self.run, self.opts, backend)
+        self.backend, self.stats = self.annotator.backend, self.annotator.stats
+        self.done_ids = _done_ids(self.run, self.opts.backend, self.annotator.model, self.annotator.prompt_versions)
+        self.wanted = set(self.opts.episode_ids) if self.opts.episode_ids else None
+        if self.opts.repair_judged:  # only the episodes the judge failed, annotated before or not by this model
+            self.done_ids -= set(self.annotator.notes)
+            notes = set(self.annotator.notes)
+            self.wanted = notes & self.wanted if self.wanted is not None else notes
 
-    def refill() -> None:  # a bounded number of episodes in memory (in flight, or prepared to go), not the run
-        nonlocal started
-        while len(pending) + len(ready) < 2 * opts.concurrency and (opts.limit is None or started < opts.limit):
-            line = next(todo, None)
-            if line is None:
+    def bar_total(self) -> int:
+        from ..io import count_lines
+
+        total = count_lines(self.run.episodes_path) - len(self.done_ids) if self.wanted is None \
+            else len(self.wanted - self.done_ids)
+        return max(min(total, self.opts.limit) if self.opts.limit is not None else total, 0)
+
+    def units(self):
+        """``(episode id, unit)`` of each episode left: live, the unit is its line (number and raw bytes: only the
+        id is read here, the episode is decoded in the pool, off the event loop); batch, the decoded episode."""
+        from ..io import iter_jsonl_lines, record_id
+
+        path, count = self.run.episodes_path, 0
+        for number, raw in iter_jsonl_lines(path):
+            eid = record_id(raw, path, number)
+            if eid in self.done_ids or (self.wanted is not None and eid not in self.wanted):
+                continue
+            if self.opts.limit is not None and count >= self.opts.limit:
                 return
-            pending.add(asyncio.ensure_future(one(started, *line)))
-            started += 1
+            count += 1
+            yield eid, (self._load(number, raw, prepare=False)[0] if self.opts.backend == "batch" else (number, raw))
 
-    with Ledger(run.path / ANNOTATIONS) as annotations, run.open_rejects() as rejects:
-        refill()
-        while pending:
-            finished, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            pending.difference_update(finished)
-            ready.update(task.result() for task in finished)
-            while taken in ready:
-                ep, record, rejected = ready.pop(taken)
-                taken += 1
-                if record is None and rejected is None:
-                    continue  # halted by --strict before it was asked
-                if isinstance(rejected, FatalError):
-                    await stop(rejected)
-                if record is not None:
-                    annotations.append(record)
-                    result.new_annotated += 1
-                    streak = 0
-                elif rejected.transport_only:
-                    result.deferred += 1
-                    first = rejected.failures[0]
-                    result.deferred_by_reason[first.reason] = result.deferred_by_reason.get(first.reason, 0) + 1
-                    streak += 1
-                    if streak >= max(8, 2 * opts.concurrency):
-                        await stop(EndpointUnavailable(
-                            f"the endpoint failed for {streak} episodes in a row ({first.reason}: {first.detail}); "
-                            "nothing was rejected, run again to resume"))
-                else:
-                    streak = 0
-                    first = rejected.failures[0] if rejected.failures else Failure(None, "rejected", "")
-                    rejects.append({**run.reject_record(STAGE, ep.source, RecordError(first.reason, first.detail),
-                                                        episode_id=ep.id),
-                                    "backend": opts.backend, "model": annotator.model,
-                                    "prompt_version": annotator.prompt_for(ep).version, "attempts": rejected.attempts,
-                                    "window": list(rejected.window) if rejected.window else None,
-                                    "failures": [f.to_dict() for f in rejected.failures]})
-                    result.new_rejected += 1
-                    if opts.strict:
-                        await stop(FatalError(f"episode {ep.id}: {first.reason}: {first.detail} (--strict)"))
-                bar.update(1)
-            refill()
-    bar.close()
+    def _load(self, number: int, raw: bytes, prepare: bool = True) -> tuple[Episode, Any]:
+        """Decode an episode and make its first request ahead (in the pool: one trip)."""
+        from ..io import parse_jsonl_line
 
+        episode = Episode.from_dict(parse_jsonl_line(raw, self.run.episodes_path, number))
+        return episode, self.annotator.prepare(episode) if prepare else None
 
-def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None) -> AnnotateResult:
-    """Annotate every episode of ``run`` not yet annotated or rejected by this stage."""
-    if not run.episodes_path.exists():
-        raise FatalError(f"{run.path} has no episodes.jsonl: run `sftdata ingest` first")
-    check_options(opts)
-    run.require_episodes(opts.episode_ids)
-    run.ensure_writable()
-    annotator = Annotator(run, opts, backend)
-    stage = StageRun(run, STAGE, "reconstruction")
-    result = AnnotateResult()
-
-    async def main() -> None:
+    async def process(self, unit: tuple[int, bytes]) -> Any:
+        episode, first = await asyncio.get_running_loop().run_in_executor(self.annotator.pool, self._load, *unit)
         try:
-            await _annotate(run, opts, annotator, result)
-        finally:
-            close = getattr(annotator.backend, "close", None)
-            if close is not None:
-                await close()
+            return await self.annotator.episode(episode, first)
+        except EpisodeRejected as exc:
+            if exc.transport_only:
+                return Deferred(exc.failures[0].reason, exc.failures[0].detail)
+            return self.rejected(episode, exc.failures, exc.attempts, exc.window)
 
-    try:
-        with fewer_collections():
-            asyncio.run(main())
-    finally:
-        annotator.pool.shutdown(wait=False)
-        _record(stage, opts, annotator, result)
-    return result
+    def rejected(self, episode: Episode, failures: list[Failure], attempts: int,
+                 window: tuple[int, int] | None = None) -> Reject:
+        """An episode's reject line (a batch import's has no window: its episodes are asked whole, once)."""
+        first = failures[0] if failures else Failure(None, "rejected", "")
+        batch = self.opts.backend == "batch"
+        return Reject(first.reason, first.detail, episode.id, episode.source, extra={
+            "backend": self.opts.backend, "model": self.annotator.model,
+            "prompt_version": self.annotator.prompt_for(episode).version, "attempts": attempts,
+            **({} if batch else {"window": list(window) if window else None}),
+            "failures": [f.to_dict() for f in failures]})
+
+    def strict_message(self, reject: Reject) -> str:
+        return f"episode {reject.episode_id}: {reject.reason}: {reject.detail} (--strict)"
+
+    # the Batch API: its units are decoded episodes (:mod:`sftdata.annotate.batch`)
+    def batch_requests(self, episode: Episode):
+        from .batch import requests_of
+        return requests_of(self.annotator, episode)
+
+    def batch_ids(self, episode: Episode) -> list[str]:
+        from .batch import custom_id
+        return [custom_id(episode.id, s, e) for s, e in split_windows(len(episode.steps), self.opts.window)]
+
+    def from_results(self, episode: Episode, lines: list[dict]):
+        from .batch import record_of
+        return record_of(self, episode, lines)
+
+    def release(self) -> None:
+        self.annotator.pool.shutdown(wait=False)
+
+    def entry(self) -> dict[str, Any]:
+        from ..io import iter_jsonl
+
+        annotated = {str(r["id"]) for r in iter_jsonl(self.run.annotations_path)}
+        # an episode rejected by a batch import and annotated later by a live backend counts once, as annotated
+        by_reason = self.book.reasons(unless=annotated)
+        return {"backend": self.opts.backend, "model": self.annotator.model,
+                "prompt_version": self.annotator.prompt.version, "options": _public(self.opts),
+                "counts": {"annotated": len(annotated), "rejected": sum(by_reason.values()), "by_reason": by_reason},
+                # this invocation's episodes left for a rerun because the endpoint failed (by the last failure)
+                "deferred": {"count": sum(self.deferred.values()), "by_reason": dict(self.deferred)},
+                **self.llm_entry()}
+
+
+def _public(opts: AnnotateOptions) -> dict[str, Any]:
+    from ..stage import public_options
+    return public_options(opts)
+
+
+def result_of(outcome: StageOutcome) -> AnnotateResult:
+    """What one invocation did, with the run's totals from its manifest entry (a skipped one: the entry's)."""
+    entry, new = outcome.entry, outcome.new
+    counts = entry.get("counts", {})
+    deferred = entry.get("deferred", {}) if not outcome.skipped else {}
+    return AnnotateResult(annotated=counts.get("annotated", 0), rejected=counts.get("rejected", 0),
+                          new_annotated=new["records"], new_rejected=new["rejects"],
+                          deferred=deferred.get("count", 0), deferred_by_reason=dict(deferred.get("by_reason", {})),
+                          stats=Counter({k: v for k, v in entry.get("llm", {}).items() if k in LLM_STATS}),
+                          by_reason=dict(counts.get("by_reason", {})), elapsed_s=entry.get("elapsed_s", 0.0),
+                          skipped=outcome.skipped)
+
+
+def annotate_run(run: RunDir, opts: AnnotateOptions, backend: Any | None = None, *,
+                 results: Any = None) -> AnnotateResult:
+    """Annotate every episode of ``run`` not yet annotated or rejected by this stage (``results``: import the
+    batch backend's result lines instead)."""
+    return result_of(AnnotateStage(run, opts, backend=backend, results=results).execute())
 
 
 def check_options(opts: AnnotateOptions) -> None:
@@ -209,27 +218,3 @@ def check_options(opts: AnnotateOptions) -> None:
         if not number or value < 0 or (name == "timeout" and value == 0):
             kind = "positive" if name == "timeout" else "non-negative"
             raise FatalError(f"--{name.replace('_', '-')} must be a finite {kind} number, not {value!r}")
-
-
-def _record(stage: StageRun, opts: AnnotateOptions, annotator: Annotator, result: AnnotateResult) -> None:
-    from ..io import iter_jsonl
-
-    run = stage.run
-    # counts of earlier runs, as far as they are counts (a manifest written before usage was checked may hold NaN)
-    stats = stage.llm_stats(annotator.stats)
-    result.stats = stats
-    annotated = {str(r["id"]) for r in iter_jsonl(run.path / ANNOTATIONS)}
-    result.annotated = len(annotated)
-    # an episode rejected by a batch import and annotated later by a live backend counts once, as annotated
-    result.by_reason = stage.reasons(unless=annotated)
-    result.rejected = sum(result.by_reason.values())
-    entry = stage.finish({
-        "backend": opts.backend, "model": annotator.model, "prompt_version": annotator.prompt.version,
-        "options": public_options(opts),
-        "counts": {"annotated": result.annotated, "rejected": result.rejected, "by_reason": result.by_reason},
-        # this invocation's episodes left for a rerun because the endpoint failed (by the last failure of each)
-        "deferred": {"count": result.deferred, "by_reason": dict(result.deferred_by_reason)},
-        "llm": {k: stats[k] for k in LLM_STATS},
-        "cost": llm_cost(stats, opts.price_in, opts.price_out),
-    })
-    result.elapsed_s = entry["elapsed_s"]

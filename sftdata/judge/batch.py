@@ -14,17 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FatalError
-from ..io import Ledger, atomic_path
+from ..model import Episode
 from ..annotate.annotator import split_windows
-from ..llm.batch import BatchReplyError, read_results, request_line, result_text
+from ..llm.backends import OpenAIBackend
+from ..llm.batch import BatchReplyError, result_text
 from ..annotate.parse import ReplyError
-from ..stage import StageRun
 from ..rundir import RunDir
 from .llm import JudgeFailed, LLMJudge
+from .options import JudgeOptions
 from .prompt import load_judge_prompt
-from .stage import (ANNOTATIONS, JUDGEMENTS, STAGE, JudgeOptions, JudgeResult, _annotation_ref, _done, _record,
-                    _todo, _Writer, model_verdicts)
-from .verdict import Judgement, annotation_digest, parse_verdict
+from .verdict import parse_verdict
 
 
 class _BodyOnly:
@@ -38,6 +37,19 @@ class _BodyOnly:
         self.model, self.max_tokens, self.temperature = opts.model, opts.max_tokens, opts.temperature
 
 
+def make_judge(run: RunDir, opts: JudgeOptions, backend: Any = None) -> LLMJudge:
+    """The judge model's client: ``backend``, or the openai backend (the batch one: request bodies only)."""
+    if opts.backend == "batch":
+        backend = _BodyOnly(opts)
+    elif backend is None:
+        backend = OpenAIBackend(model=opts.model or "", base_url=opts.base_url, api_key_env=opts.api_key_env,
+                                timeout=opts.timeout, max_retries=opts.max_retries, max_tokens=opts.max_tokens,
+                                temperature=opts.temperature)
+    return LLMJudge(run.path, backend, load_judge_prompt(opts.prompt_file), window=opts.window,
+                    max_attempts=opts.max_attempts, concurrency=opts.concurrency, image_max_side=opts.image_max_side,
+                    image_format=opts.image_format, structured=opts.structured)
+
+
 def custom_id(episode_id: str, start: int, end: int) -> str:
     """>>> custom_id("7", 0, 10)
     'judge::7::0-10'
@@ -45,33 +57,15 @@ def custom_id(episode_id: str, start: int, end: int) -> str:
     return f"judge::{episode_id}::{start}-{end}"
 
 
-def _setup(run: RunDir, opts: JudgeOptions, result: JudgeResult | None = None):
-    if not (run.path / ANNOTATIONS).exists():
-        raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
-    opts.backend = "batch"
-    judge = LLMJudge(run.path, _BodyOnly(opts), load_judge_prompt(opts.prompt_file), window=opts.window,
-                     image_max_side=opts.image_max_side, image_format=opts.image_format, structured=opts.structured)
-    annotations = run.latest_annotations()
-    digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
-    done = _done(run, opts, judge.model, judge.prompt.version, digests)
-    return judge, annotations, digests, _todo(run, opts, annotations, done, result)
+def ids_of(stage: Any, episode: Episode) -> list[str]:
+    return [custom_id(episode.id, s, e) for s, e in split_windows(len(episode.steps), stage.opts.window)]
 
 
-def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
-    """Write the request lines of every episode not yet judged; returns how many lines."""
-    judge, _, _, todo = _setup(run, opts)
-    lines = 0
-    try:
-        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-            for episode, record in todo:
-                items = record.get("items", [])
-                for start, end in split_windows(len(episode.steps), opts.window):
-                    body = judge.body(judge.messages(episode, items, start, end))
-                    out.write(request_line(custom_id(episode.id, start, end), body) + "\n")
-                    lines += 1
-    finally:
-        judge.pool.shutdown()
-    return lines
+def requests_of(stage: Any, episode: Episode, record: dict):
+    """``(custom_id, body)`` of each window's first-attempt request."""
+    items = record.get("items", [])
+    for start, end in split_windows(len(episode.steps), stage.opts.window):
+        yield custom_id(episode.id, start, end), stage.judge.body(stage.judge.messages(episode, items, start, end))
 
 
 def _text(line: dict[str, Any]) -> tuple[str, dict]:
@@ -84,39 +78,33 @@ def _text(line: dict[str, Any]) -> tuple[str, dict]:
         raise ReplyError(exc.reason, exc.detail) from None
 
 
-def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path) -> JudgeResult:
-    """Judge the episodes whose every window has a result line in ``path``."""
-    results = read_results(path, run, prefix="judge::")
-    stage = StageRun(run, STAGE, "verdicts")
-    result = JudgeResult()
-    judge, annotations, digests, todo = _setup(run, opts, result)
-    model, version = judge.model, judge.prompt.version
+def judgement_of(stage: Any, episode: Episode, record: dict, lines: list[dict]) -> Any:
+    """An episode's judgement from its windows' result lines, or its no-verdict reject (a
+    :class:`~sftdata.judge.stage.JudgeStage` importing)."""
+    from .stage import model_verdicts
+
+    windows = split_windows(len(episode.steps), stage.opts.window)
+    verdicts, usage, ep_verdict = [], Counter(), None
     try:
-        with Ledger(run.path / JUDGEMENTS) as judgements, run.open_rejects() as rejects:
-            writer = _Writer(run, judgements, rejects, result)
-            for episode, record in todo:
-                windows = split_windows(len(episode.steps), opts.window)
-                lines = [results.get(custom_id(episode.id, s, e)) for s, e in windows]
-                if any(line is None for line in lines):
-                    continue
-                verdicts, usage, ep_verdict = [], Counter(), None
-                ref = _annotation_ref(record, digests[episode.id])
-                try:
-                    for (start, end), line in zip(windows, lines):
-                        text, used = _text(line)
-                        usage.update(used)
-                        got, ep_verdict = parse_verdict(text, end - start, start + 1)
-                        verdicts += got
-                except ReplyError as exc:
-                    writer.no_verdict(episode, JudgeFailed(exc.reason, exc.detail, 1, False),
-                                      {"backend": "batch", "model": model, "prompt_version": version,
-                                       "min_score": opts.min_score, "annotation": ref})
-                    continue
-                judge.stats.update(usage)
-                verdicts = model_verdicts(verdicts, episode, record, opts)
-                writer.verdict(episode, Judgement(episode.id, "batch", model, version, verdicts, ep_verdict,
-                                                  opts.min_score, ref, dict(usage)))
-    finally:
-        judge.pool.shutdown()
-        _record(stage, opts, model, version, judge, result, digests)
-    return result
+        for (start, end), line in zip(windows, lines):
+            text, used = _text(line)
+            usage.update(used)
+            got, ep_verdict = parse_verdict(text, end - start, start + 1)
+            verdicts += got
+    except ReplyError as exc:
+        return stage.no_verdict(episode, record, JudgeFailed(exc.reason, exc.detail, 1, False))
+    stage.stats.update(usage)
+    return stage.judgement(episode, record, model_verdicts(verdicts, episode, record, stage.opts), ep_verdict,
+                           dict(usage))
+
+
+def write_judge_requests(run: RunDir, opts: JudgeOptions, path: Path) -> int:
+    """Write the request lines of every episode not yet judged; returns how many lines."""
+    from .stage import JudgeStage
+    return JudgeStage(run, opts).write_requests(path)
+
+
+def import_judge_results(run: RunDir, opts: JudgeOptions, path: Path):
+    """Judge the episodes whose every window has a result line in ``path``."""
+    from .stage import judge_run
+    return judge_run(run, opts, results=path)

@@ -5,34 +5,31 @@
 Resume: an episode already judged by the same backend, model, prompt version and ``min_score`` for the very items
 of its current annotation is not judged again; LLM replies are cached by request (``RUN/cache/judge``), so a
 killed run repeats no answered request. An episode whose judge failed to give a verdict on every attempt is
-ledgered (``judge_<reason>``, e.g. ``judge_refused``); one whose endpoint failed is left for a rerun.
+ledgered (``judge_<reason>``, e.g. ``judge_refused``); one whose endpoint failed is left for a rerun. The loop
+around one episode (concurrency, episode order, the endpoint-failure stop, the Batch API, the manifest entry) is
+:class:`sftdata.llm_stage.LLMStage`.
 """
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tqdm import tqdm
-
 from ..errors import FatalError
-from ..exitcodes import EndpointUnavailable
-from ..io import Ledger, iter_jsonl
+from ..io import iter_jsonl
+from ..llm_stage import LLMStage
 from ..model import Episode
-from ..llm.backends import OpenAIBackend
 from ..annotate.stage import ANNOTATIONS, check_options
-from ..stage import LLM_STATS, StageRun, llm_cost, public_options
+from ..stage import LLM_STATS, Deferred, Reject, StageOutcome, public_options
 from ..rundir import RunDir
 from .certified import has_unsure, merged, outcome_counts
 from .figures import alignment_figures
-from .llm import JudgeFailed, LLMJudge
-from .prompt import load_judge_prompt
+from .llm import JudgeFailed
 from .rules import RULES_VERSION, rules_verdict
 from .verdict import Judgement, annotation_digest
 
 STAGE = "judge"
-from ..rundir import JUDGEMENTS  # noqa: F401 (re-exported)
+from ..rundir import JUDGEMENTS  # noqa: E402,F401 (re-exported)
 from .options import BACKENDS, JudgeOptions  # noqa: E402,F401 (re-exported)
 
 
@@ -50,6 +47,7 @@ class JudgeResult:
     by_reason: dict[str, int] = field(default_factory=dict)
     stats: Counter = field(default_factory=Counter)
     elapsed_s: float = 0.0
+    skipped: bool = False  # an unchanged rerun: the counts are those its manifest entry recorded
 
 
 def _reason(reason: str) -> str:
@@ -69,159 +67,13 @@ def _done(run: RunDir, opts: JudgeOptions, model: str, version: str, digests: di
     return done
 
 
-class _Writer:
-    """Appends judgements and rejects, and counts this invocation's outcomes."""
-
-    def __init__(self, run: RunDir, judgements: Ledger, rejects: Ledger, result: JudgeResult) -> None:
-        self.run, self.judgements, self.rejects, self.result = run, judgements, rejects, result
-
-    def verdict(self, ep: Episode, judgement: Judgement) -> None:
-        self.judgements.append(judgement.to_dict())
-        self.result.new_judged += 1
-        if not judgement.passed:
-            self.result.new_failed += 1
-            first = next((v for v in judgement.items if not _passes(v, judgement.min_score)), judgement.items[0])
-            self.rejects.append({"episode_id": ep.id, "source": ep.source, "stage": STAGE,
-                                 "reason": judgement.reasons[0], "detail": f"item {first.index + 1}: {first.why}",
-                                 "verdict": True, "reasons": judgement.reasons, **_who(judgement)})
-
-    def no_verdict(self, ep: Episode, exc: JudgeFailed, who: dict[str, Any]) -> None:
-        self.result.no_verdict += 1
-        self.rejects.append({"episode_id": ep.id, "source": ep.source, "stage": STAGE, "reason": _reason(exc.reason),
-                             "detail": exc.detail[:500], "verdict": False, "attempts": exc.attempts, **who})
-
-
 def _passes(v, min_score: int) -> bool:
     from .verdict import item_fails
     return not item_fails(v, min_score)
 
 
-def _who(j: Judgement) -> dict[str, Any]:
-    return {"backend": j.backend, "model": j.model, "prompt_version": j.prompt_version, "min_score": j.min_score,
-            "annotation": j.annotation}
-
-
-def _todo(run: RunDir, opts: JudgeOptions, annotations: dict[str, dict], done: set[str],
-          result: JudgeResult | None = None):
-    """The episodes to judge; a judge model reads only those with an item the checks leave unsure (unless
-    ``judge_all``), the others are counted in ``result.by_checks``."""
-    wanted = set(opts.episode_ids) if opts.episode_ids else None
-    model = opts.backend != "rules" and not opts.judge_all
-    count = 0
-    for ep in run.episodes():
-        if ep.id not in annotations or ep.id in done or (wanted is not None and ep.id not in wanted):
-            continue
-        if model and not has_unsure(ep, annotations[ep.id].get("items", [])):
-            if result is not None:
-                result.by_checks += 1
-            continue
-        if opts.limit is not None and count >= opts.limit:
-            return
-        count += 1
-        yield ep, annotations[ep.id]
-
-
 def _annotation_ref(record: dict, digest: str) -> dict[str, Any]:
     return {"digest": digest, "model": record.get("model"), "prompt_version": record.get("prompt_version")}
-
-
-def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None) -> JudgeResult:
-    """Judge every annotated episode of ``run`` not yet judged with these settings."""
-    if opts.backend not in BACKENDS:
-        raise FatalError(f"unknown judge backend {opts.backend!r}; choose one of {', '.join(BACKENDS)}")
-    if not (run.path / ANNOTATIONS).exists():
-        raise FatalError(f"{run.path} has no annotations.jsonl: run `sftdata annotate` first")
-    check_options(opts)  # type: ignore[arg-type]  # the same numeric fields as annotate's
-    run.require_episodes(opts.episode_ids)
-    run.ensure_writable()
-    stage = StageRun(run, STAGE, "verdicts")
-    annotations = run.latest_annotations()
-    digests = {eid: annotation_digest(r.get("items", [])) for eid, r in annotations.items()}
-    result = JudgeResult()
-    judge = None
-    if opts.backend == "rules":
-        model, version = RULES_VERSION, RULES_VERSION
-    else:
-        prompt = load_judge_prompt(opts.prompt_file)
-        if backend is None:
-            backend = OpenAIBackend(model=opts.model or "", base_url=opts.base_url, api_key_env=opts.api_key_env,
-                                    timeout=opts.timeout, max_retries=opts.max_retries, max_tokens=opts.max_tokens,
-                                    temperature=opts.temperature)
-        judge = LLMJudge(run.path, backend, prompt, window=opts.window, max_attempts=opts.max_attempts,
-                         concurrency=opts.concurrency, image_max_side=opts.image_max_side,
-                         image_format=opts.image_format, structured=opts.structured)
-        model, version = judge.model, prompt.version
-    todo = _todo(run, opts, annotations, _done(run, opts, model, version, digests), result)
-    bar = tqdm(unit="ep", desc=f"judge {opts.backend}", dynamic_ncols=True,
-               disable=(not opts.progress) if opts.progress is not None else None)
-
-    def make(ep: Episode, record: dict, verdicts, episode_verdict, usage) -> Judgement:
-        return Judgement(ep.id, opts.backend, model, version, verdicts, episode_verdict, opts.min_score,
-                         _annotation_ref(record, digests[ep.id]), usage)
-
-    try:
-        with Ledger(run.path / JUDGEMENTS) as judgements, run.open_rejects() as rejects:
-            writer = _Writer(run, judgements, rejects, result)
-            if judge is None:
-                for ep, record in todo:
-                    verdicts, episode_verdict = rules_verdict(ep, record.get("items", []))
-                    writer.verdict(ep, make(ep, record, verdicts, episode_verdict, {}))
-                    bar.update(1)
-            else:
-                who = {"backend": opts.backend, "model": model, "prompt_version": version,
-                       "min_score": opts.min_score}
-                asyncio.run(_judge_async(judge, opts, todo, writer, make, who, digests, annotations, bar))
-    finally:
-        bar.close()
-        if judge is not None:
-            judge.pool.shutdown(wait=False)
-        _record(stage, opts, model, version, judge, result, digests)
-    return result
-
-
-async def _judge_async(judge: LLMJudge, opts: JudgeOptions, todo, writer: _Writer, make, who, digests,
-                       annotations, bar) -> None:
-    async def one(ep: Episode, record: dict):
-        try:
-            verdicts, episode_verdict, usage = await judge.episode(ep, record.get("items", []))
-        except JudgeFailed as exc:
-            return ep, record, None, exc
-        return ep, record, (model_verdicts(verdicts, ep, record, opts), episode_verdict, usage), None
-
-    pending: set[asyncio.Future] = set()
-    streak = 0
-    try:
-        while True:
-            while len(pending) < 2 * opts.concurrency:
-                nxt = next(todo, None)
-                if nxt is None:
-                    break
-                pending.add(asyncio.ensure_future(one(*nxt)))
-            if not pending:
-                break
-            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in finished:
-                ep, record, got, exc = task.result()
-                bar.update(1)
-                if got is not None:
-                    streak = 0
-                    writer.verdict(ep, make(ep, record, *got))
-                elif exc.transport_only:
-                    writer.result.deferred += 1
-                    streak += 1
-                    if streak >= max(8, 2 * opts.concurrency):
-                        raise EndpointUnavailable(f"the endpoint failed for {streak} episodes in a row "
-                                                  f"({exc.reason}: {exc.detail}); run again to resume")
-                else:
-                    streak = 0
-                    writer.no_verdict(ep, exc, {**who, "annotation": _annotation_ref(record, digests[ep.id])})
-    finally:
-        for t in pending:
-            t.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        close = getattr(judge.backend, "close", None)
-        if close is not None:
-            await close()
 
 
 def model_verdicts(verdicts: list, episode: Episode, record: dict, opts: JudgeOptions) -> list:
@@ -232,30 +84,147 @@ def model_verdicts(verdicts: list, episode: Episode, record: dict, opts: JudgeOp
     return merged(verdicts, rules_verdict(episode, record.get("items", []))[0])
 
 
-def _record(stage: StageRun, opts: JudgeOptions, model: str, version: str, judge: LLMJudge | None,
-            result: JudgeResult, digests: dict[str, str]) -> None:
-    run = stage.run
-    latest: dict[str, dict] = {}
-    for r in iter_jsonl(run.path / JUDGEMENTS):
-        if (r.get("annotation") or {}).get("digest") == digests.get(str(r.get("id"))):
-            latest[str(r["id"])] = r  # the last judgement of the current annotation counts
-    result.judged = len(latest)
-    result.passed = sum(1 for r in latest.values() if r.get("passed"))
-    result.failed = result.judged - result.passed
-    result.by_reason = dict(Counter(r["reasons"][0] for r in latest.values() if r.get("reasons")).most_common())
-    annotations = run.latest_annotations()
-    result.outcomes = outcome_counts((ep, annotations[ep.id].get("items")) for ep in run.episodes()
-                                     if ep.id in annotations)
-    stats = stage.llm_stats(judge.stats if judge is not None else {})
-    result.stats = stats
-    entry = stage.finish({
-        "backend": opts.backend, "model": model, "prompt_version": version, "min_score": opts.min_score,
-        "options": public_options(opts),
-        "counts": {"judged": result.judged, "passed": result.passed, "failed": result.failed,
-                   "by_reason": result.by_reason, "no_verdict_this_run": result.no_verdict,
-                   "decided_by_the_checks_this_run": result.by_checks},
-        "certification": result.outcomes,
-        "deferred": result.deferred, "llm": {k: stats[k] for k in LLM_STATS},
-        "cost": llm_cost(stats, opts.price_in, opts.price_out),
-        "alignment": alignment_figures(run.episodes(), latest, annotations)})
-    result.elapsed_s = entry["elapsed_s"]
+class JudgeStage(LLMStage):
+    """``sftdata judge``: its units are the annotated episodes not yet judged with these settings (a judge model
+    reads only those with an item the checks leave unsure, unless ``judge_all``), each one a :class:`Judgement`."""
+
+    name, options, key, ledger, verb, batch_prefix = STAGE, JudgeOptions, "verdicts", JUDGEMENTS, "judged", "judge::"
+
+    def check(self) -> None:
+        super().check()  # a results file to import is read first: what is wrong with it is said first
+        if self.opts.backend not in BACKENDS + ("batch",):
+            raise FatalError(f"unknown judge backend {self.opts.backend!r}; choose one of {', '.join(BACKENDS)}")
+        if not self.run.annotations_path.exists():
+            raise FatalError(f"{self.run.path} has no annotations.jsonl: run `sftdata annotate` first")
+        check_options(self.opts)  # type: ignore[arg-type]  # the same numeric fields as annotate's
+        self.run.require_episodes(self.opts.episode_ids)
+        self.run.ensure_writable()
+
+    def inputs(self):
+        return [self.run.episodes_path, self.run.annotations_path, self.run.judgements_path]
+
+    def describe(self) -> str:
+        return f"judge {self.opts.backend}"
+
+    def prepare(self) -> None:
+        from .batch import make_judge
+
+        self.annotations = self.run.latest_annotations()
+        self.digests = {eid: annotation_digest(r.get("items", [])) for eid, r in self.annotations.items()}
+        self.judge = None if self.opts.backend == "rules" else make_judge(self.run, self.opts, self.backend)
+        if self.judge is None:
+            self.model = self.version = RULES_VERSION
+        else:
+            self.backend, self.stats = self.judge.backend, self.judge.stats
+            self.model, self.version = self.judge.model, self.judge.prompt.version
+        self.done_ids = _done(self.run, self.opts, self.model, self.version, self.digests)
+        self.counts: Counter = Counter()  # this invocation's failed verdicts, no-verdicts, episodes left to the checks
+
+    def units(self):
+        """The episodes to judge; a judge model reads only those with an item the checks leave unsure (unless
+        ``judge_all``), the others are counted as decided by the checks."""
+        wanted = set(self.opts.episode_ids) if self.opts.episode_ids else None
+        model = self.opts.backend != "rules" and not self.opts.judge_all
+        count = 0
+        for ep in self.run.episodes():
+            if ep.id not in self.annotations or ep.id in self.done_ids or (wanted is not None and ep.id not in wanted):
+                continue
+            if model and not has_unsure(ep, self.annotations[ep.id].get("items", [])):
+                self.counts["by_checks"] += 1
+                continue
+            if self.opts.limit is not None and count >= self.opts.limit:
+                return
+            count += 1
+            yield ep, (ep, self.annotations[ep.id])  # keyed by the episode: a failing verdict's reject names its source
+
+    def who(self, ep: Episode, record: dict) -> dict[str, Any]:
+        """Who judged: what a judgement and a reject of this invocation record."""
+        return {"backend": self.opts.backend, "model": self.model, "prompt_version": self.version,
+                "min_score": self.opts.min_score, "annotation": _annotation_ref(record, self.digests[ep.id])}
+
+    def judgement(self, ep: Episode, record: dict, verdicts, episode_verdict, usage) -> Judgement:
+        return Judgement(ep.id, self.opts.backend, self.model, self.version, verdicts, episode_verdict,
+                         self.opts.min_score, self.who(ep, record)["annotation"], usage)
+
+    def no_verdict(self, ep: Episode, record: dict, exc: JudgeFailed) -> Reject:
+        return Reject(_reason(exc.reason), exc.detail[:500], ep.id, ep.source,
+                      extra={"verdict": False, "attempts": exc.attempts, **self.who(ep, record)})
+
+    async def process(self, unit: tuple[Episode, dict]) -> Any:
+        ep, record = unit
+        if self.judge is None:
+            return self.judgement(ep, record, *rules_verdict(ep, record.get("items", [])), {})
+        try:
+            verdicts, episode_verdict, usage = await self.judge.episode(ep, record.get("items", []))
+        except JudgeFailed as exc:
+            return Deferred(exc.reason, exc.detail) if exc.transport_only else self.no_verdict(ep, record, exc)
+        return self.judgement(ep, record, model_verdicts(verdicts, ep, record, self.opts), episode_verdict, usage)
+
+    def take(self, key: Any, outcome: Any) -> None:
+        self.counts["no_verdict"] += isinstance(outcome, Reject)  # a unit's reject: no verdict on any attempt
+        super().take(key, outcome)
+
+    def write(self, ep: Episode, judgement: Judgement) -> None:
+        """The judgement, and a failing one's reject (its first failing item, every reason)."""
+        self.records.append(judgement.to_dict())
+        if judgement.passed:
+            return
+        self.counts["failed"] += 1
+        first = next((v for v in judgement.items if not _passes(v, judgement.min_score)), judgement.items[0])
+        self.reject(Reject(judgement.reasons[0], f"item {first.index + 1}: {first.why}", ep.id, ep.source,
+                           extra={"verdict": True, "reasons": judgement.reasons, "backend": judgement.backend,
+                                  "model": judgement.model, "prompt_version": judgement.prompt_version,
+                                  "min_score": judgement.min_score, "annotation": judgement.annotation}))
+
+    # the Batch API (:mod:`sftdata.judge.batch`)
+    def batch_requests(self, unit):
+        from .batch import requests_of
+        return requests_of(self, *unit)
+
+    def batch_ids(self, unit) -> list[str]:
+        from .batch import ids_of
+        return ids_of(self, unit[0])
+
+    def from_results(self, unit, lines):
+        from .batch import judgement_of
+        return judgement_of(self, *unit, lines)
+
+    def release(self) -> None:
+        if self.judge is not None:
+            self.judge.pool.shutdown(wait=False)
+
+    def entry(self) -> dict[str, Any]:
+        latest: dict[str, dict] = {}
+        for r in iter_jsonl(self.run.judgements_path):
+            if (r.get("annotation") or {}).get("digest") == self.digests.get(str(r.get("id"))):
+                latest[str(r["id"])] = r  # the last judgement of the current annotation counts
+        passed = sum(1 for r in latest.values() if r.get("passed"))
+        by_reason = dict(Counter(r["reasons"][0] for r in latest.values() if r.get("reasons")).most_common())
+        annotations = self.run.latest_annotations()
+        return {"backend": self.opts.backend, "model": self.model, "prompt_version": self.version,
+                "min_score": self.opts.min_score, "options": public_options(self.opts),
+                "counts": {"judged": len(latest), "passed": passed, "failed": len(latest) - passed,
+                           "by_reason": by_reason, "no_verdict_this_run": self.counts["no_verdict"],
+                           "decided_by_the_checks_this_run": self.counts["by_checks"]},
+                "certification": outcome_counts((ep, annotations[ep.id].get("items")) for ep in self.run.episodes()
+                                                if ep.id in annotations),
+                "deferred": sum(self.deferred.values()), **self.llm_entry(),
+                "alignment": alignment_figures(self.run.episodes(), latest, annotations)}
+
+
+def result_of(outcome: StageOutcome) -> JudgeResult:
+    """What one invocation did, with the run's totals from its manifest entry (a skipped one: the entry's)."""
+    entry, stage = outcome.entry, outcome.stage
+    counts, mine = entry.get("counts", {}), Counter() if outcome.skipped else stage.counts
+    return JudgeResult(judged=counts.get("judged", 0), passed=counts.get("passed", 0), failed=counts.get("failed", 0),
+                       new_judged=outcome.new["records"], new_failed=mine["failed"], no_verdict=mine["no_verdict"],
+                       deferred=0 if outcome.skipped else entry.get("deferred", 0), by_checks=mine["by_checks"],
+                       outcomes=dict(entry.get("certification", {})), by_reason=dict(counts.get("by_reason", {})),
+                       stats=Counter({k: v for k, v in entry.get("llm", {}).items() if k in LLM_STATS}),
+                       elapsed_s=entry.get("elapsed_s", 0.0), skipped=outcome.skipped)
+
+
+def judge_run(run: RunDir, opts: JudgeOptions, backend: Any | None = None, *, results: Any = None) -> JudgeResult:
+    """Judge every annotated episode of ``run`` not yet judged with these settings (``results``: import the batch
+    backend's result lines instead)."""
+    return result_of(JudgeStage(run, opts, backend=backend, results=results).execute())
