@@ -22,8 +22,7 @@ from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, ExportStage
 from .sources import ingest_options
 from .io import iter_jsonl, read_json
-from .plural import counted, plural
-from .annotate.stage import ANNOTATIONS, annotate_run
+from .rundir import ANNOTATIONS
 from .rundir import RunDir
 from .stage import Stage, StageOutcome
 
@@ -109,68 +108,59 @@ def _run_stages(cfg: RunConfig, run: RunDir, progress: bool | None, executor: Ex
     _ingest(cfg, run, result, progress, executor)
     if not run.episodes_path.exists():
         raise NothingProduced("no episode was ingested: check the sources in the config")
+    for kind, label, stage in _stages(cfg, run, progress, executor):
+        _take(result, kind, _stage(result, kind, stage, label))
+    result.accounting = _accounting(run, result)
+    last = {"elapsed_s": result.elapsed, "skipped": result.skipped, "accounting": result.accounting,
+            "exports": {n: m["dir"] for n, m in result.exports.items()}}
+    previous = run.manifest().get("stages", {}).get("pipeline", {}).get("last", {})
+    if {**previous, "elapsed_s": None} != {**last, "elapsed_s": None}:  # a run that did nothing writes nothing
+        run.update_manifest("pipeline", "last", last)
+    if cfg.report:  # last: it shows the manifest, the pipeline's entry included
+        from .config import ReportOptions
+        from .report.stage import ReportStage
 
-    annotate = replace(cfg.annotate, strict=cfg.strict, progress=progress)
-    out = _timed(result, "annotate", lambda: annotate_run(run, annotate))
-    if out.deferred:
-        raise EndpointUnavailable(f"{counted(out.deferred, 'episode')} {plural(out.deferred, 'was', 'were')} not "
-                                  "annotated because the endpoint failed on every attempt; nothing was rejected for "
-                                  "it: run again to resume")
-    result.llm = {**dict(out.stats), "cost": run.manifest()["stages"]["annotate"]["reconstruction"].get("cost")}
-    if out.new_annotated == 0 and out.new_rejected == 0:
-        result.skipped.append("annotate")
+        report = ReportStage(run, ReportOptions(samples=cfg.report_samples), executor=executor)
+        result.report = _stage(result, "report", report).stage.out
+    return result
+
+
+def _stages(cfg: RunConfig, run: RunDir, progress: bool | None, executor: Executor):
+    """``(kind, label, stage)`` of each stage after ingest, in order: annotate, (judge), validate, each export."""
+    from .annotate.stage import AnnotateStage
+    from .config import ValidateTable
+    from .validate import ValidateStage
+
+    yield "annotate", None, AnnotateStage(run, replace(cfg.annotate, strict=cfg.strict, progress=progress))
     if cfg.judge is not None:
-        from .judge.stage import judge_run
-
-        verdicts = _timed(result, "judge", lambda: judge_run(run, replace(cfg.judge, progress=progress)))
-        if verdicts.deferred:
-            raise EndpointUnavailable(f"{counted(verdicts.deferred, 'episode')} "
-                                      f"{plural(verdicts.deferred, 'was', 'were')} not judged because the endpoint "
-                                      "failed on every attempt; nothing was rejected for it: run again to resume")
-        result.judge = {"judged": verdicts.judged, "passed": verdicts.passed, "failed": verdicts.failed,
-                        "by_reason": verdicts.by_reason}
-        if verdicts.new_judged == 0 and not verdicts.no_verdict:
-            result.skipped.append("judge")
-
-    _validate(cfg, run, result, executor)
-
+        from .judge.stage import JudgeStage
+        yield "judge", None, JudgeStage(run, replace(cfg.judge, progress=progress))
+    yield "validate", None, ValidateStage(run, ValidateTable(cfg.validate_cjk_threshold), executor=executor)
     taken: set[str] = set()
     for opts in cfg.exports:
         name = export_name(opts, taken)
         taken.add(name)
-        out_dir = run.path / "export" / name
-        export = ExportStage(run, replace(opts, progress=progress, workers=cfg.workers), out=out_dir, force=True,
-                             executor=executor)
-        _stage(result, "export", export, label=f"export {name}")
-        manifest = export.result.manifest
-        result.exports[name] = {**manifest, "dir": str(out_dir), "split_ids": read_json(out_dir / "splits.json")}
-
-    result.accounting = _accounting(run, result)
-    run.update_manifest("pipeline", "last", {
-        "elapsed_s": result.elapsed, "skipped": result.skipped, "accounting": result.accounting,
-        "exports": {n: m["dir"] for n, m in result.exports.items()}})
-    if cfg.report:
-        _report(cfg, run, result, executor)
-    return result
+        yield "export", f"export {name}", ExportStage(run, replace(opts, progress=progress, workers=cfg.workers),
+                                                      out=run.path / "export" / name, force=True, executor=executor)
 
 
-def _validate(cfg: RunConfig, run: RunDir, result: PipelineResult, executor: Executor) -> None:
-    """Check every annotation against its episode, unless the episodes, the annotations and the options are those
-    of the last finished check (its counts are then read back from the manifest)."""
-    from .config import ValidateTable
-    from .validate import VALIDATION_COUNTS, ValidateStage
-
-    out = _stage(result, "validate", ValidateStage(run, ValidateTable(cfg.validate_cjk_threshold), executor=executor))
-    result.validation = {k: out.entry[k] for k in VALIDATION_COUNTS}
-
-
-def _report(cfg: RunConfig, run: RunDir, result: PipelineResult, executor: Executor) -> None:
-    """Write RUN/report.html, unless it is there and nothing it shows has changed since it was written."""
-    from .config import ReportOptions
-    from .report.stage import ReportStage
-
-    report = ReportStage(run, ReportOptions(samples=cfg.report_samples), executor=executor)
-    result.report = _stage(result, "report", report).stage.out
+def _take(result: PipelineResult, kind: str, out: StageOutcome) -> None:
+    """What the summary shows of a stage, from its manifest entry (a skipped stage's: the counts it recorded)."""
+    entry = out.entry
+    if out.new["deferred"]:  # annotate, judge: the endpoint failed for some episodes
+        raise EndpointUnavailable(out.stage.deferred_message(out.new["deferred"]))
+    if kind == "annotate":
+        result.llm = {**entry.get("llm", {}), "cost": entry.get("cost")}
+    elif kind == "judge":
+        counts = entry["counts"]
+        result.judge = {k: counts[k] for k in ("judged", "passed", "failed", "by_reason")}
+    elif kind == "validate":
+        from .validate import VALIDATION_COUNTS
+        result.validation = {k: entry[k] for k in VALIDATION_COUNTS}
+    elif kind == "export":
+        stage = out.stage
+        result.exports[stage.out.name] = {**stage.result.manifest, "dir": str(stage.out),
+                                          "split_ids": read_json(stage.out / "splits.json")}
 
 
 def shown(path: str | Path) -> str:

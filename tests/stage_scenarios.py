@@ -15,6 +15,7 @@ from PIL import Image
 from sftdata.cli import main
 from sftdata.io import iter_jsonl
 from sftdata.rundir import RunDir
+from llm_scenarios import build_llm_runs, make_llm_scenarios
 from support import make_unsure
 
 SIZE = (180, 400)
@@ -70,6 +71,7 @@ def build_base(root: Path, sample_run) -> Path:
     (bad / "task.json").write_text(json.dumps({"goal": "没有完成动作", "actions": ["BACK", "WAIT"], "marked": False},
                                               ensure_ascii=False), encoding="utf-8")
     _sftdata("sample", inputs / "m2w.parquet", "--mind2web", "--episodes", 3)
+    build_llm_runs(root, sample_run)
     return root
 
 
@@ -121,6 +123,16 @@ class StageScenario:
     def change_input(self, work: Path) -> None:
         run = RunDir(work / self.run_name)
         make_unsure(run, sorted(run.latest_annotations())[0], 1)
+
+    # what an LLM stage bought (tests/llm_scenarios.py): nothing, for the others
+    def mark(self) -> int:
+        return 0
+
+    def bought_since(self, mark: int) -> int:
+        return 0
+
+    def received(self, work: Path) -> int:
+        return 0
 
 
 class Validate(StageScenario):
@@ -210,6 +222,7 @@ class Ingest:
     """An ingest source through its CLI command; killed after ``kill_after`` episodes were ledgered."""
 
     run_name, kill_after = "fresh", 1
+    mark, bought_since, received = StageScenario.mark, StageScenario.bought_since, StageScenario.received
 
     def __init__(self, source: str, inputs: tuple[str, ...], option: tuple[str, ...],
                  ledger_stages: tuple[str, ...] = ("ingest",)) -> None:
@@ -265,4 +278,6 @@ SCENARIOS = {
     "ingest androidcontrol": Ingest("androidcontrol", ("a.tfrecord.gz", "b.tfrecord.gz"), ("--limit", "3")),
     "ingest annotated": Ingest("annotated", ("ann",), ("--tolerance", "30")),
     "ingest mind2web": Ingest("mind2web", ("m2w.parquet",), ("--limit", "2"), ("ingest", "ingest:step")),
+    **make_llm_scenarios(StageScenario),
 }
+VARIANTS = ("AnnotateStage openai", "JudgeStage openai")  # a stage's second scenario: against an endpoint

@@ -3,7 +3,8 @@ modules that define one, so a new stage is held to it as soon as it exists, and 
 below) and each ingest source, through its CLI command, until the sources are stages too. For each:
 
 - **killed and resumed**: SIGKILLed (a forked child kills itself after k units, the k-th one ledgered: an exact
-  kill point, no timing), then run again: its outputs are those of a clean run, nothing lost, nothing twice;
+  kill point, no timing), then run again: its outputs are those of a clean run, nothing lost, nothing twice; an
+  LLM stage asks its endpoint again only for the answers the killed run had not received (tests/llm_scenarios.py);
 - **rerun unchanged**: skipped (a review import, idempotent by decision, adds nothing), every file untouched
   (bytes and mtimes);
 - **a changed input, a changed fingerprinted option**: redone;
@@ -45,10 +46,13 @@ def stage_classes() -> list[type]:
         cls = todo.pop()
         found.append(cls)
         todo += cls.__subclasses__()
-    return sorted({c for c in found if c.__module__.startswith("sftdata.")}, key=lambda c: c.__name__)
+    # a base that declares no name (LLMStage) is the loop of its subclasses, not a stage
+    return sorted({c for c in found if c.__module__.startswith("sftdata.") and hasattr(c, "name")},
+                  key=lambda c: c.__name__)
 
 
-CASES = [c.__name__ for c in stage_classes()] + [f"ingest {s}" for s in scenarios.INGEST_SOURCES]
+CASES = [c.__name__ for c in stage_classes()] + list(scenarios.VARIANTS) + \
+    [f"ingest {s}" for s in scenarios.INGEST_SOURCES]
 
 
 @pytest.fixture(scope="module")
@@ -91,18 +95,21 @@ def test_the_stage_keeps_the_contract(case, base, tmp_path):
     assert scenario is not None, f"{case} has no scenario in tests/stage_scenarios.py: give it one"
     work = tmp_path / "w"
 
-    # a clean run: the reference outputs
+    # a clean run: the reference outputs (and what an LLM stage bought for them)
     shutil.copytree(base, work, symlinks=True)
+    mark = scenario.mark()
     scenario.run(work)
-    clean = scenario.outputs(work)
+    clean, bought = scenario.outputs(work), scenario.bought_since(mark)
     shutil.rmtree(work)
 
-    # killed after its first unit, then resumed
+    # killed after its first units, then resumed: no answer received before the kill is bought again
     shutil.copytree(base, work, symlinks=True)
     killed_after(scenario.kill_after, scenario.hook, lambda: scenario.run(work))
     assert scenario.outputs(work) != clean, "the kill left the outputs of a finished run: kill earlier"
+    received, mark = scenario.received(work), scenario.mark()
     scenario.run(work)
     assert scenario.outputs(work) == clean, "a killed and resumed run differs from a clean one"
+    assert scenario.bought_since(mark) == bought - received, "the resumed run bought an answer it had"
 
     # rerun with nothing changed: skipped, nothing touched
     before = snapshot(work)
