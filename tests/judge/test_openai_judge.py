@@ -241,3 +241,24 @@ def test_batch_request_and_result_files(run, tmp_path):
     again = CliRunner().invoke(main, ["judge", str(run.path), "--backend", "batch", "--model", "judge-vl", "--judge-all",
                                       "--import-results", str(results), "--window", "5"])
     assert "judged 0 new episodes" in again.output  # importing the same file twice changes nothing
+
+
+def test_verdicts_are_written_in_episode_order_whatever_answers_first(base_run, tmp_path, monkeypatch):
+    """The endpoint answers the later episodes first (the first episode's answer is the slowest); the judgements
+    come out in episode order all the same, byte for byte as one request at a time writes them."""
+    from fake_openai import reply
+
+    monkeypatch.setenv(KEY_ENV, KEY)
+    order = {key: i for i, key in enumerate(keys(RunDir(base_run)))}
+    written = {}
+    for concurrency in (1, 4):
+        run = RunDir(shutil.copytree(base_run, tmp_path / f"c{concurrency}"))
+        opts = JudgeOptions(backend="openai", model="judge-vl", api_key_env=KEY_ENV, timeout=20, max_retries=0,
+                            concurrency=concurrency, progress=False, judge_all=True)
+        with FakeOpenAI(lambda body, n: reply(verdict(body), latency=0.05 * (len(order) - order[episode_key(body)]))
+                        if concurrency > 1 else verdict(body)) as srv:
+            result = judge_run(run, JudgeOptions(**{**opts.__dict__, "base_url": srv.base_url}))
+        assert result.new_judged == N and srv.errors == []
+        written[concurrency] = (run.path / "judgements.jsonl").read_bytes()
+        assert [r["id"] for r in iter_jsonl(run.path / "judgements.jsonl")] == [e.id for e in run.episodes()]
+    assert written[1] == written[4]
