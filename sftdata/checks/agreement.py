@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from ..model import Step
-from .agreement_target import _CONTRAST, _before_contrast, _leading, _names, _same_text, _short, target_problem
+from .agreement_target import CONTRAST, before_contrast, leading_words, names_label, same_text, shorten, target_problem
 from .calls import normalize, target_element
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
 from .screen_text import element_texts, visible_elements
@@ -53,16 +53,16 @@ _VERB_WORDS = {"click": "click", "open": "open", "back": "go back", "home": "go 
                "long_press": "long-press", "input": "type", "back_key": "press the back key", "swipe": "swipe", "wait": "wait", "done": "finish"}
 
 
-_BACK_CONTROL = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
+BACK_CONTROL = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
 
 
 def _verb_problem(decision: Decision, name: str) -> str | None:
     allowed = COMPATIBLE.get(name)
-    if name in ("press_back", "go_back") and decision.verb == "click" and not _BACK_CONTROL.search(decision.phrase):
+    if name in ("press_back", "go_back") and decision.verb == "click" and not BACK_CONTROL.search(decision.phrase):
         allowed = allowed - {"click"}  # tapping a back control is going back; tapping anything else is not
     if allowed is None or decision.verb in allowed:
         return None
-    return (f"the reasoning decides to {_VERB_WORDS.get(decision.verb, decision.verb)} (“{_short(decision.phrase)}”), "
+    return (f"the reasoning decides to {_VERB_WORDS.get(decision.verb, decision.verb)} (“{shorten(decision.phrase)}”), "
             f"the call is {name}")
 
 
@@ -75,7 +75,7 @@ def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) ->
     if not want or said == want:
         return None
     whose = "finger" if name == "swipe" else "view"
-    return f"the reasoning moves the {whose} {said} (“{_short(decision.phrase)}”), the call's direction is {want.upper()}"
+    return f"the reasoning moves the {whose} {said} (“{shorten(decision.phrase)}”), the call's direction is {want.upper()}"
 
 
 _OPTION = re.compile(r"^\s*(?:choose|choosing|select|selecting|pick|picking|set)\s+(?!the\b|a\b|an\b|it\b|this\b)"
@@ -94,9 +94,9 @@ def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     if not quotes and (m := _OPTION.match(decision.after_verb or "")):  # Choose Tennessee from the State list
         quotes = [next(g for g in m.groups() if g)]
     options = [q for q in quotes if not any(normalize(q) == o for o in own)]
-    if not options or any(_same_text(q, value) for q in options):
+    if not options or any(same_text(q, value) for q in options):
         return None
-    return f"the reasoning selects “{_short(options[-1])}”, the call selects “{_short(value)}”"
+    return f"the reasoning selects “{shorten(options[-1])}”, the call selects “{shorten(value)}”"
 
 
 _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+|a\s+|my\s+)?\w+(?:\s\w+)?\s+as\s+"
@@ -150,7 +150,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
         if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _typed_as(said, typed):
             return None
-        return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+        return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     if not decision.quotes:
         m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
@@ -161,19 +161,19 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
             rest = normalize(decision.after_verb + decision.follow).replace(" ", "")
             if normalize(typed).replace(" ", "") in rest and normalize(said).replace(" ", "") in normalize(typed).replace(" ", ""):
                 return None
-        return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+        return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     quotes = _value_quotes(decision, params, step)
     if not quotes:  # type Lisbon into 'Where are you going?': the quote is the field, the value is unquoted
         m = _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
         return None if not said or _exact(said, typed) else \
-            f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+            f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     said = quotes[-1] if name == "type" and len(quotes) > 1 else quotes[0]
     if len(quotes) > 1 and any(_exact(q, typed) for q in quotes):
         return None
     if _exact(said, typed):
         return None
-    return f"the reasoning types “{_short(said)}”, the call types “{_short(typed)}”"
+    return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
 
 
 _APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"
@@ -184,20 +184,20 @@ def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: St
     if name != "open_app" or decision.verb not in ("open_app", "open"):
         return None
     app = str(params.get("app_name") or "")
-    named = list(_before_contrast(decision))
+    named = list(before_contrast(decision))
     if not named:
         m = _APP_NAMED.search(decision.after_verb if decision.after_verb else decision.phrase) or \
             _APP_NAMED.search(decision.phrase)
         named = [(m.group("zh") or m.group("en")).strip()] if m else []
     if not named:  # 打开 Google 搜索: an icon of the screen, by its label or the label's first words
-        rest = _CONTRAST.split(normalize(decision.rest), 1)[0]
-        icons = {n for e in visible_elements(step) for t in element_texts(e) for n in _leading(t)}
-        named = sorted((n for n in icons if _names(rest, n)), key=len, reverse=True)
-        if any(_same_text(n, app) for n in named):
+        rest = CONTRAST.split(normalize(decision.rest), 1)[0]
+        icons = {n for e in visible_elements(step) for t in element_texts(e) for n in leading_words(t)}
+        named = sorted((n for n in icons if names_label(rest, n)), key=len, reverse=True)
+        if any(same_text(n, app) for n in named):
             return None
-    if not named or any(_same_text(q, app) for q in named):
+    if not named or any(same_text(q, app) for q in named):
         return None
-    return f"the reasoning opens “{_short(named[0])}”, the call opens “{_short(app)}”"
+    return f"the reasoning opens “{shorten(named[0])}”, the call opens “{shorten(app)}”"
 
 
 def _labelled_value_problem(text: str, name: str, params: dict[str, Any], step: Step) -> str | None:
@@ -211,7 +211,7 @@ def _labelled_value_problem(text: str, name: str, params: dict[str, Any], step: 
         m = re.search(rf"(?<![\w]){re.escape(label)}(?:\s*(?:field|box|框|栏))?\s*[:：]\s*(?P<v>[^\n]+?)\s*[.。]?\s*$",
                       normalize(text), re.I | re.M)
         if m and not _typed_as(m.group("v"), typed):
-            return f"the reasoning gives “{_short(label)}” the value “{_short(m.group('v'))}”, the call types “{_short(typed)}”"
+            return f"the reasoning gives “{shorten(label)}” the value “{shorten(m.group('v'))}”, the call types “{shorten(typed)}”"
     return None
 
 
@@ -223,18 +223,18 @@ def _deferred_typing(text: str, decision: Decision, name: str) -> str | None:
     """A typing call whose reasoning only taps the field now and types "in the next step"."""
     if name not in ("type", "input") or decision.verb != "click" or not _TYPE_LATER.search(text):
         return None
-    return f"the reasoning only taps now (“{_short(decision.phrase)}”) and types later; the call types"
+    return f"the reasoning only taps now (“{shorten(decision.phrase)}”) and types later; the call types"
 
 
 def _done_problem(text: str, decision: Decision | None, name: str) -> str | None:
     if name == "done":
         if decision is not None and decision.verb not in ("done", "open") and decision.verb in (
                 "click", "long_press", "input", "swipe", "open_app", "back", "back_key", "home", "wait"):
-            return f"the call is done, but the reasoning decides to {_VERB_WORDS[decision.verb]} (“{_short(decision.phrase)}”)"
+            return f"the call is done, but the reasoning decides to {_VERB_WORDS[decision.verb]} (“{shorten(decision.phrase)}”)"
         return None
     claim = claims_complete(text)
     if claim is not None:
-        return f"the reasoning says the task is complete (“{_short(claim)}”), the call is {name}"
+        return f"the reasoning says the task is complete (“{shorten(claim)}”), the call is {name}"
     return None
 
 

@@ -26,17 +26,17 @@ from .decision import SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 
 
-def _same_text(a: str, b: str) -> bool:
+def same_text(a: str, b: str) -> bool:
     a, b = normalize(a).strip(" 。.!！"), normalize(b).strip(" 。.!！")
     return bool(a) and bool(b) and (a == b or a in b or b in a)
 
 
-def _short(text: str, limit: int = 30) -> str:
+def shorten(text: str, limit: int = 30) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _leading(label: str) -> list[str]:
+def leading_words(label: str) -> list[str]:
     """A label and its first words (``google 搜索 search`` -> ``google``, ``google 搜索``): how an app is called."""
     words = label.split()
     return [label] + [" ".join(words[:k]) for k in range(1, len(words)) if _long(" ".join(words[:k]))]
@@ -63,10 +63,10 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     others: dict[str, str] = {}
     for e in elsewhere:
         for text in element_texts(e):
-            if len(text) >= 2 and not any(_same_text(text, o) for o in own if o):
+            if len(text) >= 2 and not any(same_text(text, o) for o in own if o):
                 others.setdefault(text, element_label(e) or text)
     values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
-    said = [normalize(q) for q in _before_contrast(decision) if not any(_same_text(q, v) for v in values if v)]
+    said = [normalize(q) for q in before_contrast(decision) if not any(same_text(q, v) for v in values if v)]
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
@@ -79,18 +79,18 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
             continue  # the card with the 秒杀 tag: a word of the target's own card
         if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
             label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
-        if not quote or any(_same_text(quote, o) for o in own if o):
+            return f"the reasoning names “{shorten(quote)}”, another element of this screen; the call targets {label}"
+        if not quote or any(same_text(quote, o) for o in own if o):
             continue
         if _long(quote) and any(quote in t for t in others):  # “6月12日 8:00” of 照片，6月12日 8:00
             label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, part of another element of this screen; the call targets {label}"
+            return f"the reasoning names “{shorten(quote)}”, part of another element of this screen; the call targets {label}"
         if quote in others or (not others and step.elements == [] and quotes_in(target_param)):
             label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”, another element of this screen; the call targets {label}"
+            return f"the reasoning names “{shorten(quote)}”, another element of this screen; the call targets {label}"
         if not step.elements and quotes_in(target_param):
             label = _target_name(element, target_param)
-            return f"the reasoning names “{_short(quote)}”; the call targets {label}"
+            return f"the reasoning names “{shorten(quote)}”; the call targets {label}"
     return _qualifier_problem(decision, step, element, others, values)
 
 
@@ -104,9 +104,9 @@ def _field_problem(decision: Decision, name: str, own: list[str], elsewhere: set
         return None
     m = _INTO_FIELD.search(decision.after_verb)
     field = normalize(m.group("en") or m.group("zh")) if m else ""
-    if not field or field not in elsewhere or any(_same_text(field, o) for o in own if o):
+    if not field or field not in elsewhere or any(same_text(field, o) for o in own if o):
         return None
-    return f"the reasoning types into “{_short(field)}”, another field of this page than the call's"
+    return f"the reasoning types into “{shorten(field)}”, another field of this page than the call's"
 
 
 def _describes_target(name: str, step: Step, element) -> bool:
@@ -142,7 +142,7 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
     """The longest label of another element, or part of one (``6月12日 8:00`` of ``照片，6月12日 8:00``), that
     ``text`` names unquoted before any contrast (``rather than Chrome``); not a typed or chosen value, nor a price
     unless ``prices`` (a price says which card, not which control)."""
-    text = _CONTRAST.split(text, 1)[0]
+    text = CONTRAST.split(text, 1)[0]
     names: set[str] = set()
     for label in others:
         if prices and _PRICE.fullmatch(label):
@@ -151,10 +151,10 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
             names.add(label)
             names.update(p for p in _PARTS.split(label) if p != label and _long(p) and _WORDY.search(p))
     return [t for t in sorted(names, key=len, reverse=True)
-            if _names(text, t) and not any(_same_text(t, v) for v in values if v)][:1]
+            if names_label(text, t) and not any(same_text(t, v) for v in values if v)][:1]
 
 
-_CONTRAST = re.compile(r"\b(?:rather than|instead of|not|never)\b|而不是|而非|不是|不用|不去|别", re.I)
+CONTRAST = re.compile(r"\b(?:rather than|instead of|not|never)\b|而不是|而非|不是|不用|不去|别", re.I)
 _PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
 
 
@@ -195,8 +195,8 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
     nearest = min(peers, key=lambda e: min(_distance(e, h) for h in holders))
     if nearest is element or nearest.contains(point):
         return None
-    return (f"the reasoning names “{_short(named[0])}”, beside another “{_short(element_label(nearest))}” than the "
-            f"call's “{_short(element_label(element))}”")
+    return (f"the reasoning names “{shorten(named[0])}”, beside another “{shorten(element_label(nearest))}” than the "
+            f"call's “{shorten(element_label(element))}”")
 
 
 def _distinctive(text: str) -> bool:
@@ -214,7 +214,7 @@ def _holders(name: str, step: Step, exact: bool = False) -> list:
 def _named_last(text: str, labels: set[str], own: set[str]) -> list[str]:
     """The label named last in ``text`` (what a pronoun after it points back to); nothing when it is the target's
     own (or part of it)."""
-    found = [(text.rfind(t) + len(t), len(t), t) for t in labels if _names(text, t)]
+    found = [(text.rfind(t) + len(t), len(t), t) for t in labels if names_label(text, t)]
     if not found:
         return []
     last = max(found)[2]
@@ -244,9 +244,9 @@ def _distance(a, b) -> float:
     return (dx * dx + dy * dy) ** 0.5
 
 
-def _before_contrast(decision: Decision) -> tuple[str, ...]:
+def before_contrast(decision: Decision) -> tuple[str, ...]:
     """The decision's quotes, less those after a contrast in its clause (点击“商城”而不是“Chrome”)."""
-    m = _CONTRAST.search(mask_quotes(decision.after_verb))
+    m = CONTRAST.search(mask_quotes(decision.after_verb))
     if m is None:
         return decision.quotes
     late = set(quotes_in(decision.after_verb[m.start():]))
@@ -259,7 +259,7 @@ def _long(text: str) -> bool:
     return cjk >= 3 or len(text) - cjk >= 5
 
 
-def _names(text: str, label: str) -> bool:
+def names_label(text: str, label: str) -> bool:
     """Does ``text`` name ``label`` unquoted: 2+ CJK characters, a price, or a 4+ letter Latin label as whole
     words."""
     if re.search(r"[\u4e00-\u9fff]", label):
@@ -269,6 +269,6 @@ def _names(text: str, label: str) -> bool:
 
 def _target_name(element, target_param: str) -> str:
     if element is not None and element_label(element):
-        return f"“{_short(element_label(element))}”"
+        return f"“{shorten(element_label(element))}”"
     quoted = quotes_in(target_param)
-    return f"“{_short(quoted[0])}”" if quoted else f"“{_short(target_param)}”"
+    return f"“{shorten(quoted[0])}”" if quoted else f"“{shorten(target_param)}”"

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..model import Step
 from .agreement import COMPATIBLE
-from .agreement_target import _CONTRAST
-from .decision import SPATIAL, Decision, _first_verb, action_clauses, mask_quotes, quotes_in
+from .agreement_target import CONTRAST
+from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
 from .target_evidence import Evidence, names_rival, target_evidence
 
 _PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
@@ -39,11 +39,11 @@ _SENTENCES = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+(?:[。！？!?\n]|\.
 def _cut(rest: str) -> str:
     """The object of a verb: ``rest`` up to a contrast, a purpose or (Chinese) the next verb."""
     masked = mask_quotes(rest)
-    m = _CONTRAST.search(masked)
+    m = CONTRAST.search(masked)
     end = m.start() if m else len(rest)
     m = _PURPOSE_EN.search(masked[:end])
     end = m.start() if m else end
-    verb = _first_verb(masked[:end])
+    verb = first_verb(masked[:end])
     if verb is not None and masked[:verb[0]].strip(" 一下的了") and re.search(r"[\u4e00-\u9fff]", masked[verb[0]:verb[2]]):
         end = verb[0]  # 点它进入: the object ends where the next verb starts
     return rest[:end]
@@ -69,7 +69,7 @@ def _antecedents(text: str, start: int) -> list[str]:
         if m and part[m.end():].strip():
             tails.append(part[m.end():])
         masked = mask_quotes(part)
-        m = _CONTRAST.search(masked)
+        m = CONTRAST.search(masked)
         part = part[:m.start()] if m else part
         m = SPATIAL.search(mask_quotes(part))
         part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
@@ -81,10 +81,10 @@ def _antecedents(text: str, start: int) -> list[str]:
 def _dashed(text: str, end: int) -> str:
     """A verbless aside between dashes right after the clause (``I'll open it first — Max earbuds #2 — …``)."""
     m = re.match(r"\s*[—–-]+\s*([^—–.。;；]+)", text[end:])
-    if not m or _first_verb(mask_quotes(m.group(1))):
+    if not m or first_verb(mask_quotes(m.group(1))):
         return ""
     part = m.group(1)
-    c = _CONTRAST.search(mask_quotes(part))
+    c = CONTRAST.search(mask_quotes(part))
     return part[:c.start()] if c else part
 
 

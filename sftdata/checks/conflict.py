@@ -31,12 +31,12 @@ import re
 from typing import Any
 
 from ..model import Step
-from .agreement import _BACK_CONTROL, COMPATIBLE
-from .agreement_target import _CONTRAST
+from .agreement import BACK_CONTROL, COMPATIBLE
+from .agreement_target import CONTRAST
 from .calls import grounding_label, normalize
-from .decision import _HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
-from .finger import _FINGER_EN, _FINGER_MOVES, _FINGER_ZH
-from .evidence import _said as _value_said, decision_evidence
+from .decision import HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
+from .finger import FINGER_EN, FINGER_MOVES, FINGER_ZH
+from .evidence import decision_evidence, said_whole
 
 
 _PURPOSE = re.compile(r"\b(?:to|so that|in order to|for)\b|以便|为了|好让|来(?=[找看查打进])|去(?=[找看查])|找|^\s*(?:查看|看看|浏览)", re.I)
@@ -62,7 +62,7 @@ def decision_names_call(text: str, function: dict[str, Any], step: Step, other: 
     if decision is None:
         return None
     own = decision.after_verb
-    contrast = (_CONTRAST.search(mask_quotes(own)) or _PURPOSE.search(mask_quotes(own)))
+    contrast = (CONTRAST.search(mask_quotes(own)) or _PURPOSE.search(mask_quotes(own)))
     if contrast is not None:  # 点“删除”而不是“取消” / tap X to find Y: what follows is not the target
         own = own[:contrast.start()]
     antecedent = re.split(r"[。.!?！？\n]", decision.antecedent)[-1] if decision.antecedent else ""
@@ -88,7 +88,7 @@ def _acting_parts(text: str) -> list[tuple[int, str]]:
         stop = _SENTENCE_END.search(text, clause.span[1])
         part = text[clause.span[0]:stop.start() if stop else len(text)]
         masked = mask_quotes(part)
-        cut = [m.start() for m in (_CONTRAST.search(masked), _PURPOSE.search(masked, len(clause.clause) // 2 + 1)) if m]
+        cut = [m.start() for m in (CONTRAST.search(masked), _PURPOSE.search(masked, len(clause.clause) // 2 + 1)) if m]
         out.append((clause.span[0], _LANDMARK.sub(" ", part[:min(cut)] if cut else part)))
     return out
 
@@ -97,7 +97,7 @@ def _view_worded(text: str) -> bool:
     """The text's direction is said in view words (scroll, 翻, page) and nowhere in the finger's (swipe, 滑,
     finger): which way the content or the finger goes is the writer's convention."""
     masked = mask_quotes(text)
-    return not any(p.search(masked) for p in (_FINGER_EN, _FINGER_MOVES, _FINGER_ZH))
+    return not any(p.search(masked) for p in (FINGER_EN, FINGER_MOVES, FINGER_ZH))
 
 
 def call_evidence(text: str, function: dict[str, Any], step: Step, other: str | None = None,
@@ -121,13 +121,13 @@ def call_evidence(text: str, function: dict[str, Any], step: Step, other: str | 
         decision = stated_decision(part)
         if decision is None or decision.verb not in COMPATIBLE.get(name, ()):
             continue
-        if name in ("press_back", "go_back") and _BACK_CONTROL.search(decision.phrase):
+        if name in ("press_back", "go_back") and BACK_CONTROL.search(decision.phrase):
             return decision.phrase.strip()[:40]  # hit the Back key: the verb is a tap, its object the back key
         found, missing = decision_evidence(part, function, step, decision)
         if not missing and (len(found) > 1 or name in ("press_back", "go_back", "press_home", "wait")):
             return found[-1].words
     value = str(params.get("value") or "") if name == "select" else ""
-    if value and any(_value_said(value, p) for _, p in parts):  # the option said with another verb (下拉里选 X)
+    if value and any(said_whole(value, p) for _, p in parts):  # the option said with another verb (下拉里选 X)
         return value
     want = str(params.get("direction") or "").lower()
     if name in ("swipe", "scroll") and want and _view_worded(text):

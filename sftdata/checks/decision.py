@@ -63,7 +63,7 @@ _VERBS_EN = (
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
-_HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
+HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
                       r"|\b(?:previous(?:ly)?|earlier|already|last step|before this|a moment ago|just now)\b"
                       r"|\b(?:have|has|had)\s+(?:just\s+)?\w+(?:ed|en|wn|ne)\b"
                       r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
@@ -127,7 +127,7 @@ class Decision:
 
 
 
-def _first_verb(masked: str) -> tuple[int, str, int] | None:
+def first_verb(masked: str) -> tuple[int, str, int] | None:
     """(start, verb class, end) of the first action verb in a masked clause."""
     hits = [(m.start(), kind, m.end()) for kind, pattern in _VERB_RE for m in pattern.finditer(masked)]
     return min(hits, key=lambda h: (h[0], -(h[2] - h[0]))) if hits else None
@@ -169,19 +169,19 @@ def _find_candidates(text: str) -> list[_Candidate]:
             masked = m.group()
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
-            cond, first = _CONDITION.search(masked), _first_verb(masked)
+            cond, first = _CONDITION.search(masked), first_verb(masked)
             if cond and (first is None or cond.start() < first[0]):  # "scroll up to check whether": not a condition
                 conditional = True
                 continue
             if conditional and re.match(r"\s*(?:就|则|便|那就|那么|then)", masked, re.I):
                 continue  # the consequence of a condition
             conditional = False
-            verb = _first_verb(masked)
+            verb = first_verb(masked)
             if verb is None:
                 continue
             at, kind, end = verb
             before, after = masked[:at], masked[end:]
-            if (_HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+            if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _DONE_AFTER.search(after) or _NARRATED.search(after)):
                 continue
             if _NEGATION.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
@@ -271,7 +271,7 @@ def _appendix(follow: str) -> str:
     when it has a verb, a relation to something else (``旁边``, ``below``) or a quotation, or is over 40 characters."""
     m = re.match(r"[，,]([^，,；;]+)", follow)
     part = _APPOSITION.sub("", m.group(1)) if m else ""
-    if not part or _first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
+    if not part or first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
         return ""
     return part
 

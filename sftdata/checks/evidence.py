@@ -24,7 +24,7 @@ from typing import Any
 from ..model import Step
 from .agreement import COMPATIBLE
 from .calls import normalize, target_element
-from .agreement_target import _CONTRAST
+from .agreement_target import CONTRAST
 from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
                        stated_decision)
 from .click_evidence import click_evidence
@@ -59,7 +59,7 @@ def _sentence(text: str, span: tuple[int, int]) -> str:
 
 def _cut_contrast(text: str) -> str:
     """``text`` up to a contrast (``打开商城而不是 Chrome``)."""
-    m = _CONTRAST.search(mask_quotes(text))
+    m = CONTRAST.search(mask_quotes(text))
     return text[:m.start()] if m else text
 
 
@@ -73,7 +73,7 @@ def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool
         said = text[start:stop.start() if stop else len(text)]
         if start == decision.span[0] and decision.continuation:
             said += " " + decision.continuation
-        if _said(value, _cut_contrast(said)):
+        if said_whole(value, _cut_contrast(said)):
             return True
     return False
 
@@ -88,14 +88,14 @@ _CJK_AFTER = re.compile(r"[\u4e00-\u9fff]")
 _CJK_JOINS = "并然再后就来吧了即进到在和发去，。、；！？,.;!? "  # what may follow a typed Chinese value
 
 
-def _said(value: str, text: str) -> bool:
+def said_whole(value: str, text: str) -> bool:
     """``value`` stands in ``text`` whole and alone (case, width and spaces aside): not inside a longer word or a
     longer quotation, nor followed by more of a longer value (``Maple Street, Springfield`` says another value
     than ``Maple Street``, ``“收到，谢谢妈妈”`` another than ``收到，谢谢``).
 
-    >>> _said("Jane Doe", "type Jane Doe into Full name"), _said("Maple Street", "输入 Maple Street, Springfield。")
+    >>> said_whole("Jane Doe", "type Jane Doe into Full name"), said_whole("Maple Street", "输入 Maple Street, Springfield。")
     (True, False)
-    >>> _said("收到，谢谢", "输入 收到，谢谢 然后发送"), _said("收到，谢谢", "输入“收到，谢谢妈妈”")
+    >>> said_whole("收到，谢谢", "输入 收到，谢谢 然后发送"), said_whole("收到，谢谢", "输入“收到，谢谢妈妈”")
     (True, False)
     """
     v = normalize(value).strip(" 。.!！")
@@ -122,7 +122,7 @@ def _value_outside_history(value: str, text: str) -> bool:
     for sentence in re.split(r"[。！？!?\n]|\.(?=\s|$)", text):
         masked = mask_quotes(sentence)
         bare = QUOTE.sub(lambda m: m.group() if normalize(m.group()[1:-1]) == normalize(value) else "", sentence)
-        if (_said(value, bare) and not _HISTORY.search(masked) and not _STATE.search(masked)
+        if (said_whole(value, bare) and not _HISTORY.search(masked) and not _STATE.search(masked)
                 and not _TASK.search(masked)):
             return True
     return False
@@ -212,7 +212,7 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if name == "open_app":
         app = str(params.get("app_name") or "")
         said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix) if p))
-        named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else _said(a, said)  # noqa: E731
+        named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else said_whole(a, said)  # noqa: E731
         if app and (named(app) or named(app.split()[0]) and len(app.split()[0]) >= 4):
             return verb + [Evidence("app", app)], None
         return verb, f"the decision does not name the app “{app[:40]}”"

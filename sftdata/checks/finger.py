@@ -8,11 +8,11 @@ from .quoting import mask_quotes
 
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-_FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
+FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
-_FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
+FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
-_FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
+FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
                            r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
                            r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
 _FROM_TO = re.compile(r"\b(left|right|top|bottom)\s*(?:(?:-|–|→|->)\s*(?:to\s*-?\s*)?|\s+to\s+)(?:the\s+)?"
@@ -35,10 +35,10 @@ def finger_direction(clause: str) -> str | None:
     m = _FROM_TO.search(masked)
     if m:  # right-to-left, from right to left: toward the end side, whatever else the clause says
         return _SIDE[m.group(2).lower()]
-    m = _FINGER_MOVES.search(masked)
+    m = FINGER_MOVES.search(masked)
     if m:  # finger up / from right to left / 从右往左
         return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5)).lower()]
-    m = _FINGER_ZH.search(masked)
+    m = FINGER_ZH.search(masked)
     if m:
         if m.group().startswith("下拉"):
             return "down"
@@ -51,7 +51,7 @@ def finger_direction(clause: str) -> str | None:
     m = _VIEW_ZH.search(masked)
     if m:
         return _OPPOSITE[_DIRECTIONS[m.group(1) or m.group(2)]]
-    m = _FINGER_EN.search(masked)
+    m = FINGER_EN.search(masked)
     if m:
         return (m.group(1) or m.group(2)).lower()
     m = _VIEW_EN.search(masked)

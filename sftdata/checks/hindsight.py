@@ -48,40 +48,40 @@ _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
 
 # --- 1. step counts -----------------------------------------------------------------------------------------
-_ZN = r"(?<![\d,.])(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?![\d,]|\.\d)"  # a small number
-_ZSTEP = r"\s*个?(?:步(?![数行伐])(?:骤|操作)?|操作)"
-_EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\d,]|\.\d)\b"
+ZH_NUM = r"(?<![\d,.])(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?![\d,]|\.\d)"  # a small number
+ZH_STEP = r"\s*个?(?:步(?![数行伐])(?:骤|操作)?|操作)"
+EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\d,]|\.\d)\b"
 _COUNTS = re.compile("|".join((
-    rf"(?:共|总共|一共|合计|总计)(?:有|需要?|是)?\s*{_ZN}{_ZSTEP}",
-    rf"(?:剩余|剩下|还剩|只剩|仅剩|还有|尚有|还差|余下|还余)(?:最后)?\s*{_ZN}{_ZSTEP}",
-    rf"{_ZN}{_ZSTEP}中的?第",
-    rf"第\s*{_ZN}\s*[/／]\s*{_ZN}\s*步",
-    rf"最后一步\s*[（(]\s*第\s*{_ZN}\s*步",
-    rf"第\s*{_ZN}\s*步[，,]?\s*(?:也就是|也是|即)最后一步",
+    rf"(?:共|总共|一共|合计|总计)(?:有|需要?|是)?\s*{ZH_NUM}{ZH_STEP}",
+    rf"(?:剩余|剩下|还剩|只剩|仅剩|还有|尚有|还差|余下|还余)(?:最后)?\s*{ZH_NUM}{ZH_STEP}",
+    rf"{ZH_NUM}{ZH_STEP}中的?第",
+    rf"第\s*{ZH_NUM}\s*[/／]\s*{ZH_NUM}\s*步",
+    rf"最后一步\s*[（(]\s*第\s*{ZH_NUM}\s*步",
+    rf"第\s*{ZH_NUM}\s*步[，,]?\s*(?:也就是|也是|即)最后一步",
     r"倒数第[一二两三四五六七八九十\d]{1,2}步",
-    rf"\bsteps?\s+{_EN_NUM}\s*(?:of|out of|/)\s*{_EN_NUM}\b",
-    rf"\b{_EN_NUM}\s+(?:of|out of)\s+(?:the\s+)?{_EN_NUM}\s+steps\b",
-    rf"\bout of\s+{_EN_NUM}\s+steps\b",
+    rf"\bsteps?\s+{EN_NUM}\s*(?:of|out of|/)\s*{EN_NUM}\b",
+    rf"\b{EN_NUM}\s+(?:of|out of)\s+(?:the\s+)?{EN_NUM}\s+steps\b",
+    rf"\bout of\s+{EN_NUM}\s+steps\b",
     rf"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{{1,2}}(?:st|nd|rd|th))\s+of\s+"
-    rf"(?:the\s+)?{_EN_NUM}\s+steps\b",
-    rf"\b{_EN_NUM}\s+(?:more\s+)?steps?\s+(?:left|remaining|remain|to go)\b",
-    rf"\b{_EN_NUM}\s+steps?\s+in total\b|\btotal of\s+{_EN_NUM}\s+steps\b",
-    rf"\b(?:last|final)\s+of\s+(?:the\s+)?{_EN_NUM}\s+steps\b",
-    rf"\b(?:last|final)\s+step\s*\(\s*{_EN_NUM}\s*/\s*{_EN_NUM}\s*\)",
-    rf"\bsteps?\b[^.;]{{0,20}}?\b{_EN_NUM}\s+(?:more\s+)?to go\b",
-    rf"\b{_EN_NUM}\s+(?:more\s+)?steps?\s+(?:away|short)\b",
+    rf"(?:the\s+)?{EN_NUM}\s+steps\b",
+    rf"\b{EN_NUM}\s+(?:more\s+)?steps?\s+(?:left|remaining|remain|to go)\b",
+    rf"\b{EN_NUM}\s+steps?\s+in total\b|\btotal of\s+{EN_NUM}\s+steps\b",
+    rf"\b(?:last|final)\s+of\s+(?:the\s+)?{EN_NUM}\s+steps\b",
+    rf"\b(?:last|final)\s+step\s*\(\s*{EN_NUM}\s*/\s*{EN_NUM}\s*\)",
+    rf"\bsteps?\b[^.;]{{0,20}}?\b{EN_NUM}\s+(?:more\s+)?to go\b",
+    rf"\b{EN_NUM}\s+(?:more\s+)?steps?\s+(?:away|short)\b",
     r"\b(?:only|just)\s+(?:the\s+|one\s+)?(?:final|last)\s+step\s+(?:remains|is left|left)\b",
-    rf"\b{_EN_NUM}\s+steps?\s+(?:are|is)\s+(?:needed|required|enough)\b",
-    rf"(?:轨迹|整个任务|全程|整个过程|整个流程)[^，,。]{{0,6}}?(?:包含|包括|共有|共|分为)\s*{_ZN}{_ZSTEP}",
-    rf"\b(?:episode|trajectory)\s+(?:has|takes|contains|consists of)\s+{_EN_NUM}\s+steps\b",
-    rf"\b{_EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{_EN_NUM}\s+steps\s+in all\b",
+    rf"\b{EN_NUM}\s+steps?\s+(?:are|is)\s+(?:needed|required|enough)\b",
+    rf"(?:轨迹|整个任务|全程|整个过程|整个流程)[^，,。]{{0,6}}?(?:包含|包括|共有|共|分为)\s*{ZH_NUM}{ZH_STEP}",
+    rf"\b(?:episode|trajectory)\s+(?:has|takes|contains|consists of)\s+{EN_NUM}\s+steps\b",
+    rf"\b{EN_NUM}[- ]steps?\s+(?:long|episode|trajectory)\b|\b{EN_NUM}\s+steps\s+in all\b",
     r"\b(?:last|final)\s+(?:step|action|move|tap)\s+(?:of|in)\s+(?:the|this)\s+(?:trajectory|episode|recording)\b",
     r"(?:记录|轨迹|录制|episode)[^，,。]{0,4}?(?:的)?(?:最后一步|最后一个动作|最后一个操作)",
     # this very step is the last: how many are left (none) is the recording's to know; "the task's last part is
     # going home" (任务最后一步是回到主屏幕) is the goal's structure and passes
     r"(?:这|这一步|此步|本步|当前这一?步)(?:就|也|便)?是(?:[^，,。是]{0,10}的)?最后一步(?:\s*[（(]第\s*\d+\s*步[）)]?)?"
     r"|\b(?:this|that)(?:'s| is)(?: also)? the (?:final|last) (?:step|action|move)\b",
-    rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{_ZN}{_ZSTEP}",
+    rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{ZH_NUM}{ZH_STEP}",
     r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
 )), re.I)
 
@@ -185,7 +185,7 @@ _MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
 # an expectation that carries to the end of its sentence ("Tapping X should open Y, where Z is shown")
-_HEDGE = re.compile(r"应该|应当|会(?![话议员计场儿])|预计|预期|期望|希望|可能|也许|或许|大概|估计"
+HEDGE = re.compile(r"应该|应当|会(?![话议员计场儿])|预计|预期|期望|希望|可能|也许|或许|大概|估计"
                     r"|\b(?:should|will|would|may|might|could|expect|expected|likely|probably)\b|'ll\b", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
 _CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
@@ -323,7 +323,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                 told.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
                 told.append((offset + c.start(), offset + c.end()))
-            hedged = hedged or bool(_HEDGE.search(clause))
+            hedged = hedged or bool(HEDGE.search(clause))
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
                               and not _SUPPOSE.search(clause))  # 如果找不到就向下滑动: not this step's action
             narrated = narrated or bool(_ZH_NARRATED.search(clause))

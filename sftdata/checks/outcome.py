@@ -27,11 +27,11 @@ from ..model import Episode
 from .calls import normalize
 from .decision import action_clauses, mask_quotes, quotes_in
 from .future_text import known_texts
-from .hindsight import _EN_NUM, _HEDGE, _ZN, _ZSTEP
+from .hindsight import EN_NUM, HEDGE, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
-_EXPECTED = re.compile(_HEDGE.pattern + r"|将(?![其它他她之])|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
+_EXPECTED = re.compile(HEDGE.pattern + r"|将(?![其它他她之])|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
@@ -185,10 +185,10 @@ def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] =
 
 _ORDINAL_EN = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
 _RUN_POSITION = re.compile("|".join((
-    rf"(?<![上下这那前后每同进再退])(?<!第\s){_ZN}{_ZSTEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
-    rf"(?:全部|全都|一共|总共)\s*{_ZN}{_ZSTEP}", rf"第\s*{_ZN}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
+    rf"(?<![上下这那前后每同进再退])(?<!第\s){ZH_NUM}{ZH_STEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
+    rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
     rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
-    r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{_EN_NUM}\s+(?:steps|actions|moves)\b",
+    r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:steps|actions|moves)\b",
     r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b")), re.I)
 
 
