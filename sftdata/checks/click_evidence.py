@@ -22,7 +22,7 @@ from ..model import Step
 from .agreement import COMPATIBLE
 from .agreement_target import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
-from .target_evidence import Evidence, names_rival, target_evidence
+from .target_evidence import Evidence, head_names_other, names_rival, target_evidence
 
 _PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
                       r"|the same (?:one|button))(?![A-Za-z])|它|她|他|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
@@ -88,6 +88,34 @@ def _dashed(text: str, end: int) -> str:
     return part[:c.start()] if c else part
 
 
+_PLACED_BY = re.compile(r"\s(?:next to|beside|by|for|of|in|on|under|below|above|inside|within|at|from|near"
+                        r"|(?:that |which )?belongs? to|belonging to)\s", re.I)
+_CONTENT = re.compile(r"[A-Za-z0-9\u4e00-\u9fff]")
+
+
+def object_head(said: str) -> str:
+    """What an object names as the thing acted on when it also names where that thing is: after the last ``的``
+    (``它那一行右边的 Save 按钮`` -> ``Save 按钮``), before a relation (``the Add to cart next to #4`` -> ``the Add to
+    cart``), after a possessive (``#4's Save`` -> ``Save``); '' when the object has no such modifier.
+
+    >>> object_head("它那一行右边的 Save 按钮"), object_head("the Add to cart next to #4"), object_head("Save")
+    (' Save 按钮', 'the Add to cart', '')
+    """
+    masked = mask_quotes(said)
+    cuts = [m for m in re.finditer("的", masked)]
+    possessive = [m for m in re.finditer(r"(?<=\w)'s\s", masked)]
+    relation = _PLACED_BY.search(masked)
+    if cuts:
+        head, placed = said[cuts[-1].end():], said[:cuts[-1].start()]
+    elif possessive:
+        head, placed = said[possessive[-1].end():], said[:possessive[-1].start()]
+    elif relation:
+        head, placed = said[:relation.start()], said[relation.end():]
+    else:
+        return ""
+    return head if _CONTENT.search(mask_quotes(placed).replace("□", "x")) and _CONTENT.search(head) else ""
+
+
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
     """(the evidence that an action clause singles out the call's target, whether one names another element)."""
     own = quotes_in(str((function.get("parameters") or {}).get("target_element") or ""))
@@ -99,6 +127,9 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     objects = [(" ".join(p for p in (_cut(rest), decision.appendix, decision.continuation) if p), decision.span)]
     objects += [(_cut(c.rest), c.span) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
     found: list[Evidence] = []
+    heads = [_cut(rest)] + [_cut(c.rest) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
+    if any(head_names_other(object_head(said), step) for said in heads):
+        return [], True
     for said, span in objects:
         if names_rival(said, step):
             return [], True
@@ -116,4 +147,4 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     return found, False
 
 
-__all__ = ["click_evidence"]
+__all__ = ["click_evidence", "object_head"]

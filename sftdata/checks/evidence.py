@@ -195,8 +195,8 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if name in ("input", "type", "select"):
         value = str(params.get("value" if name == "select" else "text") or "")
         if value and _value_decided(text, decision, name, value):
-            if name == "type" and names_rival(_cut_contrast(decision.rest).replace(value, " "), step):
-                return verb, "the decision types into another field than the call's"
+            if name != "select" and names_rival(_cut_contrast(decision.phrase).replace(value, " "), step):
+                return verb, "the decision types into another field than the call's"  # the field, before or after
             return verb + [Evidence("value", value)], None
         return verb, f"the decision does not say the {'option' if name == 'select' else 'typed text'} “{value[:40]}”"
     if name in ("swipe", "scroll"):

@@ -219,6 +219,29 @@ def _caption(element: Element, own_label: str) -> bool:
     return bool(label) and (label in own_label or own_label in label)
 
 
+def _control(e: Element) -> bool:
+    """Something a tap acts on by itself: a clickable node, a link, a button or a form field."""
+    return e.has("clickable") or e.tag.lower() in ("a", "button", "input", "select", "textarea") or (
+        "Button" in e.class_name)
+
+
+def _own_texts(element: Element, target: Element, group: list[Element], visible: list[Element]) -> list[str]:
+    """The texts of ``element`` (a node around the tapped point) less those of the other controls inside it: a row
+    whose text is ``Eco house deal #25 $138.99 Save`` names its Save button, which is not the tapped title."""
+    if element is target:
+        return element_texts(element)
+    inner = sorted({normalize(element_label(d)) for d in visible if d is not element and d not in group
+                    and _control(d) and d.area < element.area and element.contains(d.center)}, key=len, reverse=True)
+    out = []
+    for text in element_texts(element):
+        for label in inner:
+            text = text.replace(label, " ") if label else text
+        text = " ".join(text.split())
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
 def _score(said: str, texts: list[str]) -> tuple[int, str]:
     best = (0, "")
     for text in texts:
@@ -242,6 +265,44 @@ def names_rival(said: str, step: Step) -> bool:
     return named > total and named >= 4
 
 
+_BUTTON = (re.compile(r"按钮|\bbutton\b", re.I), lambda e: e.tag.lower() == "button" or "Button" in e.class_name
+           or e.attr("type").lower() in ("submit", "button"))
+
+
+def _group(step: Step, target: Element, visible: list[Element]) -> list[Element]:
+    """The target and the nodes around the tapped point (not a quarter of the screen or more)."""
+    point = step.action.point or target.center
+    return [target] + [e for e in visible if e.contains(point) and e is not target
+                       and e.area <= 0.25 * step.screenshot.width * step.screenshot.height]
+
+
+def _names_whole(said: str, label: str) -> bool:
+    """``said`` holds ``label`` whole (2+ characters; a Latin label as whole words)."""
+    label = normalize(label).strip()
+    return len(label.replace(" ", "")) >= 2 and bool(re.search(rf"(?<![a-z0-9]){re.escape(label)}(?![a-z0-9])", said))
+
+
+def head_names_other(head: str, step: Step) -> bool:
+    """Does ``head`` (what an object that also places its element names as the thing acted on: ``Save 按钮`` of
+    ``它那一行右边的 Save 按钮``) name another element, not the target? Its words name none of the target's nodes
+    and name another element elsewhere on the screen whole (its label), or its role (``按钮``) fits none of the target's nodes but an
+    element of the target's card: the right card, another control of it."""
+    head = normalize(head)
+    target = target_element(step)
+    visible = visible_elements(step)
+    if target is None or not visible or not head.strip():
+        return False
+    group = _group(step, target, visible)
+    if _score(head, [t for e in group for t in _own_texts(e, target, group, visible)])[0]:
+        return False
+    point = step.action.point or target.center
+    if any(_names_whole(head, element_label(e)) for e in visible if e not in group and not e.contains(point)):
+        return True
+    card = [e for e in _card(step, target, visible) if e not in group]
+    return any(pattern.search(head) and not any(fits(e) for e in group) and any(fits(e) for e in card)
+               for pattern, fits in _ROLE_RE + [_BUTTON])
+
+
 def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     """(the target's evidence, its score, the best score of another element, the best score another element's
     words alone give) for ``said``."""
@@ -252,12 +313,14 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         names = [n for n in own if n and name_score(said, n)[0] >= 2]
         return ([Evidence("name", names[0])], 2, 0, 0) if names else ([], 0, 0, 0)
     point = step.action.point or target.center
-    group = [target] + [e for e in visible if e.contains(point) and e.area <= 0.25 * step.screenshot.width
-                        * step.screenshot.height]
+    group = _group(step, target, visible)
     card = [e for e in _card(step, target, visible) if e not in group]
     peers = _peers(step, target, visible)
-    name, name_words = _score(said, [t for e in group for t in element_texts(e)] + [normalize(o) for o in own])
-    card_score, card_words = _score(said, [t for e in card if e not in peers for t in element_texts(e)])
+    name, name_words = _score(said, [t for e in group for t in _own_texts(e, target, group, visible)]
+                              + [normalize(o) for o in own])
+    label = normalize(element_label(target))
+    unshared = said.replace(label, " ") if label else said  # the words besides the target's own label
+    card_score, card_words = _score(unshared, [t for e in card if e not in peers for t in element_texts(e)])
     own_label = normalize(element_label(target)).replace(" ", "")
     scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
               and not (e in card and _caption(e, own_label))}
@@ -266,7 +329,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     total = name
     if name:
         evidence.append(Evidence("name", name_words))
-    if card_score > 0 and not any(_score(said, element_texts(p))[0] >= card_score for p in peers if p is not target):
+    if card_score > 0 and not any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
         total += card_score
         evidence.append(Evidence("card", card_words))
         for e in card:  # the card's words are the target's here, not a rival's
@@ -305,4 +368,4 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     return evidence, total, max(scores.values(), default=0), max(named.values(), default=0)
 
 
-__all__ = ["Evidence", "name_score", "names_rival", "said_rank", "target_evidence"]
+__all__ = ["Evidence", "head_names_other", "name_score", "names_rival", "said_rank", "target_evidence"]
