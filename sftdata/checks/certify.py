@@ -135,6 +135,12 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         if not missing:
             break
     reasons: list[Reason] = []
+    if decided is not None and decided[1] is None and not missing:  # grounded without a verb: ``05/14 into …``
+        said = next((e.words for e in evidence if e.kind == "value"), "")
+        at = decided[0].find(said) + len(said) if said and said in decided[0] else -1
+        outcome = outcome_clause(decided[0], (at, at), None, (said,)) if at >= 0 else None
+        if outcome:
+            reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
     if missing:
         reasons.append(Reason("no_decision" if missing.startswith("no decision") else "decision_not_grounded", missing))
     if decided is not None and decided[1] is not None:

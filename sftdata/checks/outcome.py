@@ -77,12 +77,39 @@ _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b",
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
 _AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
 _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
+_LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
 def _clauses(text: str, start: int = 0):
     for m in _CLAUSE.finditer(text, start):
         if m.group().strip(" .。"):
             yield m
+
+
+_DETERMINER = re.compile(r"(?:the|both|all|its|their|it|they|this|these|those|everything|nothing|each|every|some)$", re.I)
+_RELATION_WORD = re.compile(r"(?:at|on|in|of|for|from|with|by|near|next|beside|under|over|above|below|behind|to|into"
+                            r"|onto|and|or|but|right|left|just|between|inside|within|without|via)$", re.I)
+_SCREEN_SUBJECT = re.compile(r"^\s*(?:搜索结果|结果|页面|网页|列表|屏幕|界面|内容|输入框|下拉框|弹窗|对话框|键盘|数字|计数)"
+                             r"[\u4e00-\u9fff]{2}")
+
+
+def _subject_predicate(clause: str) -> bool:
+    """Is ``clause`` a sentence of its own, a subject and what it does (``the page stays the same``, ``results
+    come back with …``, ``结果直接定位到 …``), rather than a phrase that describes the decision's object (``the one
+    from 8:00``, ``the blue button at the top``)? A subject: a determiner or a plural noun first, or a part of the
+    screen (``结果``, ``页面``); a predicate: words after it that no relation word starts."""
+    if _SCREEN_SUBJECT.match(clause):
+        return True
+    words = re.findall(r"[A-Za-z']+|\S", clause.strip())
+    if len(words) < 4 or not re.fullmatch(r"[A-Za-z']+", words[0]):
+        return False
+    if _DETERMINER.match(words[0]):
+        span = words[1:4]
+    elif len(words[0]) >= 4 and words[0].lower().endswith("s") and not words[0].lower().endswith("ss"):
+        span = words[1:3]
+    else:
+        return False
+    return all(re.fullmatch(r"[A-Za-z']+", w) and not _RELATION_WORD.match(w) for w in span)
 
 
 def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None, values: tuple[str, ...] = ()) -> str | None:
@@ -117,8 +144,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         if acts or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
+        if result and _LATER_END.search(clause):
+            continue  # Denver goes into To afterwards: a plan told as the order of things
         if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", clause[:result.start()]))) or _BELOW.search(clause)
-                or (not _HEDGED.search(clause) and not _CURRENT.search(clause) and _STATEMENT.search(clause))):
+                or (not _HEDGED.search(clause) and not _CURRENT.search(clause)
+                    and (_STATEMENT.search(clause) or _subject_predicate(clause)))):
             return text[m.start():m.end()].strip(" .。")
     return None
 
@@ -189,7 +219,8 @@ _RUN_POSITION = re.compile("|".join((
     rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
     rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
     r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:steps|actions|moves)\b",
-    r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b")), re.I)
+    r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b",
+    r"\b(?:this|the)\s+(?:recorded\s+)?(?:episode|trajectory|recording)\b|(?:这|本)(?:次|段|条|个)?(?:录制|轨迹|录屏|演示)")), re.I)
 
 
 def run_position(text: str, index: int) -> str | None:
@@ -204,7 +235,8 @@ def run_position(text: str, index: int) -> str | None:
         number = re.search(r"\d+|[一二两三四五六七八九十]+", said)
         if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this", said, re.I):
             value = int(number.group()) if number.group().isdigit() else _ZH_DIGITS.get(number.group())
-            if value == index + 1:
+            ordinal = re.match(r"第|\d+(?:st|nd|rd|th)\b", said, re.I)  # 第 4 步, the 4th step: this step's own
+            if value == (index + 1 if ordinal else index):  # a count: the actions done before this one
                 continue
         if not number and re.fullmatch(rf"{_ORDINAL_EN}\s+(?:step|action|move)", said, re.I) and \
                 said.split()[0].lower() == _ORDINALS[index:index + 1][0:1]:
