@@ -27,6 +27,7 @@ from typing import Any
 
 from ..model import Step
 from .agreement_target import CONTRAST, before_contrast, leading_words, names_label, same_text, shorten, target_problem
+from .app_names import same_app
 from .calls import normalize, target_element
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
 from .screen_text import element_texts, visible_elements
@@ -193,9 +194,9 @@ def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: St
         rest = CONTRAST.split(normalize(decision.rest), 1)[0]
         icons = {n for e in visible_elements(step) for t in element_texts(e) for n in leading_words(t)}
         named = sorted((n for n in icons if names_label(rest, n)), key=len, reverse=True)
-        if any(same_text(n, app) for n in named):
+        if any(same_text(n, app) or same_app(n, app) for n in named):
             return None
-    if not named or any(same_text(q, app) for q in named):
+    if not named or any(same_text(q, app) or same_app(q, app) for q in named):
         return None
     return f"the reasoning opens “{shorten(named[0])}”, the call opens “{shorten(app)}”"
 

@@ -71,8 +71,9 @@ HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_DONE_AFTER = re.compile(r"^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
-                         r"|\b(?:is|was|has been)\s+(?:done|complete|completed|finished)\b"
+_ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
+_DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+                         r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
                          r"|\b(?:didn't|did not|failed to|never)\b[^,.;]{0,20}\b(?:open|work|register|respond|do anything)"
                          r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
@@ -181,6 +182,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue
             at, kind, end = verb
             before, after = masked[:at], masked[end:]
+            if kind == "click" and _ACTION_NOUN.match(after):
+                kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
             if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _DONE_AFTER.search(after) or _NARRATED.search(after)):
                 continue

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..model import Step
 from .agreement import COMPATIBLE
+from .app_names import app_names
 from .calls import normalize, target_element
 from .agreement_target import CONTRAST
 from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
@@ -213,7 +214,7 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
         app = str(params.get("app_name") or "")
         said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix) if p))
         named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else said_whole(a, said)  # noqa: E731
-        if app and (named(app) or named(app.split()[0]) and len(app.split()[0]) >= 4):
+        if app and (any(named(n) for n in app_names(app)) or named(app.split()[0]) and len(app.split()[0]) >= 4):
             return verb + [Evidence("app", app)], None
         return verb, f"the decision does not name the app “{app[:40]}”"
     if name in ("press_back", "go_back"):
