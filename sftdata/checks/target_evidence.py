@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from ..model import Element, Step
 from .calls import element_label, normalize, target_element
-from .screen_text import element_texts, same_label, visible_elements
+from .screen_text import element_texts, visible_elements
+from .target_group import card_of, group_of, in_front, own_texts, peers_of
 
 
 @dataclass(frozen=True)
@@ -178,68 +179,11 @@ _ROLES = (  # words -> what an element must be to fit them
 _ROLE_RE = [(re.compile(p, re.I), fits) for p, fits in _ROLES]
 
 
-def _card(step: Step, target: Element, visible: list[Element]) -> list[Element]:
-    """The elements of the target's card: inside the smallest box around the tapped point that is larger than the
-    target and under a quarter of the screen; else (a flat list) the short texts beside a tall target."""
-    point = step.action.point or target.center
-    screen = step.screenshot.width * step.screenshot.height
-    boxes = [e for e in step.elements if e.contains(point) and target.area < e.area <= 0.25 * screen]
-    if boxes:
-        box = min(boxes, key=lambda e: e.area)
-        l0, t0, r0, b0 = box.bounds
-        return [e for e in visible if e.bounds[0] >= l0 and e.bounds[1] >= t0 and e.bounds[2] <= r0 and e.bounds[3] <= b0]
-    top, bottom = target.bounds[1], target.bounds[3]
-    height = bottom - top
-    return [e for e in visible if e is not target and e.bounds[1] >= top - 4 and e.bounds[3] <= bottom + 4
-            and 0 < (e.bounds[3] - e.bounds[1]) * 2 <= height]
-
-
-def _peers(step: Step, target: Element, visible: list[Element]) -> list[Element]:
-    """The controls alike the target in reading order: its label's twins, else those of its kind, size and
-    clickability (nested nodes of one control once)."""
-    twins, _ = same_label(step, target)
-    if len(twins) >= 2:
-        return twins
-    w, h = target.bounds[2] - target.bounds[0], target.bounds[3] - target.bounds[1]
-    kind = target.class_name or target.tag
-    alike = [e for e in visible if abs((e.bounds[2] - e.bounds[0]) - w) <= 0.1 * w
-             and abs((e.bounds[3] - e.bounds[1]) - h) <= 0.1 * h and e.has("clickable") == target.has("clickable")
-             and (not kind or not (e.class_name or e.tag) or (e.class_name or e.tag) == kind)]
-    out = [target]
-    for e in alike:
-        if not any(o.contains(e.center) or e.contains(o.center) for o in out):
-            out.append(e)
-    return sorted(out, key=lambda e: (e.bounds[1], e.bounds[0]))
-
-
 def _caption(element: Element, own_label: str) -> bool:
     """A text of the target's card that its own label holds (the title beside ``商品图片 罗技 机械键盘``): the same
     thing named twice, not a rival."""
     label = normalize(element_label(element)).replace(" ", "")
     return bool(label) and (label in own_label or own_label in label)
-
-
-def _control(e: Element) -> bool:
-    """Something a tap acts on by itself: a clickable node, a link, a button or a form field."""
-    return e.has("clickable") or e.tag.lower() in ("a", "button", "input", "select", "textarea") or (
-        "Button" in e.class_name)
-
-
-def _own_texts(element: Element, target: Element, group: list[Element], visible: list[Element]) -> list[str]:
-    """The texts of ``element`` (a node around the tapped point) less those of the other controls inside it: a row
-    whose text is ``Eco house deal #25 $138.99 Save`` names its Save button, which is not the tapped title."""
-    if element is target:
-        return element_texts(element)
-    inner = sorted({normalize(element_label(d)) for d in visible if d is not element and d not in group
-                    and _control(d) and d.area < element.area and element.contains(d.center)}, key=len, reverse=True)
-    out = []
-    for text in element_texts(element):
-        for label in inner:
-            text = text.replace(label, " ") if label else text
-        text = " ".join(text.split())
-        if text and text not in out:
-            out.append(text)
-    return out
 
 
 def _score(said: str, texts: list[str]) -> tuple[int, str]:
@@ -269,13 +213,6 @@ _BUTTON = (re.compile(r"按钮|\bbutton\b", re.I), lambda e: e.tag.lower() == "b
            or e.attr("type").lower() in ("submit", "button"))
 
 
-def _group(step: Step, target: Element, visible: list[Element]) -> list[Element]:
-    """The target and the nodes around the tapped point (not a quarter of the screen or more)."""
-    point = step.action.point or target.center
-    return [target] + [e for e in visible if e.contains(point) and e is not target
-                       and e.area <= 0.25 * step.screenshot.width * step.screenshot.height]
-
-
 def _names_whole(said: str, label: str) -> bool:
     """``said`` holds ``label`` whole (2+ characters; a Latin label as whole words)."""
     label = normalize(label).strip()
@@ -285,20 +222,21 @@ def _names_whole(said: str, label: str) -> bool:
 def head_names_other(head: str, step: Step) -> bool:
     """Does ``head`` (what an object that also places its element names as the thing acted on: ``Save 按钮`` of
     ``它那一行右边的 Save 按钮``) name another element, not the target? Its words name none of the target's nodes
-    and name another element elsewhere on the screen whole (its label), or its role (``按钮``) fits none of the target's nodes but an
-    element of the target's card: the right card, another control of it."""
+    and name another element elsewhere on the screen whole (its label), or its role (``按钮``) fits none of the
+    target's nodes but an element of the target's card: the right card, another control of it."""
     head = normalize(head)
     target = target_element(step)
     visible = visible_elements(step)
     if target is None or not visible or not head.strip():
         return False
-    group = _group(step, target, visible)
-    if _score(head, [t for e in group for t in _own_texts(e, target, group, visible)])[0]:
+    visible = in_front(step, target, visible)
+    group = group_of(step, target, visible)
+    if _score(head, [t for e in group for t in own_texts(e, target, group, visible)])[0]:
         return False
     point = step.action.point or target.center
     if any(_names_whole(head, element_label(e)) for e in visible if e not in group and not e.contains(point)):
         return True
-    card = [e for e in _card(step, target, visible) if e not in group]
+    card = [e for e in card_of(step, target, visible) if e not in group]
     return any(pattern.search(head) and not any(fits(e) for e in group) and any(fits(e) for e in card)
                for pattern, fits in _ROLE_RE + [_BUTTON])
 
@@ -313,10 +251,11 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         names = [n for n in own if n and name_score(said, n)[0] >= 2]
         return ([Evidence("name", names[0])], 2, 0, 0) if names else ([], 0, 0, 0)
     point = step.action.point or target.center
-    group = _group(step, target, visible)
-    card = [e for e in _card(step, target, visible) if e not in group]
-    peers = _peers(step, target, visible)
-    name, name_words = _score(said, [t for e in group for t in _own_texts(e, target, group, visible)]
+    visible = in_front(step, target, visible)
+    group = group_of(step, target, visible)
+    card = [e for e in card_of(step, target, visible) if e not in group]
+    peers = peers_of(step, target, visible)
+    name, name_words = _score(said, [t for e in group for t in own_texts(e, target, group, visible)]
                               + [normalize(o) for o in own])
     label = normalize(element_label(target))
     unshared = said.replace(label, " ") if label else said  # the words besides the target's own label
