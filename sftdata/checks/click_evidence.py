@@ -57,7 +57,8 @@ def _antecedents(text: str, start: int) -> list[str]:
     (``分类标签里有家居`` -> ``家居``), that clause, and its whole sentence; contrasts (``不是它``) and places
     (``between Bluetooth and …`` is where, not what) left out."""
     before = text[:start]
-    sentences = [m.group() for m in _SENTENCES.finditer(before) if m.group().strip(" ，,。.;；:：—–")]
+    sentences = [before[m.start():m.end()] for m in _SENTENCES.finditer(mask_quotes(before))  # 那条“…？”: one
+                 if m.group().strip(" ，,。.;；:：—–")]
     if not sentences:
         return []
     last = sentences[-1]
@@ -75,7 +76,8 @@ def _antecedents(text: str, start: int) -> list[str]:
         part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
         if re.search(r"[A-Za-z0-9\u4e00-\u9fff]", mask_quotes(part)):
             parts.append(part)
-    return [p for p in (tails[-1:] + parts[-1:] + [" ".join(parts)]) if p.strip()]
+    earlier = [" ".join(sentences[-k:]) for k in (2, 3) if len(sentences) >= k]  # its, said of what came before
+    return [p for p in (tails[-1:] + parts[-1:] + [" ".join(parts)] + earlier) if p.strip()]
 
 
 def _dashed(text: str, end: int) -> str:
