@@ -35,6 +35,7 @@ _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a 
 _STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
                     r"|shown|displayed|checked|on|off)\b|\bnow (?:shows|reads|says)\b|已经?(?:选|填|输入|显示|是)|现在(?:是|显示)", re.I)
 _NARRATED = re.compile(r"(?:[滑划翻拉推]|滚动)(?:了|完|过|后|之后|以后)|\b(?:swiped|scrolled|after swiping|after scrolling)\b", re.I)
+_DENIED = re.compile(r"不|没|别|而非|\b(?:not|don't|never|instead|rather)\b", re.I)
 _TASK = re.compile(r"任务|目标|\b(?:task|goal)\b", re.I)
 _IF = re.compile(r"如果|假如|要是|万一|是否|\b(?:if|unless|whether|in case)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
@@ -117,16 +118,19 @@ def said_whole(value: str, text: str) -> bool:
     return False
 
 
-def _value_outside_history(value: str, text: str) -> bool:
-    """A sentence of ``text`` says ``value`` and is neither about what was done before nor a result
-    (``Texas is now selected``)."""
-    for sentence in re.split(r"[。！？!?\n]|\.(?=\s|$)", text):
-        masked = mask_quotes(sentence)
-        bare = QUOTE.sub(lambda m: m.group() if normalize(m.group()[1:-1]) == normalize(value) else "", sentence)
+def _value_sentence(value: str, text: str) -> str | None:
+    """The sentence of ``text`` where a sentence or a clause says ``value`` and is neither about what was done
+    before, nor a state or a result (``Texas is now selected``), nor the task's, nor denied; None when none is."""
+    sentences = re.split(r"[。！？!?\n]|\.(?=\s|$)", text)
+    clauses = [(c, s) for s in sentences if not _HISTORY.search(mask_quotes(s))  # Cabin 现在是 Economy，所以选 Business
+               for c in re.split(r"[，,；;]", s)]
+    for part, sentence in [(s, s) for s in sentences] + clauses:
+        masked = mask_quotes(part)
+        bare = QUOTE.sub(lambda m: m.group() if normalize(m.group()[1:-1]) == normalize(value) else "", part)
         if (said_whole(value, bare) and not _HISTORY.search(masked) and not _STATE.search(masked)
-                and not _TASK.search(masked)):
-            return True
-    return False
+                and not _TASK.search(masked) and not _DENIED.search(masked)):
+            return sentence
+    return None
 
 
 def _completion(text: str) -> str | None:
@@ -140,14 +144,17 @@ def _completion(text: str) -> str | None:
     return None
 
 
-def _no_decision(name: str, params: dict[str, Any], text: str) -> tuple[list[Evidence], str | None]:
+def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tuple[list[Evidence], str | None]:
     """Evidence without an action verb: a completion for ``done``, a field's value for typing and selecting."""
     if name == "done":
         claim = claims_complete(text) or _completion(text)
         return ([Evidence("done", claim)], None) if claim else ([], "no decision: the text says neither an action "
                                                                   "nor that the task is complete")
     value = str(params.get("value" if name == "select" else "text") or "")
-    if name in ("select", "type", "input") and value and _value_outside_history(value, text):
+    field = _value_sentence(value, text) if name in ("select", "type", "input") and value else None
+    if field is not None:
+        if names_rival(_cut_contrast(field).replace(value, " "), step):  # the field named beside the value
+            return [], f"the text puts “{value[:40]}” in another field than the call's"
         return [Evidence("value", value)], None
     if name in ("swipe", "scroll") and (said := _direction(text, name, params)):
         return [Evidence("direction", said)], None
@@ -179,7 +186,7 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
     decision = decision if decision is not None else stated_decision(text)
     if decision is None:
-        return _no_decision(name, params, text)
+        return _no_decision(name, params, text, step)
     if decision.verb not in COMPATIBLE.get(name, ()):
         return [], f"the decision (“{decision.phrase[:40]}”) is not a {name}"
     verb = [Evidence("verb", decision.verb)]
