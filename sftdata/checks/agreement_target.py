@@ -154,7 +154,8 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
             if names_label(text, t) and not any(same_text(t, v) for v in values if v)][:1]
 
 
-CONTRAST = re.compile(r"\b(?:rather than|instead of|not|never)\b|而不是|而非|不是|不用|不去|别", re.I)
+CONTRAST = re.compile(r"\b(?:rather than|instead of|(?-i:not|never)|(?:^|(?<=[,;:—–-] )|(?<=[,;:—–-]))(?:Not|Never))\b|而不是|而非|不是|不用|不去|别",
+                      re.I)  # "Do Not Disturb" is a label: a contrast is lower case, or leads its clause
 _PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
 
 

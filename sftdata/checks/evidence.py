@@ -40,7 +40,7 @@ _TASK = re.compile(r"任务|目标|\b(?:task|goal)\b", re.I)
 _IF = re.compile(r"如果|假如|要是|万一|是否|\b(?:if|unless|whether|in case)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _BACK_WORDS = re.compile(r"返回|后退|向上导航|navigate up|\bback\b|arrow|箭头|<|←", re.I)
-_HISTORY = re.compile(r"上一步|刚才|之前|已经|已|\b(?:already|earlier|previous(?:ly)?|before)\b", re.I)
+_HISTORY = re.compile(r"上一步|刚才|之前|已经|已|\b(?:already|earlier|previous(?:ly)?|before(?!\s+\w+ing\b))\b", re.I)
 _NEW_TAB = re.compile(r"新(?:的)?(?:标签页|标签|窗口)|\bnew (?:tab|window)\b", re.I)
 _DONE_WORDS = re.compile(r"结束|收工|完成|完事|搞定|做完|达成|办完|弄完|\b(?:finish(?:ed|ing)?|done|complete[d]?|accomplished"
                          r"|achieved|satisfied|fulfilled|stop(?:ping)? here|that's (?:it|all|everything)|wrap(?:ping)? up"

@@ -10,16 +10,16 @@ _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
-FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b"
+FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:wards?)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
-FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:ward)?\b"
+FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:wards?)?\b"
                            r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
                            r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
 _FROM_TO = re.compile(r"\b(left|right|top|bottom)\s*(?:(?:-|–|→|->)\s*(?:to\s*-?\s*)?|\s+to\s+)(?:the\s+)?"
                       r"(left|right|top|bottom)\b(?!\s+(?:side|edge|corner|column|half))", re.I)
 _SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",
          "右": "right"}
-_VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:ward)?\b", re.I)
+_VIEW_EN = re.compile(r"\b(?:scroll|scrolling|page)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:wards?)?\b", re.I)
 _REVEAL_BELOW = re.compile(r"(?:浏览|查看|看看|看到)更多|查看下方|看下方|下方(?:的)?更多|更多(?:的)?(?:内容|选项|商品|结果|条目)|加载更多|下面的内容"
                            r"|\b(?:see|reveal|load|show) (?:more|what is below|the rest)\b", re.I)
 

@@ -31,7 +31,8 @@ def group_of(step: Step, target: Element, visible: list[Element]) -> list[Elemen
 
 def card_of(step: Step, target: Element, visible: list[Element]) -> list[Element]:
     """The elements of the target's card: inside the smallest box around the tapped point that is larger than the
-    target and under a quarter of the screen; else (a flat list) the short texts beside a tall target."""
+    target and under a quarter of the screen; else (a flat list) the short texts beside a tall target and the
+    subtitle right under it (``Sound & vibration`` over ``Volume, haptics, Do Not Disturb``)."""
     point = step.action.point or target.center
     screen = step.screenshot.width * step.screenshot.height
     boxes = [e for e in step.elements if e.contains(point) and target.area < e.area <= 0.25 * screen]
@@ -41,8 +42,12 @@ def card_of(step: Step, target: Element, visible: list[Element]) -> list[Element
         return [e for e in visible if e.bounds[0] >= l0 and e.bounds[1] >= t0 and e.bounds[2] <= r0 and e.bounds[3] <= b0]
     top, bottom = target.bounds[1], target.bounds[3]
     height = bottom - top
-    return [e for e in visible if e is not target and e.bounds[1] >= top - 4 and e.bounds[3] <= bottom + 4
-            and 0 < (e.bounds[3] - e.bounds[1]) * 2 <= height]
+    beside = [e for e in visible if e is not target and e.bounds[1] >= top - 4 and e.bounds[3] <= bottom + 4
+              and 0 < (e.bounds[3] - e.bounds[1]) * 2 <= height]
+    below = [e for e in visible if e is not target and abs(e.bounds[0] - target.bounds[0]) <= 8  # its subtitle
+             and bottom - 4 <= e.bounds[1] <= bottom + height // 2 and 0 < e.bounds[3] - e.bounds[1] <= height
+             and not is_control(e)]
+    return beside + below[:1]
 
 
 def peers_of(step: Step, target: Element, visible: list[Element]) -> list[Element]:
