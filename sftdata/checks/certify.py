@@ -43,6 +43,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state
+from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .conflict import call_evidence
@@ -134,6 +135,15 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         decided = (text, decision)
         if not missing:
             break
+    if missing:  # a decision on an ``Action:`` line of its own, in words or as a call (``Action: open_app(商城)``)
+        for text in texts:
+            line = action_line(text)
+            written = notation_evidence(text, function, step) or (
+                decision_evidence(line, function, step)[0] if line and not decision_evidence(line, function, step)[1]
+                else None)
+            if written:
+                evidence, missing = written, None
+                break
     reasons: list[Reason] = []
     if decided is not None and decided[1] is None and not missing:  # grounded without a verb: ``05/14 into …``
         said = next((e.words for e in evidence if e.kind == "value"), "")

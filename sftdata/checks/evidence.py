@@ -219,7 +219,7 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
         return verb, "the decision does not say which way to swipe"
     if name == "open_app":
         app = str(params.get("app_name") or "")
-        said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix) if p))
+        said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix, decision.antecedent) if p))
         named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else said_whole(a, said)  # noqa: E731
         if app and (any(named(n) for n in app_names(app)) or named(app.split()[0]) and len(app.split()[0]) >= 4):
             return verb + [Evidence("app", app)], None

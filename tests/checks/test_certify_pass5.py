@@ -156,3 +156,17 @@ def test_a_selects_value_in_a_clause_after_its_state():
     step = Step(0, PAGE, Action("select", text="Large", point=size.center, element=size), elements=[size])
     c = _certify(step, "Size 现在是 Small，改成 Large。", "select", {"target_element": "“Size”下拉框", "value": "Large"})
     assert c.outcome == "certified"
+
+
+@pytest.mark.parametrize("text, outcome", [("Thought: shopping comes first.\nAction: open_app(Settings)", "certified"),
+                                           ("Thought: shopping comes first. Action: open the Settings app.", "certified"),
+                                           ("The Settings icon is on the home screen, so I'll launch it.", "certified"),
+                                           ("Thought: shopping comes first.\nAction: open_app(Clock)", "unsure")])
+def test_a_decision_on_an_action_line_or_as_a_call(text, outcome):
+    assert open_app(text).outcome == outcome
+
+
+def test_a_call_notations_target_must_be_the_calls():
+    assert tap_in_listing("Thought: the second tent.\nAction: click(Wishlist of Alpine tent #2)", WISHLIST_2).outcome \
+        == "certified"
+    assert tap_in_listing("Thought: the second tent.\nAction: click(Alpine tent #3)", WISHLIST_2).outcome != "certified"

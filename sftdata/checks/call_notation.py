@@ -1,0 +1,82 @@
+"""A decision written as a call: an ``Action:`` line in call notation (``Action: open_app(商城)``, ``Action:
+click(Display)``, ``Action: press_home``), as model-style reasoning ends.
+
+The line names a function and its arguments; it is evidence for the item's call when the function is the call's
+(or its plain synonym: tap for click, launch for open_app) and the arguments name what the call does: the app, the
+target (singled out on the screen as a spoken decision's object is), the typed value, the direction. A line that
+names another function, or arguments that name another element, gives none.
+
+>>> from sftdata.model import Action, Screenshot, Step
+>>> home = Step(0, Screenshot("0" * 64, "x.png", 1080, 2400), Action("open_app", app="商城"))
+>>> [e.kind for e in notation_evidence("Thought: shopping first.\\nAction: open_app(商城)",
+...                                    {"name": "open_app", "parameters": {"app_name": "商城"}}, home)]
+['verb', 'app']
+>>> notation_evidence("Action: open_app(相机)", {"name": "open_app", "parameters": {"app_name": "商城"}}, home)
+[]
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Step
+from .app_names import app_names
+from .calls import normalize
+from .evidence import said_whole
+from .finger import finger_direction
+from .target_evidence import Evidence, names_rival, target_evidence
+
+_LINE = re.compile(r"^\s*\**Action\**\s*[:：]\s*`?([A-Za-z_]+)\s*(?:\((.*)\))?`?\s*[.。]?\s*$", re.I | re.M)
+_SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"}, "open_app": {"open_app", "launch"},
+             "press_home": {"press_home", "home"}, "press_back": {"press_back", "back", "go_back"},
+             "go_back": {"go_back", "back"}, "type": {"type", "input"}, "input": {"type", "input"},
+             "swipe": {"swipe", "scroll"}, "scroll": {"swipe", "scroll"}, "select": {"select"},
+             "done": {"done", "finish"}, "wait": {"wait"}}
+
+
+_ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*\**Action\**\s*[:：]\s*(.+?)\s*$", re.I | re.M)
+
+
+def action_line(text: str) -> str:
+    """What the last ``Action:`` line of ``text`` says ('' when it has none)."""
+    lines = list(_ACTION_LINE.finditer(text)) if isinstance(text, str) else []
+    return lines[-1].group(1) if lines else ""
+
+
+def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[Evidence] | None:
+    """The evidence of ``text``'s last ``Action:`` line in call notation for ``function`` on ``step``: None when
+    the text has no such line, [] when the line names another function or does not name what the call does."""
+    lines = list(_LINE.finditer(text)) if isinstance(text, str) else []
+    if not lines:
+        return None
+    name = str(function.get("name") or "")
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    said, args = lines[-1].group(1).lower(), (lines[-1].group(2) or "").strip()
+    if said not in _SYNONYMS.get(name, {name}):
+        return []
+    verb = [Evidence("verb", said)]
+    if name in ("press_home", "press_back", "go_back", "done", "wait"):
+        return verb
+    if name == "open_app":
+        app = str(params.get("app_name") or "")
+        bare = normalize(args.strip(" \"'“”"))
+        return verb + [Evidence("app", app)] if app and bare in app_names(app) else []
+    if name in ("click", "long_press"):
+        own = re.sub(r"^[“\"']|[”\"']?(?:元素|按钮|图标)?$", "", str(params.get("target_element") or ""))
+        if not args or names_rival(args, step):
+            return []
+        found = target_evidence(args, step, [own] if own else [])
+        return verb + found if found else []
+    if name in ("type", "input", "select"):
+        value = str(params.get("value" if name == "select" else "text") or "")
+        if not value or not said_whole(value, args) or names_rival(args.replace(value, " "), step):
+            return []
+        return verb + [Evidence("value", value)]
+    if name in ("swipe", "scroll"):
+        way = str(params.get("direction") or "").lower()
+        said_way = finger_direction(f"swipe {args}") or next(iter(re.findall(r"up|down|left|right", args.lower())), "")
+        return verb + [Evidence("direction", way)] if way and said_way == way else []
+    return []
+
+
+__all__ = ["action_line", "notation_evidence"]
