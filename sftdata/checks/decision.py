@@ -71,6 +71,7 @@ HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
+_TASK_LABEL = re.compile(r"\s*(?:目标|任务|\b(?:goal|task))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
 _DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
@@ -164,6 +165,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
     seen_decision = False
     for sentence in _SENTENCE_END.split(masked_text):
         offset = masked_text.find(sentence) if sentence else -1
+        if _TASK_LABEL.match(sentence):
+            continue  # 目标：打开图库，翻几张照片: the task restated, not this step's decision
         sentence_has = False
         conditional = False
         for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):

@@ -65,7 +65,7 @@ _RESULT_EN = re.compile(
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
     r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
     r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|flips|flipped|toggles"
-    r"|returns (?:me|us|you) to|brings [^,.;]{1,40}? (?:back|into view)|starts? (?:at|with)|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
+    r"|returns (?:me|us|you) to|brings [^,.;]{1,40}? (?:back|into view|to|up|down)\b|starts? (?:at|with)|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
     r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
     r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"
     r"|on|off|open|visible|gone|done|complete))\b", re.I)
@@ -77,6 +77,9 @@ _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b",
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
 _AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
 _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
+_GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
+_CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
+_PLACES_TARGET = re.compile(r"\s*(?:it's|it is|which is|that's|就在|它在|正在|也就是)(?![A-Za-z])", re.I)
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
@@ -129,7 +132,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     if rest_at is not None:  # 打开商城后先跳出一个启动页 / Tapping 删除 pops up a confirmation
         rest = masked[rest_at:span[1]]
         result = _RESULT_EN.search(rest)
-        if _AFTER_IN_CLAUSE.search(rest) or _ARROW.search(rest) or (
+        caused = _GERUND.match(masked[span[0]:span[1]]) and _CAUSES.search(rest)  # Swiping down brings X …
+        if caused or _AFTER_IN_CLAUSE.search(rest) or _ARROW.search(rest) or (
                 result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))):
             return text[span[0]:span[1]].strip(" .。")
     start = span[1]
@@ -144,6 +148,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         if acts or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
+        if not result and (_PLACES_TARGET.match(clause) or not _CONTENT.search(PRICE.sub(" ", clause))):
+            continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
         if result and _LATER_END.search(clause):
             continue  # Denver goes into To afterwards: a plan told as the order of things
         if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", clause[:result.start()]))) or _BELOW.search(clause)

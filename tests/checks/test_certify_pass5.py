@@ -170,3 +170,18 @@ def test_a_call_notations_target_must_be_the_calls():
     assert tap_in_listing("Thought: the second tent.\nAction: click(Wishlist of Alpine tent #2)", WISHLIST_2).outcome \
         == "certified"
     assert tap_in_listing("Thought: the second tent.\nAction: click(Alpine tent #3)", WISHLIST_2).outcome != "certified"
+
+
+@pytest.mark.parametrize("text", ["Tap Go — it's the small button at the end of the bar.", "点 Go，就在搜索框右边。",
+                                  "Tap Go (right end, $0.00)."])
+def test_a_clause_that_describes_the_target_as_it_is_now_is_no_outcome(text):
+    assert outcome_clause(text, (0, text.index("Go") + 2)) is None
+
+
+def test_a_gerund_decision_that_causes_something_is_an_outcome():
+    text = "Pressing Go brings the cheapest tent to the top."
+    assert outcome_clause(text, (0, len("Pressing Go brings the cheapest tent to the top")), len("Pressing"))
+
+
+def test_the_task_restated_under_its_label_is_not_the_decision():
+    assert tap_go("目标：搜帐篷，收藏第二个，再翻到下一页。先点 Go。").outcome == "certified"
