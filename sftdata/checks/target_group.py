@@ -8,12 +8,12 @@ label), and the elements a dialog covers are no rivals of the dialog's buttons.
 
 >>> from sftdata.model import Action, Element, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
->>> row = Element(0, (0, 300, 1080, 400), flags=("visible",))
->>> dialog = Element(1, (80, 350, 1000, 800), flags=("visible",))
->>> ok = Element(2, (700, 700, 900, 760), text="删除", flags=("visible", "clickable"))
->>> step = Step(0, shot, Action("click", point=(800, 730), element=ok), elements=[row, dialog, ok])
->>> [e.index for e in in_front(step, ok, [row, dialog, ok])]
-[1, 2]
+>>> rows = [Element(i, (0, 300 + 200 * i, 1080, 480 + 200 * i), flags=("visible",)) for i in range(2)]
+>>> dialog = Element(2, (80, 350, 1000, 800), flags=("visible",))
+>>> ok = Element(3, (700, 700, 900, 760), text="删除", flags=("visible", "clickable"))
+>>> step = Step(0, shot, Action("click", point=(800, 730), element=ok), elements=rows + [dialog, ok])
+>>> [e.index for e in in_front(step, ok, rows + [dialog, ok])]
+[2, 3]
 """
 from __future__ import annotations
 
@@ -91,24 +91,30 @@ def own_texts(element: Element, target: Element, group: list[Element], visible: 
     return out
 
 
-def _inside(inner: Element, outer: Element) -> bool:
+def _inside(inner: Element, outer: Element, slack: int = 0) -> bool:
     l0, t0, r0, b0 = outer.bounds
-    return inner.bounds[0] >= l0 and inner.bounds[1] >= t0 and inner.bounds[2] <= r0 and inner.bounds[3] <= b0
+    return (inner.bounds[0] >= l0 - slack and inner.bounds[1] >= t0 - slack and inner.bounds[2] <= r0 + slack
+            and inner.bounds[3] <= b0 + slack)
 
 
 def _overlaps(a: Element, b: Element) -> bool:
     return a.bounds[0] < b.bounds[2] and b.bounds[0] < a.bounds[2] and a.bounds[1] < b.bounds[3] and b.bounds[1] < a.bounds[3]
 
 
+_SLACK = 8  # pixels a node may stick out of its parent (a 1084-wide row in a 1080-wide screen)
+
+
 def in_front(step: Step, target: Element, visible: list[Element]) -> list[Element]:
     """``visible`` less what a box drawn over the screen hides, when the target is in such a box: a node around the
-    tapped point that comes after elements it partly covers (a dialog over a list; a tree's boxes otherwise nest or
-    lie apart) hides the earlier elements outside it."""
+    tapped point that comes after smaller elements it partly covers, two or more (a dialog over a list's rows; a
+    tree's boxes otherwise nest or lie apart), hides the earlier elements outside it."""
     order = {id(e): i for i, e in enumerate(step.elements)}
     for box in sorted((e for e in group_of(step, target, visible) if e is not target), key=lambda e: e.area):
         at = order.get(id(box), -1)
         earlier = [e for e in visible if order.get(id(e), len(order)) < at]
-        if any(_overlaps(e, box) and not _inside(e, box) and not _inside(box, e) for e in earlier):
+        covered = [e for e in earlier if _overlaps(e, box) and e.area < box.area  # not an ancestor a few px short
+                   and not _inside(e, box, _SLACK) and not _inside(box, e, _SLACK)]
+        if len(covered) >= 2:
             hidden = {id(e) for e in earlier if not _inside(e, box)}
             return [e for e in visible if id(e) not in hidden]
     return visible

@@ -185,3 +185,13 @@ def test_a_gerund_decision_that_causes_something_is_an_outcome():
 
 def test_the_task_restated_under_its_label_is_not_the_decision():
     assert tap_go("目标：搜帐篷，收藏第二个，再翻到下一页。先点 Go。").outcome == "certified"
+
+
+def test_a_row_a_few_pixels_wider_than_its_parents_is_no_dialog():
+    from sftdata.checks.target_group import in_front
+    screen = [Element(i, (0, 136, 1080, 2337), flags=("visible",)) for i in range(2)]
+    strip = Element(2, (0, 412, 1084, 662), flags=("visible",))
+    tab = Element(3, (42, 438, 178, 575), text="Mobiles", flags=V)
+    elements = screen + [strip, tab]
+    step = Step(0, PHONE, Action("click", point=tab.center, element=tab), elements=elements)
+    assert in_front(step, tab, elements) == elements
