@@ -79,7 +79,8 @@ _AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后�
 _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
-_PLACES_TARGET = re.compile(r"\s*(?:it's|it is|which is|that's|就在|它在|正在|也就是)(?![A-Za-z])", re.I)
+_PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
+                            r"|next)\b|就在|它在|也就是)", re.I)  # what the target is, where it is: not what happens
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
