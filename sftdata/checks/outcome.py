@@ -223,7 +223,7 @@ def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] =
 _ORDINAL_EN = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
 _RUN_POSITION = re.compile("|".join((
     rf"(?<![上下这那前后每同进再退])(?<!第\s){ZH_NUM}{ZH_STEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
-    rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
+    rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"(?<![第上下这那前后每同进再退])(?<!第\s)(?<![\d.])(?:\d{{1,2}}|[三四五六七八九十]{{1,3}}){ZH_STEP}(?![\d])", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
     rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
     r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:steps|actions|moves)\b",
     r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b",
