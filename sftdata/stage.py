@@ -279,6 +279,15 @@ class Stage:
     def bar_total(self) -> int | None:
         return None
 
+    def bar_options(self) -> dict[str, Any]:
+        """More of the progress bar's settings (a bar of bytes scales its unit)."""
+        return {}
+
+    def advance(self, key: Any) -> None:
+        """Move the progress bar (:attr:`bar`, shown or not) once a unit is taken (a source that reads bytes moves
+        it as it reads)."""
+        self.bar.update(1)
+
     def strict_message(self, reject: Reject) -> str:
         return f"{reject.episode_id}: {reject.reason}: {reject.detail} (--strict)"
 
@@ -313,9 +322,9 @@ class Stage:
         from .progress import progress_bar
 
         with progress_bar(self.bar_total, False if self.bar_unit is None else self.progress, unit=self.bar_unit,
-                          desc=self.describe(), dynamic_ncols=True) as bar:
+                          desc=self.describe(), dynamic_ncols=True, **self.bar_options()) as self.bar:
             try:
-                self._feed(bar)
+                self._feed(self.bar)
             finally:
                 self._close_rejects()
 
@@ -323,7 +332,7 @@ class Stage:
         """Each unit's outcome, in unit order, taken here (:meth:`take`)."""
         for key, outcome in self.executor.map(self.process, self.units()):
             self.take(key, outcome)
-            bar.update(1)
+            self.advance(key)
 
     def _close_rejects(self) -> None:
         if self._rejects is not None:
