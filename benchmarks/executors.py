@@ -1,5 +1,5 @@
 """The executors side by side in one run: ``local`` with 1 and 2 workers and ``ray`` with 2 CPUs (a Ray started
-on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest._build_androidcontrol``: one decoded
+on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded
 AndroidControl record -> its episode line, screen comparison included) over the units of a synthetic run.
 
     python benchmarks/executors.py                       # 2,000 and 500 episodes, 3 interleaved rounds
@@ -83,10 +83,10 @@ def units(path: Path):
 
 
 def run_map(executor, path: Path, peaks: dict[int, float]) -> int:
-    from sftdata.ingest import _build_androidcontrol
+    from sftdata.ingest.androidcontrol import build_episode
 
     done = 0
-    for _key, outcome in executor.map(partial(measured, _build_androidcontrol), units(path)):
+    for _key, outcome in executor.map(partial(measured, build_episode), units(path)):
         if isinstance(outcome, BaseException):
             raise outcome
         line, pid, hwm = outcome

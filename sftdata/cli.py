@@ -15,7 +15,7 @@ from .exitcodes import NothingProduced
 from .options import click_options, from_cli, size_param
 from .plural import counted
 from .rundir import RunDir
-from .sources import AndroidControlSource, AnnotatedSource, Mind2WebSource
+from .ingest import STAGES
 from .summary import format_summary, rejected_inputs
 from .values import size_of
 
@@ -31,42 +31,42 @@ PROGRESS = click.option("--progress/--no-progress", default=None,
                         help="Progress bar (default: when stderr is a terminal).")
 
 
-def _ingest_source(src, run_dir: Path, options: dict, progress: bool | None):
-    """Ingest ``src`` into ``run_dir`` as ``sftdata run`` would, with the command line's --strict/--workers."""
-    from .sources import ingest_options
-
-    chosen = open_executor(options, options["workers"])  # a wrong choice is refused before anything is written
-    run = RunDir(run_dir)
-    with run.creating(), run.writing(), chosen as executor:
-        result = src.ingest(run, ingest_options(src, strict=options["strict"], workers=options["workers"]), progress,
-                            executor=executor)
-    _report(run_dir, result)
-    return run, result
+# how each kind of input a source declares is taken on the command line
+INPUTS = {"files": dict(nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+          "folder": dict(type=click.Path(exists=True, file_okay=False, path_type=Path)),
+          "paths": dict(nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))}
 
 
-@ingest.command("androidcontrol")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@OUT
-@click_options(AndroidControlSource)
-@click_options(TopLevel, skip=("run_dir",))
-@PROGRESS
-@_fatal_to_exit
-def ingest_androidcontrol(paths, run_dir, progress, **options):
-    """Ingest AndroidControl TFRecord files (GZIP or plain), streaming record by record.
+def ingest_command(cls) -> click.Command:
+    """``sftdata ingest TYPE``, made from the source's stage class: its inputs as the argument, its options record
+    and the top-level options as flags, its docstring as the help."""
+    field, kind = cls.inputs
 
-    \b
-    Every record becomes one episode (N actions + a final done step) or a line in rejects.jsonl with a
-    reason code (data_crc_mismatch, length_crc_mismatch, truncated, bad_example, ...).
+    @click.argument(field, **INPUTS[kind])
+    @OUT
+    @click_options(cls.options)
+    @click_options(TopLevel, skip=("run_dir",))
+    @PROGRESS
+    @_fatal_to_exit
+    def command(run_dir, progress, **options):
+        from .ingest import ingest_stage
 
-    \b
-    Example:
-      sftdata ingest androidcontrol data/android_control-000*-of-00020 --out processed/ac \\
-          --splits data/splits.json --split test
-    """
-    src = from_cli(AndroidControlSource, options, paths=list(paths))
-    run, result = _ingest_source(src, run_dir, options, progress)
-    click.echo(format_summary(run))
-    _fail_when_empty(run_dir, result)
+        inputs = options.pop(field)
+        src = from_cli(cls.options, options, **{field: list(inputs) if kind != "folder" else inputs})
+        chosen = open_executor(options, options["workers"])  # a wrong choice is refused before anything is written
+        run = RunDir(run_dir)
+        with run.creating(), run.writing(), chosen as executor:
+            stage = ingest_stage(run, src, strict=options["strict"], workers=options["workers"], progress=progress,
+                                 executor=executor)
+            result = stage.ingest()
+        _report(run_dir, result)
+        for line in stage.summary_lines(run.manifest()["stages"]["ingest"][cls.source]):
+            click.echo(line)
+        click.echo(format_summary(run))
+        _fail_when_empty(run_dir, result)
+
+    command.__name__ = f"ingest_{cls.source}"
+    return ingest.command(cls.source, help=cls.__doc__)(command)
 
 
 def _fail_when_empty(run_dir, result) -> None:
@@ -99,62 +99,8 @@ def _report(run_dir, result) -> None:
                    "their episodes stay as ingested (ingest into a new run to take the changes)")
 
 
-@ingest.command("annotated")
-@click.argument("root", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@OUT
-@click_options(AnnotatedSource)
-@click_options(TopLevel, skip=("run_dir",))
-@PROGRESS
-@_fatal_to_exit
-def ingest_annotated(root, run_dir, progress, **options):
-    """Ingest folders of human-annotated screenshots (one trajectory per folder with a task.json).
-
-    \b
-    Actions are read in seed 002's text form (CLICK [x,y], SWIPE [x1,y1] to [x2,y2], INPUT <text>, ...,
-    0..1000 coordinates) or as JSON objects. Red marks burned into the frames are detected: they fill in
-    omitted coordinates and are cross-checked against given ones. Exported frames never carry marks.
-    A task.json with "platform": "web" is a browser recording: urls and elements per step, web labels
-    (TYPE / 输入, SELECT / 选择, SCROLL DOWN / 向下滚动, GO TO URL / 打开网址, NEW TAB, BACK, DONE).
-
-    \b
-    Examples:
-      sftdata ingest annotated data/annotated --out processed/mine --tolerance 30
-      sftdata ingest annotated raw/web-annotated --out processed/web-annotated
-      sftdata ingest annotated ../shared/fixtures/annotated --out processed/ocr --ocr
-    """
-    run, result = _ingest_source(from_cli(AnnotatedSource, options, root=root), run_dir, options, progress)
-    click.echo(format_summary(run))
-    _fail_when_empty(run_dir, result)
-
-
-@ingest.command("mind2web")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@OUT
-@click_options(Mind2WebSource)
-@click_options(TopLevel, skip=("run_dir",))
-@PROGRESS
-@_fatal_to_exit
-def ingest_mind2web(paths, run_dir, progress, **options):
-    """Ingest Multimodal-Mind2Web Parquet shards (or text-only Mind2Web JSON), streaming a few rows at a time.
-
-    \b
-    Each task becomes one web episode (no final done: there is no screen after the last action). A step's image
-    is a viewport-sized crop of the whole page around the target (the page is kept in the image store); a step
-    that cannot be used (no_positive_candidate, box_outside_page, missing_screenshot, bad_image) cuts its task
-    there, the later steps are ledgered as after_dropped_step.
-
-    \b
-    Examples:
-      sftdata ingest mind2web data/train-000*-of-00027.parquet --out processed/m2w
-      sftdata ingest mind2web data/ --out processed/m2w        (a folder: its shards in order)
-      sftdata ingest mind2web data/train/train_0.json --screenshots raw_dump/task --out processed/m2w-text
-    """
-    run, result = _ingest_source(from_cli(Mind2WebSource, options, paths=list(paths)), run_dir, options, progress)
-    steps = run.manifest()["stages"]["ingest"]["mind2web"]["counts"]["steps"]
-    click.echo(f"steps: {steps['exported']} kept, {steps['dropped']} dropped"
-               + "".join(f"\n  dropped: {reason:<28} {count:>6}" for reason, count in steps["by_reason"].items()))
-    click.echo(format_summary(run))
-    _fail_when_empty(run_dir, result)
+for _stage_class in STAGES.values():
+    ingest_command(_stage_class)
 
 
 @main.command("run")

@@ -20,7 +20,6 @@ from .config import RunConfig
 from .executors import Executor, executor as make_executor
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .export.stage import ExportOptions, ExportStage
-from .sources import ingest_options
 from .io import iter_jsonl, read_json
 from .rundir import ANNOTATIONS
 from .rundir import RunDir
@@ -69,11 +68,11 @@ def _stage(result: PipelineResult, kind: str, stage: Stage, label: str | None = 
 
 
 def _ingest(cfg: RunConfig, run: RunDir, result: PipelineResult, progress: bool | None, executor: Executor) -> None:
+    from .ingest import ingest_stage
+
     for src in cfg.sources:
-        opts = ingest_options(src, strict=cfg.strict, workers=cfg.workers)
-        out = _timed(result, "ingest", lambda: src.ingest(run, opts, progress, executor=executor))
-        if out.skipped:
-            result.skipped.append(f"ingest {src.type}")
+        stage = ingest_stage(run, src, strict=cfg.strict, workers=cfg.workers, progress=progress, executor=executor)
+        _stage(result, "ingest", stage, label=f"ingest {src.type}")
 
 
 def _accounting(run: RunDir, result: PipelineResult) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The input sources of ``sftdata run``: one typed config per kind, registered under its ``type``.
 
 Each ``[[sources]]`` table names its ``type`` and takes only that source's keys (a ``tolerance`` on a mind2web
-source is refused, naming the source); paths are resolved against the config file's folder; ``ingest`` runs
-the source's ingest stage into a run.
+source is refused, naming the source); paths are resolved against the config file's folder. Each record is the
+options record of its source's ingest stage (:data:`sftdata.ingest.STAGES`, under the same ``type``).
 
 >>> from pathlib import Path
 >>> source("mind2web", {"paths": ["m2w.parquet"], "viewport": "1280x800"}, Path("/cfg"), "sources 1").paths
@@ -19,7 +19,6 @@ from typing import Any, ClassVar
 
 from .errors import FatalError
 from .options import PathType, SizeType, id_list, option, take_table
-from .values import size_of
 
 # the id filter every source has: a list in a config, ``a,b,c`` or a file of ids on the command line
 EPISODES = dict(help="Only these episode ids: comma-separated, or a file of ids.",
@@ -56,10 +55,6 @@ class AndroidControlSource:
         self.paths = [_path(base, p) for p in self.paths]
         self.splits = _path(base, self.splits) if self.splits else None
 
-    def ingest(self, run, opts, progress, executor=None):
-        from .ingest import ingest_androidcontrol
-        return ingest_androidcontrol(self.paths, run, opts, progress, executor=executor)
-
 
 @dataclass
 class AnnotatedSource:
@@ -85,12 +80,6 @@ class AnnotatedSource:
             raise FatalError(f"config [{where}]: an annotated source needs root")
         self.root = _path(base, self.root)
 
-    def ingest(self, run, opts, progress, executor=None):
-        from .ingest import ingest_annotated
-        from .loaders.annotated import AnnotatedOptions
-        aopts = AnnotatedOptions(tolerance_px=self.tolerance, require_clean=self.require_clean, ocr=self.ocr)
-        return ingest_annotated(self.root, run, opts, aopts, progress, executor=executor)
-
 
 @dataclass
 class Mind2WebSource:
@@ -113,12 +102,6 @@ class Mind2WebSource:
         self.paths = [_path(base, p) for p in self.paths]
         self.screenshots = _path(base, self.screenshots) if self.screenshots else None
 
-    def ingest(self, run, opts, progress, executor=None):  # read and built in this process (its rows stream)
-        from .ingest.mind2web import Mind2WebOptions, ingest_mind2web
-        m2w = Mind2WebOptions(viewport=size_of(self.viewport, 64),
-                              screenshots=str(self.screenshots) if self.screenshots else None)
-        return ingest_mind2web(self.paths, run, opts, m2w, progress)
-
 
 SOURCES: dict[str, type] = {cls.type: cls for cls in (AndroidControlSource, AnnotatedSource, Mind2WebSource)}
 Source = AndroidControlSource | AnnotatedSource | Mind2WebSource
@@ -137,12 +120,3 @@ def source(kind: Any, table: dict[str, Any], base: Path, where: str) -> Source:
     src.resolve(base, where)
     return src
 
-
-def ingest_options(src: Source, *, strict: bool = False, workers: int = 1):
-    """What the ingest stage is given for ``src``: its selection, its own switches and the run's strict/workers."""
-    from .ingest import IngestOptions
-
-    return IngestOptions(splits=str(src.splits) if getattr(src, "splits", None) else None,
-                         split=getattr(src, "split", None), episode_ids=src.episodes, limit=src.limit, strict=strict,
-                         max_record_bytes=getattr(src, "max_record_mb", 1024) << 20,
-                         screen_change=getattr(src, "screen_change", True), workers=workers)

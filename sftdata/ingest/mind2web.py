@@ -1,35 +1,30 @@
-"""The ingest stage for Multimodal-Mind2Web: release Parquet shards or text-only JSON -> ``RUN/episodes.jsonl``.
+"""Multimodal-Mind2Web as an ingest stage: release Parquet shards or text-only JSON -> ``RUN/episodes.jsonl``.
 
 An input is a task (``annotation_id``): it ends as an episode or as one ``ingest`` line in ``rejects.jsonl``
 (the manifest's ``counts.in`` counts tasks, as the accounting does). A step the episode could not keep is a line
 of stage ``ingest:step`` with the episode id, the step number (0-based ``step``) and its ``action_uid``: the
-episode holds the steps before it (see :mod:`sftdata.loaders.mind2web_tasks`). Resumable: tasks already exported
-or rejected are passed over without decoding; a finished stage with the same inputs and options is skipped.
+episode holds the steps before it (see :mod:`sftdata.loaders.mind2web_tasks`). A unit is one task: this process
+reads the rows and groups them by task, ``process`` builds the episode (its screenshots cropped and stored) and its
+ledger lines. Resumable: tasks already exported or rejected are passed over without decoding; a finished stage
+with the same inputs and options is skipped.
 """
 from __future__ import annotations
 
-import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from ..errors import FatalError, RecordError
-from . import STAGE, IngestOptions, IngestResult, _checked_line, _unchanged
-from ..stage import StageRun, fingerprint
-from ..io import disk_full_guard, text_for_output
-from ..loaders.mind2web import SOURCE
-from ..loaders.mind2web_tasks import TaskOutcome, json_tasks, open_parquet, parquet_tasks
+from ..executors import Ready
+from ..io import disk_full_guard
 from ..rundir import RunDir
+from ..sources import Mind2WebSource
+from ..stage import Reject, fingerprint
+from ..values import size_of
+from .stage import STAGE, IngestStage, checked_line
 
 STEP_STAGE = "ingest:step"
-
-
-@dataclass
-class Mind2WebOptions:
-    viewport: tuple[int, int] = (1280, 720)
-    screenshots: str | None = None  # text-only JSON: the raw dump's task folders with processed/screenshot.json
+SOURCE = Mind2WebSource.type
 
 
 def input_kind(path: Path) -> str:
@@ -64,7 +59,7 @@ def _done(run: RunDir) -> tuple[set[str], set[tuple[str, str, int]], set[tuple[s
     return ids, steps, repeats
 
 
-def input_files(paths: list[str | os.PathLike]) -> list[Path]:
+def input_files(paths: list[Any]) -> list[Path]:
     """The files to read: each path as given, a folder as its ``*.parquet`` shards (else its ``*.json`` files) in
     natural order (``train-2`` before ``train-10``), as the release lays them out (``data/train-000NN-of-000MM``)."""
     from ..loaders.annotated import natural_key
@@ -86,83 +81,28 @@ def input_files(paths: list[str | os.PathLike]) -> list[Path]:
     return out
 
 
-def ingest_mind2web(paths: list[str | os.PathLike], run: RunDir, opts: IngestOptions,
-                    m2w: Mind2WebOptions | None = None, progress: bool | None = None) -> IngestResult:
-    """Read Mind2Web files (Parquet shards in order, or text-only JSON) into ``run``."""
-    m2w = m2w or Mind2WebOptions()
-    files = input_files(paths)
-    for f in files:
-        if not f.is_file():
-            raise FatalError(f"input {f} does not exist or is not a file")
-    kinds = {input_kind(f) for f in files}
-    if len(kinds) > 1:
-        raise FatalError("give either Parquet shards or Mind2Web JSON files, not both")
-    kind = kinds.pop()
-    shots = Path(m2w.screenshots) if m2w.screenshots else None
-    if shots is not None and not shots.is_dir():
-        raise FatalError(f"--screenshots {shots} is not a directory")
-    if kind == "parquet":
-        if shots is not None:
-            raise FatalError("--screenshots is for the text-only JSON; the Parquet shards carry their screenshots")
-        total = sum(open_parquet(f).metadata.num_rows for f in files)  # also checks every schema before any work
-    else:
-        total = None
-    run.ensure_writable()
-    options = {**{k: v for k, v in asdict(opts).items() if k in ("episode_ids", "limit", "strict")},
-               "viewport": list(m2w.viewport), "screenshots": str(shots.resolve()) if shots else None}
-    stage = StageRun(run, STAGE, SOURCE, fingerprint(files, options))
-    if stage.unchanged:
-        return _unchanged(stage)
-    done_ids, done_steps, repeats = _done(run)
-    wanted = set(opts.episode_ids) if opts.episode_ids else None
-    result = IngestResult(SOURCE, False)
-    handled = len(done_ids)
-    bar = tqdm(total=total, unit="step" if kind == "parquet" else "task", desc=f"ingest {SOURCE}",
-               disable=(not progress) if progress is not None else None, dynamic_ncols=True)
+@dataclass
+class Built:
+    """What ``process`` made of a task that kept an episode: its line, then the steps it dropped (each a reject of
+    stage ``ingest:step``, keyed by (episode id, action uid, step) so a resume ledgers it once)."""
 
-    def skip(task_id: str) -> bool:
-        if task_id in done_ids:
-            return True
-        if wanted is not None and task_id not in wanted:
-            result.filtered += 1
-            return True
-        return opts.limit is not None and handled >= opts.limit
-
-    with disk_full_guard(run.path), run.open_episodes() as episodes, run.open_rejects() as rejects:
-        def reject(stage: str, error: RecordError, episode_id: str | None, ref: dict, **extra: Any) -> None:
-            rejects.append({**run.reject_record(stage, SOURCE, error, episode_id=episode_id, record=ref), **extra})
-            if opts.strict:
-                raise FatalError(text_for_output(f"{episode_id}: {error.reason}: {error.detail} (--strict)"))
-
-        tasks = (parquet_tasks(files, run.images, m2w.viewport, skip, bar.update) if kind == "parquet"
-                 else json_tasks(files, run.images, m2w.viewport, shots, skip, bar.update))
-        for outcome in tasks:
-            if isinstance(outcome, tuple):  # a task id met again after other tasks: its rows are an input of their own
-                task_id, where = outcome
-                if (where["file"], where["row"]) not in repeats:
-                    reject(STAGE, RecordError("duplicate_episode", f"rows of task {task_id} again at {where['file']} "
-                           f"row {where['row']}, after other tasks: a task's rows must be consecutive"),
-                           task_id, where)
-                    result.new_rejected += 1
-                continue
-            handled += 1
-            done_ids.add(outcome.annotation_id)
-            _write(outcome, episodes, reject, done_steps, result)
-            bar.set_postfix(episodes=result.new_exported, rejected=result.new_rejected, refresh=False)
-            if opts.limit is not None and handled >= opts.limit:
-                break
-    bar.close()
-    _finish(stage, result, options)
-    return result
+    line: str
+    dropped: list[tuple[tuple[str, str, int], Reject]]
 
 
-def _write(outcome: TaskOutcome, episodes, reject, done_steps: set, result: IngestResult) -> None:
-    """Ledger one task: the episode line or its task reject, then its dropped steps (each once across resumes)."""
-    task_id = outcome.annotation_id
-    line = ""
+def build_task(payload: tuple) -> Built | Reject:
+    """Worker: one task (its rows, or a text-only JSON task) -> its episode line and dropped steps, or the task's
+    reject (with every step it could not use)."""
+    from ..loaders import mind2web_tasks as tasks
+
+    kind, task, run_path, viewport, shots = payload
+    store = RunDir(run_path).images
+    outcome = (tasks.build_task(task, store, viewport) if kind == "parquet"
+               else tasks.build_json_task(*task, store, viewport, Path(shots) if shots else None))
+    task_id, line = outcome.annotation_id, ""
     if outcome.episode is not None:
         try:
-            line = _checked_line(outcome.episode.to_json())
+            line = checked_line(outcome.episode.to_json())
         except RecordError as exc:
             outcome.error, outcome.episode = exc, None
     if outcome.episode is None:
@@ -172,33 +112,139 @@ def _write(outcome: TaskOutcome, episodes, reject, done_steps: set, result: Inge
         later = len(outcome.dropped) - 1
         if later > 0:
             detail += f" ({later} later step(s) not used)"
-        reject(STAGE, RecordError(error.reason, detail), task_id, outcome.first_row,
-               steps=[{"step": i, "action_uid": uid, "reason": e.reason} for i, uid, e in outcome.dropped])
-        result.new_rejected += 1
-        return
-    for index, uid, error in outcome.dropped:
-        if (task_id, uid, index) in done_steps:
-            continue
-        reject(STEP_STAGE, error, task_id, outcome.rows.get(uid, outcome.first_row), step=index, action_uid=uid)
-    episodes.append(line)
-    result.new_exported += 1
+        return Reject(error.reason, detail, task_id, SOURCE, {"record": outcome.first_row, "steps": [
+            {"step": i, "action_uid": uid, "reason": e.reason} for i, uid, e in outcome.dropped]})
+    return Built(line, [((task_id, uid, index), Reject(
+        error.reason, error.detail, task_id, SOURCE, {"record": outcome.rows.get(uid, outcome.first_row),
+                                                      "step": index, "action_uid": uid}, stage=STEP_STAGE))
+        for index, uid, error in outcome.dropped])
 
 
-def _finish(stage: StageRun, result: IngestResult, options: dict[str, Any]) -> None:
-    """Recount tasks and steps from the ledgers and record the stage in the manifest."""
-    exported = steps = 0
-    for rec in stage.run.episode_records():
-        if rec.get("source") == SOURCE:
-            exported += 1
-            steps += len(rec.get("steps", ()))
-    by_reason = stage.reasons(source=SOURCE)
-    step_reasons = stage.reasons(stage=STEP_STAGE, source=SOURCE)
-    result.exported, result.rejected, result.by_reason = exported, sum(by_reason.values()), by_reason
-    entry = stage.finish({
-        "inputs": [{"path": i["path"], "size": i["size"]} for i in stage.fingerprint["inputs"]],
-        "options": options,
-        "counts": {"in": exported + result.rejected, "exported": exported, "rejected": result.rejected,
-                   "filtered": result.filtered, "by_reason": by_reason,
-                   "steps": {"exported": steps, "dropped": sum(step_reasons.values()), "by_reason": step_reasons}},
-    })
-    result.elapsed_s = entry["elapsed_s"]
+class Mind2WebIngest(IngestStage):
+    """Ingest Multimodal-Mind2Web Parquet shards (or text-only Mind2Web JSON), streaming a few rows at a time.
+
+    \b
+    Each task becomes one web episode (no final done: there is no screen after the last action). A step's image
+    is a viewport-sized crop of the whole page around the target (the page is kept in the image store); a step
+    that cannot be used (no_positive_candidate, box_outside_page, missing_screenshot, bad_image) cuts its task
+    there, the later steps are ledgered as after_dropped_step.
+
+    \b
+    Examples:
+      sftdata ingest mind2web data/train-000*-of-00027.parquet --out processed/m2w
+      sftdata ingest mind2web data/ --out processed/m2w        (a folder: its shards in order)
+      sftdata ingest mind2web data/train/train_0.json --screenshots raw_dump/task --out processed/m2w-text
+    """
+
+    source, options, inputs = SOURCE, Mind2WebSource, ("paths", "paths")
+    process = staticmethod(build_task)
+
+    def check(self) -> None:
+        from ..loaders.mind2web_tasks import open_parquet
+
+        self.files = files = input_files(self.src.paths)
+        for f in files:
+            if not f.is_file():
+                raise FatalError(f"input {f} does not exist or is not a file")
+        kinds = {input_kind(f) for f in files}
+        if len(kinds) > 1:
+            raise FatalError("give either Parquet shards or Mind2Web JSON files, not both")
+        self.kind = kinds.pop()
+        shots = self.shots = Path(self.src.screenshots) if self.src.screenshots else None
+        if shots is not None and not shots.is_dir():
+            raise FatalError(f"--screenshots {shots} is not a directory")
+        if self.kind == "parquet":
+            if shots is not None:
+                raise FatalError("--screenshots is for the text-only JSON; the Parquet shards carry their screenshots")
+            self.rows = sum(open_parquet(f).metadata.num_rows for f in files)  # every schema checked before any work
+        else:
+            self.rows = None
+        self.bar_unit = "step" if self.kind == "parquet" else "task"
+        self.run.ensure_writable()
+
+    def options_entry(self) -> dict[str, Any]:
+        return {**{k: v for k, v in super().options_entry().items() if k in ("episode_ids", "limit", "strict")},
+                "viewport": list(size_of(self.src.viewport, 64)),
+                "screenshots": str(self.shots.resolve()) if self.shots else None}
+
+    def fingerprint(self) -> dict[str, Any]:
+        return fingerprint(self.files, self.options_entry())
+
+    def prepare(self) -> None:
+        self.done_ids, self.done_steps, self.repeats = _done(self.run)
+        self.open_ledgers()
+
+    def bar_total(self) -> int | None:
+        return self.rows
+
+    def units(self):
+        """This process reads the rows (or the JSON tasks) and groups them by task; a task id met again after other
+        tasks is a reject of its own (a Ready outcome, in its place)."""
+        from ..loaders import mind2web_tasks as tasks
+
+        opts, result = self.opts, self.result
+        wanted = set(opts.episode_ids) if opts.episode_ids else None
+        handled = len(self.done_ids)
+
+        def skip(task_id: str) -> bool:
+            if task_id in self.done_ids:
+                return True
+            if wanted is not None and task_id not in wanted:
+                result.filtered += 1
+                return True
+            return opts.limit is not None and handled >= opts.limit
+
+        viewport, shots = size_of(self.src.viewport, 64), str(self.shots) if self.shots else None
+        found = (tasks.parquet_tasks(self.files, skip, self.bar.update) if self.kind == "parquet"
+                 else tasks.json_tasks(self.files, skip, self.bar.update))
+        with disk_full_guard(self.run.path):
+            for task in found:
+                if isinstance(task, tuple) and len(task) == 2:  # a task id met again after other tasks
+                    task_id, where = task
+                    if (where["file"], where["row"]) not in self.repeats:
+                        yield (where, task_id), Ready(Reject(
+                            "duplicate_episode", f"rows of task {task_id} again at {where['file']} row "
+                            f"{where['row']}, after other tasks: a task's rows must be consecutive", task_id,
+                            SOURCE, {"record": where}))
+                    continue
+                task_id, first_row = (task.annotation_id, task.first_row) if self.kind == "parquet" \
+                    else (task[1], task[2])
+                handled += 1
+                self.done_ids.add(task_id)
+                yield (first_row, task_id), (self.kind, task, str(self.run.path), viewport, shots)
+                if opts.limit is not None and handled >= opts.limit:
+                    return
+
+    def write(self, key: Any, built: Built) -> None:
+        """The task's dropped steps (each once across resumes), then its episode."""
+        for step, reject in built.dropped:
+            if step not in self.done_steps:
+                self.reject(reject)
+        super().write(key, built.line)
+
+    def counts(self) -> dict[str, Any]:
+        """The tasks' counts, and the steps': kept in episodes, dropped by reason."""
+        steps = sum(len(rec.get("steps", ())) for rec in self.run.episode_records() if rec.get("source") == SOURCE)
+        step_reasons = self.book.reasons(stage=STEP_STAGE, source=SOURCE)
+        return {**super().counts(), "steps": {"exported": steps, "dropped": sum(step_reasons.values()),
+                                              "by_reason": step_reasons}}
+
+    def summary_lines(self, entry: dict[str, Any]) -> list[str]:
+        steps = entry["counts"]["steps"]
+        return [f"steps: {steps['exported']} kept, {steps['dropped']} dropped"
+                + "".join(f"\n  dropped: {reason:<28} {count:>6}" for reason, count in steps["by_reason"].items())]
+
+
+@dataclass
+class Mind2WebOptions:
+    viewport: tuple[int, int] = (1280, 720)
+    screenshots: str | None = None  # text-only JSON: the raw dump's task folders with processed/screenshot.json
+
+
+def ingest_mind2web(paths: list[Any], run: RunDir, opts: Any, m2w: Mind2WebOptions | None = None,
+                    progress: bool | None = None, executor: Any = None):
+    """Read Mind2Web files (Parquet shards in order, or text-only JSON) into ``run``: :class:`Mind2WebIngest`."""
+    m2w = m2w or Mind2WebOptions()
+    src = Mind2WebSource(paths=[Path(p) for p in paths], viewport="{}x{}".format(*m2w.viewport),
+                         screenshots=Path(m2w.screenshots) if m2w.screenshots else None)
+    return Mind2WebIngest(run, src, opts, progress=progress, executor=executor).ingest()

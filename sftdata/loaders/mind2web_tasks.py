@@ -2,9 +2,9 @@
 
 - **Parquet** (one row per step): read with ``ParquetFile.iter_batches`` a few rows at a time, only the columns
   used (never ``raw_html``), with buffered page reads so a 300 MB row group is never held whole. Consecutive rows
-  with one ``annotation_id`` are one task, also across row groups and across files given in order; a task is
-  built step by step as its rows arrive (each screenshot is cropped and stored at once, only the small step
-  records wait for the task's end) and ordered by ``target_action_index``.
+  with one ``annotation_id`` are one task, also across row groups and across files given in order. A task's rows
+  are kept (:class:`TaskRows`, its screenshots still encoded) and built as one unit (:func:`build_task`, on an
+  executor's worker): each screenshot cropped and stored, the steps ordered by ``target_action_index``.
 - **Text-only JSON** (``train_*.json``: an array of tasks with ``actions``): read task by task with ijson. It
   has no screenshots; with ``screenshots=DIR`` each task's ``DIR/<annotation_id>/processed/screenshot.json``
   (the raw dump's per-action ``before`` screenshots, base64) is streamed alongside. A step without one is
@@ -178,31 +178,49 @@ def _meta(source: dict) -> dict[str, Any]:
     return {k: _text(source.get(k)) for k in ("website", "domain", "subdomain")}
 
 
-def parquet_tasks(paths: list[Path], store: ImageStore | None, viewport: tuple[int, int],
-                  skip: Callable[[str], bool] = lambda _id: False,
-                  on_row: Callable[[], None] | None = None) -> Iterator[TaskOutcome | tuple[str, dict]]:
-    """Finished tasks of the shards in order. A task whose id ``skip`` accepts is passed over without decoding;
-    a task id that comes back after other tasks yields ``(annotation_id, where)`` (its rows are not a task
-    of their own: the caller ledgers them)."""
-    builder: TaskBuilder | None = None
+@dataclass
+class TaskRows:
+    """One task's rows as read, none decoded yet: what :func:`build_task` makes the task from (elsewhere, maybe)."""
+
+    annotation_id: str
+    goal: Any
+    meta: dict[str, Any]
+    first_row: dict[str, Any]
+    steps: list[StepInput] = field(default_factory=list)
+
+
+def build_task(task: TaskRows, store: ImageStore | None, viewport: tuple[int, int]) -> TaskOutcome:
+    """The finished task of ``task``'s rows, in the order they were read (screenshots cropped into ``store``)."""
+    builder = TaskBuilder(task.annotation_id, task.goal, task.meta, task.first_row, store, viewport)
+    for step in task.steps:
+        builder.add(step)
+    return builder.finish()
+
+
+def parquet_tasks(paths: list[Path], skip: Callable[[str], bool] = lambda _id: False,
+                  on_row: Callable[[], None] | None = None) -> Iterator[TaskRows | tuple[str, dict]]:
+    """The tasks of the shards in order, as their rows (:func:`build_task` builds each). A task whose id ``skip``
+    accepts is passed over (its rows never kept); a task id that comes back after other tasks yields
+    ``(annotation_id, where)`` (its rows are not a task of their own: the caller ledgers them)."""
+    task: TaskRows | None = None
     finished: set[str] = set()
     current: str | None = None
     for row, where in parquet_rows(paths, on_row):
         task_id = _text(row.get("annotation_id"))
         if task_id != current:
-            if builder is not None:
-                yield builder.finish()
-            builder, current = None, task_id
+            if task is not None:
+                yield task
+            task, current = None, task_id
             if task_id in finished:
                 yield (task_id, where)
                 continue
             finished.add(task_id)
             if not skip(task_id):
-                builder = TaskBuilder(task_id, row.get("confirmed_task"), _meta(row), where, store, viewport)
-        if builder is not None:
-            builder.add(step_of_row(row, where))
-    if builder is not None:
-        yield builder.finish()
+                task = TaskRows(task_id, row.get("confirmed_task"), _meta(row), where)
+        if task is not None:
+            task.steps.append(step_of_row(row, where))
+    if task is not None:
+        yield task
 
 
 def _screenshots(folder: Path | None, task_id: str) -> Iterator[tuple[str, bytes | None]]:
@@ -227,10 +245,10 @@ def _screenshots(folder: Path | None, task_id: str) -> Iterator[tuple[str, bytes
             return  # a torn file: the steps it did not reach have no screenshot
 
 
-def json_tasks(paths: list[Path], store: ImageStore | None, viewport: tuple[int, int], screenshots: Path | None,
-               skip: Callable[[str], bool] = lambda _id: False,
-               on_row: Callable[[], None] | None = None) -> Iterator[TaskOutcome]:
-    """Finished tasks of text-only Mind2Web JSON files (each an array of tasks), streamed with ijson."""
+def json_tasks(paths: list[Path], skip: Callable[[str], bool] = lambda _id: False,
+               on_row: Callable[[], None] | None = None) -> Iterator[tuple[dict, str, dict]]:
+    """``(task, annotation_id, where)`` of each task of text-only Mind2Web JSON files (each an array of tasks),
+    streamed with ijson; :func:`build_json_task` builds one."""
     import ijson
 
     for path in paths:
@@ -244,13 +262,14 @@ def json_tasks(paths: list[Path], store: ImageStore | None, viewport: tuple[int,
                     task_id = _text(task.get("annotation_id"))
                     if skip(task_id):
                         continue
-                    yield _json_task(task, task_id, {"file": path.name, "row": number}, store, viewport, screenshots)
+                    yield task, task_id, {"file": path.name, "row": number}
             except ijson.JSONError as exc:
                 raise FatalError(f"{path} is not Mind2Web JSON (an array of tasks): {exc}"[:300]) from None
 
 
-def _json_task(task: dict, task_id: str, where: dict, store: ImageStore | None, viewport: tuple[int, int],
-               screenshots: Path | None) -> TaskOutcome:
+def build_json_task(task: dict, task_id: str, where: dict, store: ImageStore | None, viewport: tuple[int, int],
+                    screenshots: Path | None) -> TaskOutcome:
+    """The finished task of one text-only JSON task, its screenshots streamed from ``screenshots``."""
     actions = task.get("actions") if isinstance(task.get("actions"), list) else []
     reprs = task.get("action_reprs") if isinstance(task.get("action_reprs"), list) else []
     builder = TaskBuilder(task_id, task.get("confirmed_task"), _meta(task), where, store, viewport)

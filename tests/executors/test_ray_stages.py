@@ -191,12 +191,12 @@ def dies_once(marker: str, fn: str, payload):
 
 
 def test_a_worker_killed_mid_stage_loses_and_doubles_nothing(demo, local_run, ray_address, monkeypatch) -> None:
-    import sftdata.ingest
     from sftdata.export.stage import ExportStage
+    from sftdata.ingest import AndroidControlIngest
 
     markers = {"ingest": demo / "killed-ingest", "export": demo / "killed-export"}
-    monkeypatch.setattr(sftdata.ingest, "_build_androidcontrol",
-                        partial(dies_once, str(markers["ingest"]), "sftdata.ingest:_build_androidcontrol"))
+    episode = partial(dies_once, str(markers["ingest"]), "sftdata.ingest.androidcontrol:build_episode")
+    monkeypatch.setattr(AndroidControlIngest, "process", staticmethod(episode))
     samples = partial(dies_once, str(markers["export"]), "sftdata.export.episodes:episode_samples")
     monkeypatch.setattr(ExportStage, "process", staticmethod(samples))
     got = digests(run_here(demo, "ray-worker-killed", "--executor", "ray"))

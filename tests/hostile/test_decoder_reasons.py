@@ -87,11 +87,11 @@ def test_a_real_bug_is_still_ledgered_as_unexpected_error(features, tmp_path, mo
 
 
 def test_a_killed_worker_stops_the_run_and_ledgers_nothing_it_did_not_finish(tmp_path, monkeypatch):
-    import sftdata.ingest as ingest
+    from sftdata.ingest import AndroidControlIngest
 
     path = tmp_path / "two.tfrecord.gz"
     write_tfrecords(path, generate_records(2, 0, (270, 600), 1))
-    real = ingest._build_androidcontrol
+    real = AndroidControlIngest.process
     calls = []
 
     def dies_second(task):
@@ -100,12 +100,12 @@ def test_a_killed_worker_stops_the_run_and_ledgers_nothing_it_did_not_finish(tmp
             raise BrokenProcessPool("A process in the process pool was terminated abruptly")
         return real(task)
 
-    monkeypatch.setattr(ingest, "_build_androidcontrol", dies_second)
+    monkeypatch.setattr(AndroidControlIngest, "process", staticmethod(dies_second))
     run = RunDir(tmp_path / "run")
     with pytest.raises(FatalError, match=r"a worker process died while building 2 \(two.tfrecord.gz #1\).*resume"):
         ingest_androidcontrol([path], run, IngestOptions(), progress=False)
     assert [e.id for e in run.episodes()] == ["1"] and list(run.rejects()) == []
-    monkeypatch.setattr(ingest, "_build_androidcontrol", real)
+    monkeypatch.setattr(AndroidControlIngest, "process", staticmethod(real))
     ingest_androidcontrol([path], run, IngestOptions(), progress=False)  # the resume finishes it
     assert [e.id for e in run.episodes()] == ["1", "2"]
     assert_accounted(run.path, 2)
