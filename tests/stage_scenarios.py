@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from sftdata.cli import main
+from sftdata.executors import executor
 from sftdata.io import iter_jsonl
 from sftdata.rundir import RunDir
 from llm_scenarios import build_llm_runs, make_llm_scenarios
@@ -272,9 +273,36 @@ class Ingest:
         os.utime(touched, (st.st_atime + 10, st.st_mtime + 10))
 
 
+class IngestStage(Ingest):
+    """An ingest source as its Stage subclass (:data:`sftdata.ingest.STAGES`), run in this process on two workers:
+    a ``[[sources]]`` table of ``inputs``, ``option`` its changed key; killed after ``kill_after`` units were taken."""
+
+    hook = StageScenario.hook
+
+    def __init__(self, source: str, inputs: dict, option: dict, ledger_stages: tuple[str, ...] = ("ingest",)) -> None:
+        super().__init__(source, tuple(inputs.get("paths", [inputs.get("root")])), (), ledger_stages)
+        self.table, self.changed = inputs, option
+
+    def stage_class(self):
+        from sftdata.ingest import STAGES
+        return STAGES[self.source]
+
+    def run(self, work: Path, changed_option: bool = False) -> bool:
+        from sftdata.sources import source
+
+        src = source(self.source, {**self.table, **(self.changed if changed_option else {})}, work / "inputs",
+                     "sources 1")
+        stage = self.stage_class()(RunDir(work / self.run_name), src, progress=False,
+                                   executor=executor("local", workers=2))
+        return not stage.execute().skipped
+
+
 SCENARIOS = {
     "ValidateStage": Validate(), "ReportStage": Report(), "ExportStage": Export(),
     "ReviewImportStage": ReviewImport(),
+    "AndroidControlIngest": IngestStage("androidcontrol", {"paths": ["a.tfrecord.gz", "b.tfrecord.gz"]}, {"limit": 3}),
+    "AnnotatedIngest": IngestStage("annotated", {"root": "ann"}, {"tolerance": 30}),
+    "Mind2WebIngest": IngestStage("mind2web", {"paths": ["m2w.parquet"]}, {"limit": 2}, ("ingest", "ingest:step")),
     "ingest androidcontrol": Ingest("androidcontrol", ("a.tfrecord.gz", "b.tfrecord.gz"), ("--limit", "3")),
     "ingest annotated": Ingest("annotated", ("ann",), ("--tolerance", "30")),
     "ingest mind2web": Ingest("mind2web", ("m2w.parquet",), ("--limit", "2"), ("ingest", "ingest:step")),

@@ -1,6 +1,7 @@
 """The stage contract, held once for every stage: each subclass of :class:`sftdata.stage.Stage` (found in the
 modules that define one, so a new stage is held to it as soon as it exists, and fails here until it has a scenario
-below) and each ingest source, through its CLI command, until the sources are stages too. For each:
+below; the ingest sources run in this process on two workers) and each ingest source again through its CLI command.
+For each:
 
 - **killed and resumed**: SIGKILLed (a forked child kills itself after k units, the k-th one ledgered: an exact
   kill point, no timing), then run again: its outputs are those of a clean run, nothing lost, nothing twice; an
