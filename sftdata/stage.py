@@ -202,6 +202,7 @@ class Stage:
     reads_only: ClassVar[bool] = False  # True: a read-only or busy run is still read, and its manifest not noted
     bar_unit: ClassVar[str | None] = "ep"  # None: no progress bar (a stage that is one unit)
     noted_on_failure: ClassVar[bool] = False  # True: an invocation that fails still notes what it did (LLM usage)
+    batch: ClassVar[int | None] = None  # units sent to a worker as one task (None: the executor's default)
 
     def __init__(self, run: Any, opts: Any, *, progress: bool | None = None, executor: Any = None) -> None:
         from .executors import executor as make_executor
@@ -330,7 +331,7 @@ class Stage:
 
     def _feed(self, bar: Any) -> None:
         """Each unit's outcome, in unit order, taken here (:meth:`take`)."""
-        for key, outcome in self.executor.map(self.process, self.units()):
+        for key, outcome in self.executor.map(self.process, self.units(), batch=self.batch):
             self.take(key, outcome)
             self.advance(key)
 

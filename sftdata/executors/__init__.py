@@ -1,6 +1,8 @@
 """Executors: how a stage's units are mapped to their outcomes. A stage hands an executor ``(key, payload)``
 pairs and a picklable function; the executor yields ``(key, outcome)`` **in input order** (an exception a unit
-raised is its outcome, a :class:`Ready` payload is its own outcome). The driver, the stage's own process, is the
+raised is its outcome, a :class:`Ready` payload is its own outcome). Units go to a worker in batches (the stage's
+:attr:`~sftdata.stage.Stage.batch`, else the executor's default), so units of a few milliseconds do not cost the
+driver a submission each. The driver, the stage's own process, is the
 only writer of the ledgers and the manifest, so any executor that keeps this order writes the same bytes.
 
 ``local`` (:class:`~sftdata.executors.local.LocalExecutor`, the default) is a bounded process pool on this
@@ -25,8 +27,10 @@ class Executor(Protocol):
     name: str
     workers: int
 
-    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
-        """``(key, fn(payload))`` for each ``(key, payload)``, in input order."""
+    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
+            batch: int | None = None) -> Iterator[tuple[K, Any]]:
+        """``(key, fn(payload))`` for each ``(key, payload)``, in input order; ``batch`` units to a task (None: the
+        executor's default)."""
 
     def __enter__(self) -> "Executor":
         """Start what the executor needs (a Ray), once."""

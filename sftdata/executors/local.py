@@ -1,6 +1,6 @@
 """The ``local`` executor: an ordered, bounded process-pool map on this machine (the default). Results come back
-in input order, so ledgers are written in a stable order; at most ``2 * workers`` items are in flight, so memory
-stays flat on a 47 GB input.
+in input order, so ledgers are written in a stable order; at most ``2 * workers`` tasks (each a batch of units) are
+in flight, so memory stays flat on a 47 GB input.
 
 >>> list(ordered_map(abs, [("a", -1), ("b", 2)], workers=1))
 [('a', 1), ('b', 2)]
@@ -26,11 +26,61 @@ class Ready:
     def __init__(self, value: Any) -> None:
         self.value = value
 
+    def __repr__(self) -> str:
+        return f"Ready({self.value!r})"
+
+
+class Raised:
+    """An exception a unit of a batch raised, carried back as a value (the batch's other units keep theirs)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def call_batch(fn: Callable[[Any], Any], payloads: list[Any]) -> list[Any]:
+    """A batch's task body: ``fn(payload)`` for each payload, or the exception it raised as a :class:`Raised`."""
+    outcomes = []
+    for payload in payloads:
+        try:
+            outcomes.append(fn(payload))
+        except Exception as exc:  # noqa: BLE001 - the unit's outcome, ledgered by the driver
+            outcomes.append(Raised(exc))
+    return outcomes
+
+
+def batched(items: Iterable[tuple[K, Any]], size: int) -> Iterator[tuple[tuple[K, ...], list[Any] | Ready]]:
+    """``(keys, payloads)`` of up to ``size`` consecutive units, or ``((key,), Ready)`` in its place (the units
+    before it go first, so the order holds).
+
+    >>> list(batched([("a", 1), ("b", 2), ("c", Ready(0)), ("d", 4)], 2))[:2]
+    [(('a', 'b'), [1, 2]), (('c',), Ready(0))]
+    """
+    keys: list = []
+    batch: list = []
+    for key, payload in items:
+        if isinstance(payload, Ready):
+            if batch:
+                yield tuple(keys), batch
+                keys, batch = [], []
+            yield (key,), payload
+            continue
+        keys.append(key)
+        batch.append(payload)
+        if len(batch) >= size:
+            yield tuple(keys), batch
+            keys, batch = [], []
+    if batch:
+        yield tuple(keys), batch
+
 
 def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], workers: int = 1,
-                window: int | None = None) -> Iterator[tuple[K, Any]]:
+                window: int | None = None, batch: int = 1) -> Iterator[tuple[K, Any]]:
     """For each ``(key, payload)`` yield ``(key, fn(payload))``, or ``(key, exception)`` when ``fn`` raised.
-    ``workers <= 1`` runs in this process (no pickling, easiest to debug)."""
+    ``workers <= 1`` runs in this process (no pickling, easiest to debug); else ``batch`` units go to a worker as
+    one task (units of a few milliseconds then cost the driver one submission and one result per batch), with at
+    most ``window`` tasks (default ``2 * workers``) in flight."""
     if workers <= 1:
         for key, payload in items:
             if isinstance(payload, Ready):
@@ -47,23 +97,34 @@ def ordered_map(fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]], worker
     pool = ProcessPoolExecutor(max_workers=workers)
     pending: deque = deque()
     try:
-        for key, payload in items:
-            pending.append((key, payload if isinstance(payload, Ready) else pool.submit(fn, payload)))
+        for keys, payloads in batched(items, max(1, batch)):
+            pending.append((keys, payloads if isinstance(payloads, Ready) else _submit(pool, fn, payloads)))
             while len(pending) >= window:
-                yield _result(*pending.popleft())
+                yield from _results(*pending.popleft())
         while pending:
-            yield _result(*pending.popleft())
+            yield from _results(*pending.popleft())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _result(key, future) -> tuple[Any, Any]:
-    if isinstance(future, Ready):
-        return key, future.value
+def _submit(pool: Any, fn: Callable[[Any], Any], payloads: list[Any]) -> Any:
+    """The batch's future, or the error that refused it (a pool broken by a dead worker), as its outcome."""
     try:
-        return key, future.result()
-    except Exception as exc:  # noqa: BLE001
-        return key, exc
+        return pool.submit(call_batch, fn, payloads)
+    except RuntimeError as exc:  # BrokenProcessPool: the units keep their place, each failing with it
+        return Raised(exc)
+
+
+def _results(keys: tuple, future) -> Iterator[tuple[Any, Any]]:
+    if isinstance(future, Ready):
+        yield keys[0], future.value
+        return
+    try:
+        outcomes = [future] * len(keys) if isinstance(future, Raised) else future.result()
+    except Exception as exc:  # noqa: BLE001 - the whole batch failed (a worker died): each unit's outcome
+        outcomes = [Raised(exc)] * len(keys)
+    for key, outcome in zip(keys, outcomes):
+        yield key, outcome.error if isinstance(outcome, Raised) else outcome
 
 
 class LocalExecutor:
@@ -75,8 +136,8 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, workers: int = 1) -> None:
-        self.workers = workers
+    def __init__(self, workers: int = 1, batch: int = 1) -> None:
+        self.workers, self.batch = workers, batch
 
     def __enter__(self) -> "LocalExecutor":
         return self  # a pool lives as long as one map: nothing to start or stop here
@@ -84,5 +145,7 @@ class LocalExecutor:
     def __exit__(self, *exc: object) -> None:
         pass
 
-    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
-        return ordered_map(fn, items, self.workers)
+    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
+            batch: int | None = None) -> Iterator[tuple[K, Any]]:
+        """``batch``: units per task, as the stage declares it (default: this executor's)."""
+        return ordered_map(fn, items, self.workers, batch=batch or self.batch)

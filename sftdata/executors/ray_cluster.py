@@ -33,7 +33,7 @@ from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..errors import FatalError
-from .local import Ready
+from .local import Raised, Ready, batched, call_batch
 
 K = TypeVar("K")
 
@@ -47,26 +47,6 @@ _LOCAL_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # Ray then takes 127.0.
 def _token() -> str:
     """This process's token for the Rays it starts (Ray's loader keeps the first token it reads)."""
     return secrets.token_hex(32)
-
-
-class _Raised:
-    """An exception a unit raised, carried back as a value (Ray would wrap it in a ``RayTaskError``)."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-def _call(fn: Callable[[Any], Any], payloads: list[Any]) -> list[Any]:
-    """The task body: ``fn(payload)`` for each payload of a batch, or the exception it raised as a value."""
-    outcomes = []
-    for payload in payloads:
-        try:
-            outcomes.append(fn(payload))
-        except Exception as exc:  # noqa: BLE001 - the unit's outcome, ledgered by the driver
-            outcomes.append(_Raised(exc))
-    return outcomes
 
 
 def _import_ray():
@@ -191,36 +171,21 @@ class RayExecutor:
         self.open()
         return max(1, int(self._ray.cluster_resources().get("CPU", self.workers)))
 
-    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]]) -> Iterator[tuple[K, Any]]:
-        """``(key, fn(payload))`` for each ``(key, payload)``, in input order (see the module docstring)."""
+    def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
+            batch: int | None = None) -> Iterator[tuple[K, Any]]:
+        """``(key, fn(payload))`` for each ``(key, payload)``, in input order (see the module docstring); ``batch``:
+        units per task, as the stage declares it (default: this executor's)."""
         self.open()
         ray = self._ray
         window = self.window or 2 * self.cpus()
-        task = ray.remote(num_cpus=1, max_retries=self.max_retries)(_call)
+        task = ray.remote(num_cpus=1, max_retries=self.max_retries)(call_batch)
         fn_ref = ray.put(fn)  # once per map: a partial's constants are not sent again with each task
         pending: deque = deque()  # (keys, ref) of a submitted batch, or ((key,), Ready) in its place
-        keys: list = []
-        batch: list = []
-
-        def submit() -> None:
-            if batch:
-                pending.append((tuple(keys), task.remote(fn_ref, list(batch))))
-                keys.clear()
-                batch.clear()
-
         try:
-            for key, payload in items:
-                if isinstance(payload, Ready):
-                    submit()  # the units before it keep their place
-                    pending.append(((key,), payload))
-                else:
-                    keys.append(key)
-                    batch.append(payload)
-                    if len(batch) >= self.batch:
-                        submit()
+            for keys, payloads in batched(items, max(1, batch or self.batch)):
+                pending.append((keys, payloads if isinstance(payloads, Ready) else task.remote(fn_ref, payloads)))
                 while len(pending) >= window:
                     yield from self._outcomes(*pending.popleft())
-            submit()
             while pending:
                 yield from self._outcomes(*pending.popleft())
         finally:  # the consumer stopped early (--strict, an error): drop what is left
@@ -239,12 +204,12 @@ class RayExecutor:
         try:
             got = ray.get(ref)
         except ray.exceptions.RayTaskError as exc:  # raised outside the units (the batch's results did not pickle)
-            got = [_Raised(exc.cause if isinstance(exc.cause, Exception) else exc)] * len(keys)
+            got = [Raised(exc.cause if isinstance(exc.cause, Exception) else exc)] * len(keys)
         except ray.exceptions.RayError as exc:  # the worker died on every attempt, or its node was lost
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             error = FatalError(f"a Ray task died {self.max_retries + 1} times running units {keys[0]!r}.. "
                                f"({type(exc).__name__}: {first}); nothing from there on was ledgered: run the "
                                "same command again to resume")
-            got = [_Raised(error)] * len(keys)
+            got = [Raised(error)] * len(keys)
         for key, outcome in zip(keys, got):
-            yield key, outcome.error if isinstance(outcome, _Raised) else outcome
+            yield key, outcome.error if isinstance(outcome, Raised) else outcome
