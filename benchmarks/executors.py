@@ -1,5 +1,6 @@
-"""The executors side by side in one run: ``local`` with 1 and 2 workers and ``ray`` with 2 CPUs (a Ray started
-on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded
+"""The executors side by side in one run: ``local`` with 1 and 2 workers (``local-2`` sends the stage's batch of
+units to a worker as one task, ``local-2/1`` one unit per task, as before batches) and ``ray`` with 2 CPUs (a Ray
+started on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded
 AndroidControl record -> its episode line, screen comparison included) over the units of a synthetic run.
 
     python benchmarks/executors.py                       # 2,000 and 500 episodes, 3 interleaved rounds
@@ -82,11 +83,13 @@ def units(path: Path):
                 return
 
 
-def run_map(executor, path: Path, peaks: dict[int, float]) -> int:
-    from sftdata.ingest.androidcontrol import build_episode
+def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = None) -> int:
+    """Map the units as the stage does: its function, its batch (units to a task) unless ``batch`` is given."""
+    from sftdata.ingest.androidcontrol import AndroidControlIngest, build_episode
 
     done = 0
-    for _key, outcome in executor.map(partial(measured, build_episode), units(path)):
+    for _key, outcome in executor.map(partial(measured, build_episode), units(path),
+                                      batch=batch or AndroidControlIngest.batch):
         if isinstance(outcome, BaseException):
             raise outcome
         line, pid, hwm = outcome
@@ -101,7 +104,7 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
 
     path = OUT / f"units-{episodes}.pkl"
     build_units(episodes, path, OUT / "run")
-    peaks = {"local-1": {}, "local-2": {}, "ray-2": {}}
+    peaks = {"local-1": {}, "local-2": {}, "local-2/1": {}, "ray-2": {}}
     t0 = time.perf_counter()
     ray = RayExecutor(2)
     ray.open()
@@ -110,6 +113,7 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
         times = interleaved({
             "local-1": lambda: run_map(LocalExecutor(1), path, peaks["local-1"]),
             "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"]),
+            "local-2/1": lambda: run_map(LocalExecutor(2), path, peaks["local-2/1"], batch=1),
             "ray-2": lambda: run_map(ray, path, peaks["ray-2"]),
         }, rounds)
     finally:
@@ -118,7 +122,7 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
     for name, values in times.items():
         workers = sorted(peaks[name].values())
         where = "the driver (in-process)" if name == "local-1" else f"{len(workers)} worker processes"
-        print(f"  {name:8} {spread(values)} s  ({spread(values, 1000 / episodes, 1)} ms/episode); "
+        print(f"  {name:9} {spread(values)} s  ({spread(values, 1000 / episodes, 1)} ms/episode); "
               f"peak RSS of {where}: max {max(workers):.0f} MB")
     return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}}
 
@@ -186,8 +190,10 @@ def executors(args: argparse.Namespace) -> None:
     t = big["times"]
     ray_ratio = statistics.median(t["ray-2"]) / statistics.median(t["local-2"])
     scale = statistics.median(t["local-1"]) / statistics.median(t["local-2"])
+    unbatched = statistics.median(t["local-1"]) / statistics.median(t["local-2/1"])
     print(f"\nratios at {args.episodes} episodes (medians): ray / local-2 = {ray_ratio:.2f}x (target <= 1.3x); "
-          f"local-1 / local-2 = {scale:.2f}x (target >= 1.7x)")
+          f"local-1 / local-2 = {scale:.2f}x (target >= 1.7x); local-1 / local-2 one unit per task = "
+          f"{unbatched:.2f}x")
     for name in ("local-2", "ray-2"):
         print(f"worker peak RSS {name}: {small['peaks'][name]:.0f} MB at {args.small} episodes, "
               f"{big['peaks'][name]:.0f} MB at {args.episodes} "

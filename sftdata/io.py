@@ -289,11 +289,15 @@ class Ledger:
             raise disk_full_error(exc, self.path) or FatalError(f"cannot write {self.path}: {exc.strerror or exc}") \
                 from None
 
-    def append(self, record: dict | str) -> None:
-        """Write one record. Any str is written (lone surrogates escaped, see :func:`encode_line`); a full
-        disk is a FatalError, and the part of the line that made it to disk is cut off on the next open."""
-        line = record if isinstance(record, str) else json_text(record, what=self.path)
-        data = memoryview(encode_line(line) + b"\n")
+    def append(self, record: dict | str | bytes) -> None:
+        """Write one record. Any str is written (lone surrogates escaped, see :func:`encode_line`), bytes as they
+        are (a line a worker encoded); a full disk is a FatalError, and the part of the line that made it to disk
+        is cut off on the next open."""
+        if isinstance(record, bytes):
+            data = memoryview(record + b"\n")
+        else:
+            data = memoryview(encode_line(record if isinstance(record, str) else json_text(record, what=self.path))
+                              + b"\n")
         with disk_full_guard(self.path):
             while data:
                 data = data[self._f.write(data):]

@@ -16,7 +16,7 @@ from ..sources import AndroidControlSource
 from ..stage import Reject, fingerprint
 from ..values import episode_id_of
 from .shards import DoneRecords, content_id
-from .stage import IngestStage, checked_line, duplicate
+from .stage import IngestStage, duplicate, line_bytes
 
 
 def record_labels(files: list[Path]) -> dict[Path, str]:
@@ -31,14 +31,14 @@ def record_labels(files: list[Path]) -> dict[Path, str]:
     return {f: f.name if names.count(f.name) == 1 else text_for_output(str(f.resolve())) for f in files}
 
 
-def build_episode(task: tuple[dict, str, dict, bool]) -> str:
-    """Worker: one decoded record -> the episode's JSON line (screenshots written to the run's store)."""
+def build_episode(task: tuple[dict, str, dict, bool]) -> bytes:
+    """Worker: one decoded record -> the episode's ledger line (screenshots written to the run's store)."""
     from ..loaders import androidcontrol
 
     features, run_path, meta, screen_change = task
     episode = androidcontrol.episode_from_features(features, RunDir(run_path).images, meta,
                                                    screen_change=screen_change)
-    return checked_line(episode.to_json())
+    return line_bytes(episode.to_json())
 
 
 def _select(opts: Any) -> tuple[Callable[[str], bool], dict[str, str]]:
@@ -79,7 +79,7 @@ class AndroidControlIngest(IngestStage):
     """
 
     source, options, inputs = AndroidControlSource.type, AndroidControlSource, ("paths", "files")
-    bar_unit = "B"
+    bar_unit, batch = "B", 8  # a record takes a worker a few ms: 8 to a task, so the driver submits once for 8
     process = staticmethod(build_episode)
 
     def check(self) -> None:

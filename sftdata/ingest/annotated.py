@@ -14,18 +14,18 @@ from ..io import disk_full_guard, text_for_output
 from ..rundir import RunDir
 from ..sources import AnnotatedSource
 from ..stage import fingerprint
-from .stage import IngestStage, checked_line, duplicate
+from .stage import IngestStage, duplicate, line_bytes
 from .trajectories import changed, folder_digest, key_of, seen_trajectories
 
 
-def build_episode(task: tuple[str, str, str, Any, dict]) -> str:
-    """Worker: one trajectory folder -> the episode's JSON line (mark detection and removal happen here)."""
+def build_episode(task: tuple[str, str, str, Any, dict]) -> bytes:
+    """Worker: one trajectory folder -> the episode's ledger line (mark detection and removal happen here)."""
     from ..loaders import annotated
 
     folder, root, run_path, aopts, ref = task
     episode = annotated.load_trajectory(Path(folder), Path(root), RunDir(run_path).images, aopts)
     episode.meta["record"] = ref
-    return checked_line(episode.to_json())
+    return line_bytes(episode.to_json())
 
 
 class AnnotatedIngest(IngestStage):

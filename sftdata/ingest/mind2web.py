@@ -21,7 +21,7 @@ from ..rundir import RunDir
 from ..sources import Mind2WebSource
 from ..stage import Reject, fingerprint
 from ..values import size_of
-from .stage import STAGE, IngestStage, checked_line
+from .stage import STAGE, IngestStage, line_bytes
 
 STEP_STAGE = "ingest:step"
 SOURCE = Mind2WebSource.type
@@ -86,7 +86,7 @@ class Built:
     """What ``process`` made of a task that kept an episode: its line, then the steps it dropped (each a reject of
     stage ``ingest:step``, keyed by (episode id, action uid, step) so a resume ledgers it once)."""
 
-    line: str
+    line: bytes
     dropped: list[tuple[tuple[str, str, int], Reject]]
 
 
@@ -99,10 +99,10 @@ def build_task(payload: tuple) -> Built | Reject:
     store = RunDir(run_path).images
     outcome = (tasks.build_task(task, store, viewport) if kind == "parquet"
                else tasks.build_json_task(*task, store, viewport, Path(shots) if shots else None))
-    task_id, line = outcome.annotation_id, ""
+    task_id, line = outcome.annotation_id, b""
     if outcome.episode is not None:
         try:
-            line = checked_line(outcome.episode.to_json())
+            line = line_bytes(outcome.episode.to_json())
         except RecordError as exc:
             outcome.error, outcome.episode = exc, None
     if outcome.episode is None:
@@ -137,6 +137,7 @@ class Mind2WebIngest(IngestStage):
     """
 
     source, options, inputs = SOURCE, Mind2WebSource, ("paths", "paths")
+    batch = 1  # a task carries its whole pages: one to a worker task, on any executor, so memory stays flat
     process = staticmethod(build_task)
 
     def check(self) -> None:

@@ -5,7 +5,8 @@ a failed unit is ledgered, its manifest entry and its result.
 
 A source declares the rest: :meth:`~sftdata.stage.Stage.check` (its inputs), :meth:`fingerprint`,
 :meth:`~sftdata.stage.Stage.prepare` (what is done, read from the ledgers), ``units`` (keyed ``(ref,
-episode_id)``) and a picklable ``process(payload)`` that returns the episode's JSON line.
+episode_id)``) and a picklable ``process(payload)`` that returns the episode's ledger line, encoded (the driver
+only appends it).
 """
 from __future__ import annotations
 
@@ -62,14 +63,18 @@ def ingest_options(src: Any, *, strict: bool = False, workers: int = 1) -> Inges
                          screen_change=getattr(src, "screen_change", True), workers=workers)
 
 
-def checked_line(line: str) -> str:
-    """The episode line, if it can be written as UTF-8 (a lone surrogate from a JSON escape cannot)."""
+def line_bytes(line: str) -> bytes:
+    """The episode line as the ledger writes it (UTF-8), made by the worker so the driver only appends it; a lone
+    surrogate from a JSON escape cannot be stored as UTF-8: ``bad_text``.
+
+    >>> line_bytes('{"goal": "打开设置"}') == '{"goal": "打开设置"}'.encode()
+    True
+    """
     try:
-        line.encode("utf-8")
+        return line.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise RecordError("bad_text", f"text with an unpaired surrogate at {exc.start}: "
                           "it cannot be stored as UTF-8") from None
-    return line
 
 
 def duplicate(episode_id: str, seen_ids: set[str], where: str = "") -> RecordError | None:
@@ -115,7 +120,7 @@ class IngestStage(Stage):
     def advance(self, key: Any) -> None:  # each source moves the bar as it reads (bytes, rows, folders)
         self.bar.set_postfix(episodes=self.result.new_exported, rejected=self.result.new_rejected, refresh=False)
 
-    def write(self, key: Any, line: str) -> None:
+    def write(self, key: Any, line: bytes) -> None:
         self.episodes.append(line)
         self.result.new_exported += 1
 
