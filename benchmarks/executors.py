@@ -15,6 +15,10 @@ median / max of the rounds. A Ray is started once per size and its start is prin
 Peak RSS per worker is the worker's own high-water mark (VmHWM) as the unit reports it; each size gets fresh
 workers, so 500 against 2,000 episodes says whether a worker's memory grows with the run.
 
+The CPU seconds per episode of the driver (its own, threads included) and of the pool's workers say how large the
+driver's serial share is whatever the load: the speed-up two idle cores could give is bounded by local-1's CPU over
+the larger of the driver's and half the workers' (printed beside the measured ratio, never in its place).
+
 Targets (issue 34): ray / local-2 <= 1.3x; local-1 / local-2 >= 1.7x; worker peak RSS flat in the run's size.
 """
 from __future__ import annotations
@@ -33,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from machine import footer, header, interleaved, load, spread  # noqa: E402
+from machine import CPU, footer, header, interleaved, load, spread  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out" / "executors"
 
@@ -83,11 +87,13 @@ def units(path: Path):
                 return
 
 
-def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = None) -> int:
-    """Map the units as the stage does: its function, its batch (units to a task) unless ``batch`` is given."""
+def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = None,
+            driver_cpu: list[float] | None = None) -> int:
+    """Map the units as the stage does: its function, its batch (units to a task) unless ``batch`` is given; the
+    driver's own CPU seconds (its threads included: pickling, the pool's queues) go to ``driver_cpu``."""
     from sftdata.ingest.androidcontrol import AndroidControlIngest, build_episode
 
-    done = 0
+    done, cpu = 0, time.process_time()
     for _key, outcome in executor.map(partial(measured, build_episode), units(path),
                                       batch=batch or AndroidControlIngest.batch):
         if isinstance(outcome, BaseException):
@@ -95,6 +101,8 @@ def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = N
         line, pid, hwm = outcome
         peaks[pid] = max(peaks.get(pid, 0.0), hwm)
         done += 1
+    if driver_cpu is not None:
+        driver_cpu.append(time.process_time() - cpu)
     return done
 
 
@@ -105,16 +113,18 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
     path = OUT / f"units-{episodes}.pkl"
     build_units(episodes, path, OUT / "run")
     peaks = {"local-1": {}, "local-2": {}, "local-2/1": {}, "ray-2": {}}
+    driver: dict[str, list[float]] = {name: [] for name in peaks}
     t0 = time.perf_counter()
     ray = RayExecutor(2)
     ray.open()
     ray_start = time.perf_counter() - t0
     try:
         times = interleaved({
-            "local-1": lambda: run_map(LocalExecutor(1), path, peaks["local-1"]),
-            "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"]),
-            "local-2/1": lambda: run_map(LocalExecutor(2), path, peaks["local-2/1"], batch=1),
-            "ray-2": lambda: run_map(ray, path, peaks["ray-2"]),
+            "local-1": lambda: run_map(LocalExecutor(1), path, peaks["local-1"], driver_cpu=driver["local-1"]),
+            "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"], driver_cpu=driver["local-2"]),
+            "local-2/1": lambda: run_map(LocalExecutor(2), path, peaks["local-2/1"], batch=1,
+                                         driver_cpu=driver["local-2/1"]),
+            "ray-2": lambda: run_map(ray, path, peaks["ray-2"], driver_cpu=driver["ray-2"]),
         }, rounds)
     finally:
         ray.close()
@@ -124,7 +134,12 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
         where = "the driver (in-process)" if name == "local-1" else f"{len(workers)} worker processes"
         print(f"  {name:9} {spread(values)} s  ({spread(values, 1000 / episodes, 1)} ms/episode); "
               f"peak RSS of {where}: max {max(workers):.0f} MB")
-    return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}}
+    cpu = {name: (statistics.median(driver[name]) * 1000 / episodes,
+                  statistics.median([a - d for a, d in zip(CPU[name], driver[name])]) * 1000 / episodes)
+           for name in ("local-1", "local-2", "local-2/1")}  # a Ray's workers are not this process's children
+    print("  CPU per episode, medians (driver / workers): " + "; ".join(
+        f"{name} {d:.2f} / {w:.2f} ms" for name, (d, w) in cpu.items()))
+    return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}, "cpu": cpu}
 
 
 def _screenshots(path: Path):
@@ -194,6 +209,11 @@ def executors(args: argparse.Namespace) -> None:
     print(f"\nratios at {args.episodes} episodes (medians): ray / local-2 = {ray_ratio:.2f}x (target <= 1.3x); "
           f"local-1 / local-2 = {scale:.2f}x (target >= 1.7x); local-1 / local-2 one unit per task = "
           f"{unbatched:.2f}x")
+    one = big["cpu"]["local-1"][0]
+    for name in ("local-2", "local-2/1"):
+        driver, workers = big["cpu"][name]
+        print(f"{name}: the driver's serial share {driver:.2f} ms of CPU per episode against {workers:.2f} ms in the "
+              f"workers; on two idle cores local-1 / {name} could reach {one / max(driver, workers / 2):.2f}x")
     for name in ("local-2", "ray-2"):
         print(f"worker peak RSS {name}: {small['peaks'][name]:.0f} MB at {args.small} episodes, "
               f"{big['peaks'][name]:.0f} MB at {args.episodes} "
