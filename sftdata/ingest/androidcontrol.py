@@ -16,7 +16,7 @@ from ..sources import AndroidControlSource
 from ..stage import Reject, fingerprint
 from ..values import episode_id_of
 from .shards import DoneRecords, content_id
-from .stage import IngestStage, duplicate, line_bytes
+from .stage import STAGE, IngestStage, duplicate, line_bytes
 
 
 def record_labels(files: list[Path]) -> dict[Path, str]:
@@ -78,7 +78,7 @@ class AndroidControlIngest(IngestStage):
           --splits data/splits.json --split test
     """
 
-    source, options, inputs = AndroidControlSource.type, AndroidControlSource, ("paths", "files")
+    name, source, options, inputs = STAGE, AndroidControlSource.type, AndroidControlSource, ("paths", "files")
     # a record takes a worker about 4 ms: two to a task cut the driver's CPU per record (0.37 -> 0.30 ms); 8 cut it
     # to 0.17 ms but measured slower in wall time on a loaded machine (a batch waits whole behind a descheduled
     # worker): docs/performance.md

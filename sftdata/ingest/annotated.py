@@ -14,7 +14,7 @@ from ..io import disk_full_guard, text_for_output
 from ..rundir import RunDir
 from ..sources import AnnotatedSource
 from ..stage import fingerprint
-from .stage import IngestStage, duplicate, line_bytes
+from .stage import STAGE, IngestStage, duplicate, line_bytes
 from .trajectories import changed, folder_digest, key_of, seen_trajectories
 
 
@@ -45,7 +45,7 @@ class AnnotatedIngest(IngestStage):
       sftdata ingest annotated ../shared/fixtures/annotated --out processed/ocr --ocr
     """
 
-    source, options, inputs = AnnotatedSource.type, AnnotatedSource, ("root", "folder")
+    name, source, options, inputs = STAGE, AnnotatedSource.type, AnnotatedSource, ("root", "folder")
     bar_unit = "ep"
     process = staticmethod(build_episode)
 

@@ -89,7 +89,8 @@ class IngestStage(Stage):
     """One source's ingest into a run (see the module docstring). ``src`` is the source's record, ``settings``
     what the work reads of it (by default made from it: :func:`ingest_options`)."""
 
-    name, resumes = STAGE, True
+    resumes = True
+    name: ClassVar[str]  # STAGE, in each source's class (a base that declares no name is not a stage of its own)
     source: ClassVar[str]  # the manifest key and the ledgers' ``source``
     options: ClassVar[type]  # the source's record (sftdata.sources): its config keys and command-line options
     inputs: ClassVar[tuple[str, str]]  # (the record's field, "files" | "folder" | "paths"): the command's argument
