@@ -336,6 +336,27 @@ class ImageStore:
             write_bytes_atomic(target, data, fsync=False)
         return sha, rel
 
+    def sweep_partial(self) -> int:
+        """Remove the temporary files a killed writer left in the store (only our own: ``.<sha256>.<ext>.*.tmp``
+        in a two-hex-digit folder; nothing else is touched). Call it under the run's writer lock, before work.
+
+        >>> import tempfile; store = ImageStore(tempfile.mkdtemp()); _ = store.put(b"x")
+        >>> d = store.run_dir / "images" / "2d"; _ = (d / f".{'2d' * 32}.png.7-1-1.tmp").write_bytes(b"half")
+        >>> _ = (d / "notes.tmp").write_bytes(b"mine"); store.sweep_partial(), sorted(p.name for p in d.iterdir())[0]
+        (1, '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881.png')
+        """
+        removed = 0
+        for tmp in (self.run_dir / "images").glob("[0-9a-f][0-9a-f]/.*.tmp"):
+            if _PARTIAL_IMAGE.fullmatch(tmp.name) and tmp.name[1:3] == tmp.parent.name:
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+                    removed += 1
+        return removed
+
+
+# a temporary file of ImageStore.put (see _open_temp): the image's name, then our pid-thread-seq or mkstemp's suffix
+_PARTIAL_IMAGE = re.compile(r"\.[0-9a-f]{64}\.[a-z0-9]{1,5}\.[^/]*\.tmp")
+
 
 def count_lines(path: str | os.PathLike) -> int:
     """Newline-terminated lines of ``path``, counted in 1 MiB blocks (a progress bar's total; no decoding).

@@ -203,6 +203,7 @@ class Stage:
     bar_unit: ClassVar[str | None] = "ep"  # None: no progress bar (a stage that is one unit)
     noted_on_failure: ClassVar[bool] = False  # True: an invocation that fails still notes what it did (LLM usage)
     batch: ClassVar[int | None] = None  # units sent to a worker as one task (None: the executor's default)
+    stores_images: ClassVar[bool] = False  # True: its units put screenshots in the run's store (a kill's leftovers swept)
 
     def __init__(self, run: Any, opts: Any, *, progress: bool | None = None, executor: Any = None) -> None:
         from .executors import executor as make_executor
@@ -301,6 +302,8 @@ class Stage:
             self.book = StageRun(self.run, self.name, self.key, self.fingerprint(), resumes=self.resumes)
             if not force and self.book.unchanged and self.done(self.book.previous):
                 return StageOutcome(self, True, self.book.previous, time.monotonic() - started)
+            if self.stores_images:
+                self.run.images.sweep_partial()
             self.prepare()
             try:
                 self._map()

@@ -187,3 +187,22 @@ def test_a_process_pool_gives_the_same_run(source, ac_fixture, flipped, tmp_path
         outputs.append((run.episodes_path.read_bytes(), [
             {k: v for k, v in r.items()} for r in ledger(run.path, "rejects.jsonl")]))
     assert outputs[0] == outputs[1] and outputs[0][0]
+
+
+def test_a_killed_writers_partial_images_are_swept_and_nothing_else(ac_fixture, tmp_path):
+    """A worker killed while storing a screenshot leaves its temporary file; the next ingest removes it (the store's
+    own temporary names only), so a resumed run holds what a clean one does."""
+    run = tmp_path / "run"
+    assert ingest(ac_fixture, "--out", run).exit_code == 0
+    folder = next(p for p in (run / "images").iterdir() if p.is_dir())
+    partial = folder / f".{folder.name}{'0' * 62}.png.4242-1-7.tmp"
+    partial.write_bytes(b"half an image")
+    theirs = [folder / "notes.tmp", run / "images" / f".{'ab' * 32}.png.1-1-1.tmp"]  # not the store's: kept
+    for path in theirs:
+        path.write_bytes(b"not ours")
+    before = sorted(p.name for p in folder.iterdir() if p.suffix == ".png")
+    result = ingest(ac_fixture, "--out", run, "--splits", AC_DIR / "splits.json")  # a changed option: redone
+    assert result.exit_code == 0, result.output
+    assert not partial.exists()
+    assert all(path.read_bytes() == b"not ours" for path in theirs)
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".png") == before

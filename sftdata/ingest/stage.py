@@ -90,6 +90,7 @@ class IngestStage(Stage):
     what the work reads of it (by default made from it: :func:`ingest_options`)."""
 
     resumes = True
+    stores_images = True
     name: ClassVar[str]  # STAGE, in each source's class (a base that declares no name is not a stage of its own)
     source: ClassVar[str]  # the manifest key and the ledgers' ``source``
     options: ClassVar[type]  # the source's record (sftdata.sources): its config keys and command-line options
