@@ -12,9 +12,16 @@ from pathlib import Path
 
 import pytest
 
+import built_once
 from extras import EXTRAS, present
 from sftdata.plural import counted
 from support import AC_DIR, AC_RECORD, missing_shared
+
+
+@pytest.fixture(scope="session", autouse=True)
+def built_once_root(tmp_path_factory) -> None:
+    """Where this session's shared, built-once inputs go (built_once.py)."""
+    built_once.set_root(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture

@@ -6,19 +6,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from built_once import built_once, copy_of, sample_file
 from support import AC_RECORD, ANNOTATED
 
 
 def demo_like_run(root: Path):
+    """The demo-like run (see the module docstring) at ``root / "run"``: a copy of the one this session built."""
+    from sftdata.rundir import RunDir
+
+    return RunDir(copy_of(built_once("demo-like-run", _build_demo_like_run) / "run", root / "run"))
+
+
+def _build_demo_like_run(root: Path) -> None:
     from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
     from sftdata.ingest.mind2web import ingest_mind2web
     from sftdata.rundir import RunDir
     from sftdata.synthetic.mind2web import write_parquet
-    from sftdata.synthetic.sample import write_sample
     from sftdata.synthetic.web_annotated import write_web_annotated
 
-    write_sample(root / "sample.tfrecord.gz", n_episodes=6, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=6, seed=0, size=(540, 1200))
     write_parquet(root / "mind2web.parquet", tasks=4, seed=0)
     write_web_annotated(root / "web-annotated", n_episodes=2, seed=0)
     run = RunDir(root / "run")
@@ -29,7 +36,6 @@ def demo_like_run(root: Path):
     ingest_mind2web([root / "mind2web.parquet"], run, IngestOptions(), progress=False)
     ingest_annotated(root / "web-annotated", run, IngestOptions(), progress=False)
     annotate_run(run, AnnotateOptions(progress=False))
-    return run
 
 
 def rows(export_dir: Path) -> list[dict]:

@@ -46,7 +46,7 @@ def build_base(root: Path, sample_run) -> Path:
     template but for its last episode (so an export drops one), with the review tasks and two reviewers' exports;
     ``root/inputs``: the raw inputs of each ingest source (each with something rejected)."""
     from sftdata.review.tasks import export_review
-    from sftdata.synthetic.sample import write_sample
+    from built_once import sample_file
 
     run = sample_run(root / "gen", 4, SIZE, annotate=True)
     lines = (run.path / "annotations.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
@@ -61,7 +61,7 @@ def build_base(root: Path, sample_run) -> Path:
 
     inputs = root / "inputs"
     inputs.mkdir()
-    write_sample(inputs / "a.tfrecord.gz", n_episodes=4, seed=0, size=SIZE)
+    sample_file(inputs / "a.tfrecord.gz", n_episodes=4, seed=0, size=SIZE)
     raw = gzip.decompress((inputs / "a.tfrecord.gz").read_bytes())
     (inputs / "b.tfrecord.gz").write_bytes(gzip.compress(raw[:len(raw) * 3 // 4], mtime=0))
     _sftdata("sample", inputs / "ann", "--annotated", "--episodes", 3, "--size", "180x400")

@@ -35,11 +35,11 @@ def episode_schema() -> dict:
 def sample_run(root: Path, n_episodes: int, size: tuple[int, int] = (360, 800), *, annotate: bool = False):
     """A run directory under ``root`` holding a generated sample (seed 0), optionally annotated by the template."""
     from sftdata.ingest import IngestOptions, ingest_androidcontrol
-    from sftdata.synthetic.sample import write_sample
+    from built_once import sample_file
     from sftdata.rundir import RunDir
 
     sample = root / "sample.tfrecord.gz"
-    write_sample(sample, n_episodes=n_episodes, seed=0, size=size)
+    sample_file(sample, n_episodes=n_episodes, seed=0, size=size)
     run = RunDir(root / "run")
     ingest_androidcontrol([sample], run, IngestOptions(), progress=False)
     if annotate:

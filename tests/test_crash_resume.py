@@ -30,7 +30,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from fake_openai import EpisodeIndex, FakeOpenAI, Request
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 16  # generated AndroidControl episodes
@@ -81,7 +81,7 @@ def _folders(root: Path) -> None:
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("crash_inputs")
-    write_sample(root / "s.tfrecord.gz", n_episodes=N, seed=0, size=SIZE)
+    sample_file(root / "s.tfrecord.gz", n_episodes=N, seed=0, size=SIZE)
     _corrupt_copy(root / "s.tfrecord.gz", root / "flipped.tfrecord.gz", CORRUPT_INDEX)
     _folders(root / "annotated")
     return root

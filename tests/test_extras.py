@@ -37,7 +37,7 @@ def test_three():
 def suite(pytester: pytest.Pytester) -> pytest.Pytester:
     """The project's conftest and helpers in a folder of their own: no optional part is installed beside it."""
     tests = pytester.mkdir("tests")
-    for name in ("conftest.py", "extras.py", "support.py"):
+    for name in ("conftest.py", "extras.py", "support.py", "built_once.py"):
         shutil.copy(HERE / name, tests / name)
     (tests / "test_marked.py").write_text(SUITE)
     markers = "\n    ".join(f"{m}: needs {e.what}" for m, e in EXTRAS.items())

@@ -1,24 +1,29 @@
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from built_once import built_once, copy_of
 from support import FIXTURES, missing_shared
 from sftdata.cli import main
 
 
-@pytest.fixture
-def annotated_run(tmp_path):
-    root = FIXTURES / "annotated"
-    if not root.exists():
-        pytest.skip(missing_shared())
-    run = tmp_path / "run"
-    result = CliRunner().invoke(main, ["ingest", "annotated", str(root), "--out", str(run), "--no-progress"])
+def _ingest_the_annotated_fixtures(into: Path) -> None:
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(FIXTURES / "annotated"), "--out", str(into / "run"),
+                                       "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "ingested 3 new annotated episodes, rejected 0" in result.output
-    return run
+
+
+@pytest.fixture
+def annotated_run(tmp_path):
+    """The real annotated fixtures ingested by the CLI (once per session; each test gets its own copy)."""
+    if not (FIXTURES / "annotated").exists():
+        pytest.skip(missing_shared())
+    return copy_of(built_once("annotated-fixtures-cli-run", _ingest_the_annotated_fixtures) / "run", tmp_path / "run")
 
 
 def test_inspect_draws_a_contact_sheet_with_marks(annotated_run, tmp_path):

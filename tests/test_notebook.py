@@ -12,7 +12,7 @@ pytest.importorskip("ipykernel", reason="needs the dev extras (nbformat, nbclien
 
 from sftdata.config import load_config  # noqa: E402
 from sftdata.synthetic.mind2web import write_parquet  # noqa: E402
-from sftdata.synthetic.sample import write_sample  # noqa: E402
+from built_once import sample_file  # noqa: E402
 from sftdata.synthetic.web_annotated import write_web_annotated  # noqa: E402
 from sftdata.pipeline import run_pipeline  # noqa: E402
 
@@ -29,7 +29,7 @@ def test_notebook_is_committed_without_outputs():
 
 
 def test_notebook_runs_against_the_demo_run(tmp_path, monkeypatch):
-    write_sample(tmp_path / "sample.tfrecord.gz", n_episodes=3, seed=0, size=(540, 1200))
+    sample_file(tmp_path / "sample.tfrecord.gz", n_episodes=3, seed=0, size=(540, 1200))
     write_parquet(tmp_path / "mind2web.parquet", tasks=2, seed=0)
     write_web_annotated(tmp_path / "web-annotated", n_episodes=1, seed=0)
     cfg = load_config(ROOT / "configs" / "demo.toml")

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from sftdata.config import example_config, parse_config
 from sftdata.errors import FatalError
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 
 CONFIG = """run_dir = "run"
 workers = {workers}
@@ -35,7 +35,7 @@ samples = {samples}
 
 @pytest.fixture
 def workdir(tmp_path):
-    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=6, seed=1, size=(360, 800))
+    sample_file(tmp_path / "s.tfrecord.gz", n_episodes=6, seed=1, size=(360, 800))
     return tmp_path
 
 

@@ -18,7 +18,7 @@ from fake_openai import EpisodeIndex, FakeOpenAI, attempt_of, flip_swipes, fence
 from sftdata.cli import main
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import iter_jsonl
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
@@ -408,7 +408,7 @@ def test_refused_key_prints_one_line_without_traceback(tmp_path):
     import sys
 
     # 12 episodes, 8 in flight: several tasks end with the FatalError, so the race that hides it cannot win
-    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=12, seed=0, size=SIZE)
+    sample_file(tmp_path / "s.tfrecord.gz", n_episodes=12, seed=0, size=SIZE)
     ingest_androidcontrol([tmp_path / "s.tfrecord.gz"], RunDir(tmp_path / "run"), IngestOptions(), progress=False)
     with FakeOpenAI(lambda body, n: status(401)) as srv:
         proc = subprocess.run([sys.executable, "-m", "sftdata.cli", "annotate", str(tmp_path / "run"), "--backend",

@@ -10,7 +10,7 @@ import pytest
 
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
 from sftdata.checks import hindsight
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.checks.calls import grounding_label, mentions
 from sftdata.checks.check import check_items, mark_words
@@ -41,7 +41,7 @@ def _need(path: Path) -> None:
 @pytest.fixture(scope="module")
 def sample_episodes(tmp_path_factory) -> list[Episode]:
     root = tmp_path_factory.mktemp("template_sample")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
     run = RunDir(root / "run")
     ingest_androidcontrol([root / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
     return list(run.episodes())

@@ -127,9 +127,9 @@ def test_the_hugging_face_dataset_keeps_the_id_and_the_solution(annotated_run, t
 
 
 def test_sftdata_run_exports_sft_and_rl_of_one_format_side_by_side(tmp_path):
-    from sftdata.synthetic.sample import write_sample
+    from built_once import sample_file
 
-    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=3, seed=1, size=(360, 800))
+    sample_file(tmp_path / "s.tfrecord.gz", n_episodes=3, seed=1, size=(360, 800))
     (tmp_path / "cfg.toml").write_text(
         'run_dir = "run"\n[[sources]]\ntype = "androidcontrol"\npaths = ["s.tfrecord.gz"]\n[annotate]\n'
         'backend = "template"\n[[export]]\nformat = "qwen3-vl"\n[[export]]\nformat = "qwen3-vl"\nrl = true\n'

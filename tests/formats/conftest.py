@@ -17,7 +17,7 @@ import pytest
 
 from sftdata.formats import CannotExpress, StepContext, get_format
 from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.annotate.template import template_items
 from sftdata.rundir import RunDir
@@ -81,7 +81,7 @@ def _annotate(run: RunDir) -> list[tuple[Episode, list[dict]]]:
 @pytest.fixture(scope="session")
 def sample_episodes(tmp_path_factory) -> list[tuple[Episode, list[dict]]]:
     root = tmp_path_factory.mktemp("formats_sample")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
     run = RunDir(root / "run")
     ingest_androidcontrol([root / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
     return _annotate(run)

@@ -28,7 +28,7 @@ from sftdata.annotate.annotator import AnnotateOptions
 from sftdata.checks.hindsight import find_hindsight
 from sftdata.annotate.stage import annotate_run
 from sftdata.rundir import RunDir
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 
 from seed_parsers import PARSERS, SeedGrammarError, parse_browser_use, sentences
 from web_episodes import web_run
@@ -42,7 +42,7 @@ MINIMUM = 50
 def runs(tmp_path_factory) -> list[RunDir]:
     """The sample run, plus the real fixtures when present, annotated by the template backend."""
     root = tmp_path_factory.mktemp("seed_grammar")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=12, seed=0, size=(540, 1200))
     out = [RunDir(root / "sample")]
     ingest_androidcontrol([root / "sample.tfrecord.gz"], out[0], IngestOptions(), progress=False)
     record = FIXTURES / "androidcontrol" / "android_control-00000-of-00001"

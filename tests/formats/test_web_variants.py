@@ -13,7 +13,7 @@ from sftdata.rundir import RunDir
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.annotate.annotator import AnnotateOptions
 from sftdata.annotate.stage import annotate_run
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 
 from seed_parsers import parse_gui_agent_zh
 from web_episodes import add_web, mind2web_like, web_episode
@@ -188,7 +188,7 @@ def test_typing_into_the_field_just_clicked_is_one_type_call(name):
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
     root = tmp_path_factory.mktemp("mixed")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=3, seed=1, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=3, seed=1, size=(540, 1200))
     run = RunDir(root / "run")
     ingest_androidcontrol([root / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
     annotate_run(run, AnnotateOptions(progress=False))

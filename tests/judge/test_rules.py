@@ -16,7 +16,7 @@ from sftdata.judge.rules import rules_verdict
 from sftdata.judge.stage import JudgeOptions, judge_run
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 from support import AC_RECORD, ANNOTATED, sample_run, missing_shared
 
 
@@ -126,7 +126,7 @@ def test_min_score_decides_and_export_skips_failed_episodes(sample, tmp_path):
 
 
 def test_judge_command_and_pipeline_with_a_judge_table(tmp_path):
-    write_sample(tmp_path / "s.tfrecord.gz", n_episodes=5, seed=1, size=(360, 800))
+    sample_file(tmp_path / "s.tfrecord.gz", n_episodes=5, seed=1, size=(360, 800))
     (tmp_path / "cfg.toml").write_text('run_dir = "run"\n[[sources]]\ntype = "androidcontrol"\n'
                                        'paths = ["s.tfrecord.gz"]\n[judge]\nbackend = "rules"\nmin_score = 4\n'
                                        '[[export]]\nformat = "react-zh"\n[report]\nenabled = false\n')

@@ -15,7 +15,7 @@ from sftdata.judge.stage import JudgeOptions, judge_run
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.report import write_report
 from sftdata.rundir import RunDir
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 
 LEAK = "点击后页面显示出了结果。"
 
@@ -24,7 +24,7 @@ LEAK = "点击后页面显示出了结果。"
 def judged(tmp_path_factory):
     """4 generated episodes, template annotations, the first item of one given hindsight, judged by the rules."""
     root = tmp_path_factory.mktemp("alignment")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=4, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=4, seed=0, size=(540, 1200))
     run = RunDir(root / "run")
     ingest_androidcontrol([root / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
     annotate_run(run, AnnotateOptions(progress=False))

@@ -12,7 +12,7 @@ from chromium import Browser
 from sftdata.export.stage import ExportOptions, export_run
 from sftdata.ingest import IngestOptions, ingest_androidcontrol
 from sftdata.io import Ledger
-from sftdata.synthetic.sample import write_sample
+from built_once import sample_file
 from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.report import SECTIONS, summarize, write_report
 from sftdata.report.plots import use_cjk_font
@@ -25,7 +25,7 @@ EVIL = '<script>alert("x")</script> 标记不符 &amp; done'
 def built(tmp_path_factory):
     """A small finished run: 5 generated episodes (540x1200), template annotations, one react-zh export."""
     root = tmp_path_factory.mktemp("report")
-    write_sample(root / "sample.tfrecord.gz", n_episodes=5, seed=0, size=(540, 1200))
+    sample_file(root / "sample.tfrecord.gz", n_episodes=5, seed=0, size=(540, 1200))
     run = RunDir(root / "run")
     ingest_androidcontrol([root / "sample.tfrecord.gz"], run, IngestOptions(), progress=False)
     bare = root / "bare"  # ingested, never annotated or exported

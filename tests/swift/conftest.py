@@ -45,14 +45,14 @@ def mixed_run(tmp_path_factory):
     from sftdata.ingest import IngestOptions, ingest_androidcontrol, ingest_annotated
     from sftdata.ingest.mind2web import ingest_mind2web
     from sftdata.synthetic.mind2web import write_parquet
-    from sftdata.synthetic.sample import write_sample
+    from built_once import sample_file
     from sftdata.synthetic.web_annotated import write_web_annotated
     from sftdata.annotate.stage import AnnotateOptions, annotate_run
     from sftdata.rundir import RunDir
 
     root = tmp_path_factory.mktemp("swift-run")
     sample = root / "sample.tfrecord.gz"
-    write_sample(sample, n_episodes=4, seed=3, size=(1080, 2400))
+    sample_file(sample, n_episodes=4, seed=3, size=(1080, 2400))
     write_parquet(root / "mind2web.parquet", tasks=4, seed=3)
     write_web_annotated(root / "web-annotated", n_episodes=2, seed=3)
     run = RunDir(root / "run")
