@@ -41,14 +41,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 # pip byte-compiles what it installs one file after another (half of its time); compileall does the same on every
-# core. Compiled here, not on first import: where PYTHONDONTWRITEBYTECODE is set (CI images often set it), every
-# process of the test suite would compile its imports again. A file that does not compile is skipped, as pip does.
+# core, and compiles sftdata's own modules too (installed editable, pip leaves them). Compiled here, not on first
+# import: where PYTHONDONTWRITEBYTECODE is set (CI images often set it), every process of the test suite would
+# compile its imports again. A file that does not compile is skipped, as pip does; an edited module is compiled
+# again on import, as always.
 SITE_PACKAGES = $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@echo "installing sftdata, its dependencies and the test tools into $(VENV) (pip, quiet: 1-3 minutes the first time)"
 	$(BIN)/python -m pip install -q --no-compile -e '.[dev]'
-	$(BIN)/python -m compileall -q -j 0 $(SITE_PACKAGES) > /dev/null || true
+	$(BIN)/python -m compileall -q -j 0 $(SITE_PACKAGES) sftdata > /dev/null || true
 	@touch $@
 
 # rapidocr-onnxruntime (and ms-swift's stack) depend on opencv-python, whose cv2 needs libGL and shadows the headless
