@@ -22,7 +22,7 @@ from ..model import Step
 from .agreement import COMPATIBLE
 from .agreement_target import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
-from .target_evidence import Evidence, head_names_other, names_rival, target_evidence
+from .target_evidence import Evidence, head_names_other, names_rival, target_evidence, twin_place_conflict
 
 _PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
                       r"|the same (?:one|button))(?![A-Za-z])|它|她|他|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
@@ -52,15 +52,16 @@ def _cut(rest: str) -> str:
 _COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b)", re.I)
 
 
-def _antecedents(text: str, start: int) -> list[str]:
+def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
     """What a pronoun at ``start`` may point back to, nearest first: what the last clause before it introduces
     (``分类标签里有家居`` -> ``家居``), that clause, and its whole sentence; contrasts (``不是它``) and places
-    (``between Bluetooth and …`` is where, not what) left out."""
+    (``between Bluetooth and …`` is where, not what) left out. ``whole``: the last clause's parts together (a
+    subject and what a copula says of it: ``Save at the top right is the one next to #3``), as one text."""
     before = text[:start]
     sentences = [before[m.start():m.end()] for m in _SENTENCES.finditer(mask_quotes(before))  # 那条“…？”: one
                  if m.group().strip(" ，,。.;；:：—–")]
     if not sentences:
-        return []
+        return "" if whole else []
     last = sentences[-1]
     if not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
         last = sentences[-2] + last
@@ -76,8 +77,19 @@ def _antecedents(text: str, start: int) -> list[str]:
         part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
         if re.search(r"[A-Za-z0-9\u4e00-\u9fff]", mask_quotes(part)):
             parts.append(part)
+    if whole:
+        return " ".join(parts)
     earlier = [" ".join(sentences[-k:]) for k in (2, 3) if len(sentences) >= k]  # its, said of what came before
     return [p for p in (tails[-1:] + parts[-1:] + [" ".join(parts)] + earlier) if p.strip()]
+
+
+def _uncontrasted(said: str) -> str:
+    """``said`` less its contrasted parts (``…, not the top one, which …``)."""
+    kept = []
+    for part in re.split(r"(?<=[，,；;])", said):
+        m = CONTRAST.search(mask_quotes(part))
+        kept.append(part[:m.start()] if m else part)
+    return "".join(kept)
 
 
 def _dashed(text: str, end: int) -> str:
@@ -142,7 +154,8 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
                 if context and target_evidence(f"{said} {context}", step, own):
                     said = f"{said} {context}"
                     break
-        if names_rival(said, step):
+        placed = f"{said} {_antecedents(text, span[0], whole=True)}" if pronoun else said  # its subject too
+        if names_rival(said, step) or twin_place_conflict(_uncontrasted(placed), step):
             return [], True
         if not found:
             found = target_evidence(said, step, own)

@@ -231,14 +231,74 @@ def head_names_other(head: str, step: Step) -> bool:
         return False
     visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
-    if _score(head, [t for e in group for t in own_texts(e, target, group, visible)])[0]:
-        return False
     point = step.action.point or target.center
-    if any(_names_whole(head, element_label(e)) for e in visible if e not in group and not e.contains(point)):
+    own_label = normalize(element_label(target))
+    others = {normalize(element_label(e)).strip() for e in visible if e not in group and not e.contains(point)}
+    named = [o for o in others if _names_whole(head, o) and o not in own_label]
+    rest = head
+    for other in sorted(named, key=len, reverse=True):  # Save recipe of 它右边的 Save recipe: its words are not the title's
+        rest = rest.replace(other, " ")
+    if _score(rest, [t for e in group for t in own_texts(e, target, group, visible)])[0]:
+        return False
+    if named:
         return True
     card = [e for e in card_of(step, target, visible) if e not in group]
     return any(pattern.search(head) and not any(fits(e) for e in group) and any(fits(e) for e in card)
                for pattern, fits in _ROLE_RE + [_BUTTON])
+
+
+_RELATIVE = (  # a place said among alike elements -> which of them it picks: (axis, first or last)
+    (r"上面(?:那|这)|上边(?:那|这)|靠上|\b(?:upper|top|higher) one\b", 1, 0),
+    (r"下面(?:那|这)|下边(?:那|这)|靠下|\b(?:lower|bottom) one\b", 1, -1),
+    (r"左边(?:那|这)|左侧(?:那|这)|靠左|\bleft(?:most)? one\b", 0, 0),
+    (r"右边(?:那|这)|右侧(?:那|这)|靠右|\bright(?:most)? one\b", 0, -1),
+)
+_RELATIVE_RE = [(re.compile(p, re.I), axis, end) for p, axis, end in _RELATIVE]
+
+
+def _other_half(own: Element, twins: list[Element], axis: int, span: tuple[float, float]) -> bool:
+    """Is ``own`` in the middle or the far half of the alike elements, seen from the side ``span`` names on ``axis``
+    (``(0, .4)``: the top or left; ``(.6, 1)``: the bottom or right)?"""
+    if span[0] > 0 and span[1] < 1 or span == (0, 1):
+        return False
+    alike = sorted(twins + [own], key=lambda e: e.center[axis])
+    at = alike.index(own) / max(1, len(alike) - 1)
+    return at >= .5 if span[0] == 0 else at <= .5
+
+
+def twin_place_conflict(said: str, step: Step) -> bool:
+    """Does a place in ``said`` pick another of the alike elements it names than the target's own? An element of
+    the target's group or card whose label ``said`` names whole has twins elsewhere (``Off`` under Bluetooth and
+    under Airplane mode, a Save button in every row); a place of the screen (``at the upper right``) that fits a
+    twin and not the own one while the own one is in the middle or the far half of them, or a place among them (``上面那个``, ``the lower one``) that picks a twin, names the
+    twin's card, not the target's."""
+    said = normalize(said)
+    target = target_element(step)
+    visible = visible_elements(step)
+    if target is None or not visible:
+        return False
+    visible = in_front(step, target, visible)
+    group = group_of(step, target, visible)
+    mine = group + [e for e in card_of(step, target, visible) if e not in group]
+    point = step.action.point or target.center
+    for own in mine:
+        label = normalize(element_label(own)).strip()
+        if not label or not _names_whole(said, label):
+            continue
+        twins = [e for e in visible if e not in mine and not e.contains(point)
+                 and normalize(element_label(e)).strip() == label]
+        if not twins:
+            continue
+        for _, xs, ys in _places(said):
+            if not _at(own, step, xs, ys) and any(_at(t, step, xs, ys) for t in twins) and any(
+                    _other_half(own, twins, axis, span) for axis, span in ((0, xs), (1, ys))):
+                return True
+        for pattern, axis, end in _RELATIVE_RE:
+            if pattern.search(said):
+                alike = sorted(twins + [own], key=lambda e: e.center[axis])
+                if alike[end] is not own and alike[end].center[axis] != own.center[axis]:
+                    return True
+    return False
 
 
 def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
@@ -307,4 +367,5 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     return evidence, total, max(scores.values(), default=0), max(named.values(), default=0)
 
 
-__all__ = ["Evidence", "head_names_other", "name_score", "names_rival", "said_rank", "target_evidence"]
+__all__ = ["Evidence", "head_names_other", "name_score", "names_rival", "said_rank", "target_evidence",
+           "twin_place_conflict"]

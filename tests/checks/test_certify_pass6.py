@@ -1,0 +1,83 @@
+"""Pass 6: the card a twin is placed by must be the target's own, in words other than the blind parts': a row's
+other control named whole beside the row's ordinal; a place that picks another of the alike controls (``the
+lower one``, ``左上角那个``) while the target sits in the middle or the far half of them."""
+from __future__ import annotations
+
+import pytest
+
+from sftdata.checks.certify import Certification, certify
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+
+PAGE = Screenshot("0" * 64, "x.png", 1280, 720)
+PHONE = Screenshot("0" * 64, "p.png", 1080, 2400)
+V = ("visible", "clickable")
+
+
+def _listing() -> list[Element]:
+    """Four rows, each a title link and a Follow button (the rows' texts hold their children's)."""
+    out: list[Element] = []
+    for n, name in enumerate(("Harbor artist view #5", "Harbor artist view #6", "Harbor artist view #7",
+                              "Harbor artist view #8")):
+        top = 20 + 170 * n
+        out += [Element(len(out), (32, top, 1248, top + 150), text=f"{name} Follow artist", tag="li",
+                        flags=("visible",)),
+                Element(len(out) + 1, (176, top + 18, 696, top + 47), text=name, tag="a", flags=V),
+                Element(len(out) + 2, (1040, top + 60, 1220, top + 105), text="Follow artist", tag="button", flags=V)]
+    return out
+
+
+def _certify(step: Step, text: str, *, web: bool = True) -> Certification:
+    target = step.action.element
+    episode = Episode("e", "m", "Follow the seventh artist", [step, Step(1, step.screenshot, Action("done"))],
+                      platform="web" if web else "mobile")
+    return certify(episode, 0, {"reasoning": text, "function": {"name": "click", "parameters": {
+        "target_element": f"“{target.text}”元素"}}}, cjk_threshold=0.0)
+
+
+def tap_in_listing(text: str, index: int) -> Certification:
+    elements = _listing()
+    target = elements[index]
+    return _certify(Step(0, PAGE, Action("click", point=target.center, element=target), elements=elements), text)
+
+
+TITLE_7, FOLLOW_7 = 7, 8
+
+
+@pytest.mark.parametrize("text", ["第 7 个排在中间偏下，点它那行右边的 Follow artist 就行。",
+                                  "#7 is in view; press the Follow artist that sits to its right."])
+def test_the_rows_other_control_named_whole_is_not_the_title(text):
+    assert tap_in_listing(text, TITLE_7).outcome != "certified"
+
+
+@pytest.mark.parametrize("text", ["The Follow artist at the top right is the one for #7 — press it.",
+                                  "Follow artist in the upper right belongs to #7; press it."])
+def test_a_place_that_picks_another_twin_does_not_certify(text):
+    assert tap_in_listing(text, FOLLOW_7).outcome != "certified"
+
+
+@pytest.mark.parametrize("text", ["Press the Follow artist of #7, on the right side of its row.",
+                                  "#7 sits in the lower half; its Follow artist is at the lower right — press it."])
+def test_a_place_that_fits_the_targets_own_twin_certifies(text):
+    assert tap_in_listing(text, FOLLOW_7).outcome == "certified"
+
+
+def _switches() -> list[Element]:
+    """Two settings rows whose subtitles are the same word (``Off``) and one above them."""
+    rows = []
+    for n, (title, sub) in enumerate((("Location", "On"), ("Hotspot", "Off"), ("NFC", "Off"))):
+        top = 700 + 190 * n
+        rows += [Element(len(rows), (0, top, 1080, top + 180), flags=V),
+                 Element(len(rows) + 1, (184, top + 30, 560, top + 90), text=title, flags=("visible",)),
+                 Element(len(rows) + 2, (184, top + 100, 245, top + 146), text=sub, flags=("visible",))]
+    return rows
+
+
+@pytest.mark.parametrize("text,outcome", [("两行都写着 Off，点下面那个 Off 就是 NFC。", "certified"),
+                                          ("两行都写着 Off，点上面那个 Off。", "not"),
+                                          ("Both say Off; tap the upper one, the Off row.", "not")])
+def test_a_place_among_alike_rows_must_pick_the_targets(text, outcome):
+    rows = _switches()
+    target = rows[7]  # NFC's title, in the lower of the two Off rows
+    step = Step(0, PHONE, Action("click", point=target.center, element=target), elements=rows)
+    got = _certify(step, text, web=False).outcome
+    assert (got == "certified") == (outcome == "certified"), got
