@@ -60,7 +60,8 @@ _RESULT_ZH = re.compile(
     r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即")
 _RESULT_EN = re.compile(
     r"\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
-    r"|reads|turns|turned|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
+    r"|reads|turns|turned|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
+    r"|put|empty)|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
     r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
@@ -81,6 +82,8 @@ _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
 _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
                             r"|next)\b|就在|它在|也就是)", re.I)  # what the target is, where it is: not what happens
+_UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
+_JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
@@ -141,14 +144,20 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     if values and re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
         line_end = masked.find("\n", start)
         start = line_end if line_end >= 0 else len(masked)
-    acting = {c.span for c in action_clauses(text)}
-    for m in _clauses(masked, start):
+    acting = {(c.span[0], c.span[1], c.span[1] - len(c.rest)) for c in action_clauses(text)}
+    for m in _clauses(masked, start):  # a clause before an action's verb (the list stays … until I press Go) is not it
         clause = m.group()
+        waits = _UNTIL.search(clause)
+        if waits and any(a <= m.start() < b and m.start() + waits.start() < verb for a, b, verb in acting):
+            clause = clause[:waits.start()]  # the list stays … until I press Go: what comes before the wait is not it
         purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause)
-        acts = any(a <= m.start() < b for a, b in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
-        if acts or _HISTORY.search(clause) or _ASIDE.search(clause) or purpose:
-            continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
+        acts = any(a <= m.start() < b and m.start() + len(clause) >= verb for a, b, verb in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
+        aside = _ASIDE.search(clause)
+        if aside and result and aside.start() >= result.end() and _JOINED.search(clause, result.end(), aside.start()):
+            aside = None  # X shows up and that's the task: a second sentence joined to the outcome, not its frame
+        if acts or _HISTORY.search(clause) or aside or purpose:
+            continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         if not result and (_PLACES_TARGET.match(clause) or not _CONTENT.search(PRICE.sub(" ", clause))):
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
         if result and _LATER_END.search(clause):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sftdata.checks.certify import Certification, certify
+from sftdata.checks.outcome import outcome_clause
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
 PAGE = Screenshot("0" * 64, "x.png", 1280, 720)
@@ -81,3 +82,23 @@ def test_a_place_among_alike_rows_must_pick_the_targets(text, outcome):
     step = Step(0, PHONE, Action("click", point=target.center, element=target), elements=rows)
     got = _certify(step, text, web=False).outcome
     assert (got == "certified") == (outcome == "certified"), got
+
+
+def tap_go(text: str) -> Certification:
+    go = Element(0, (1100, 20, 1240, 60), text="Go", tag="button", flags=V)
+    box = Element(1, (32, 20, 1000, 60), hint="Search lamps", tag="input", flags=V + ("editable",))
+    return _certify(Step(0, PAGE, Action("click", point=go.center, element=go), elements=[box, go]), text)
+
+
+@pytest.mark.parametrize("text", [
+    "Tap Go; the grid beneath it remains unchanged (Brass lamp on top) until the filter is applied.",
+    "Tap Go; a table of lamps comes up and that is the whole task.",
+    "Tap Go; the panel under the bar stays the same until I click Apply."])
+def test_an_outcome_with_a_relation_in_its_subject_or_a_second_sentence_joined_to_it(text):
+    assert tap_go(text).outcome != "certified"
+
+
+def test_a_label_that_holds_stays_and_a_purpose_are_no_outcome():
+    assert tap_go("Tap Go to run the search.").outcome == "certified"
+    text = "Press Book stays at the bottom, the blue one."
+    assert outcome_clause(text, (0, 30), 6) is None
