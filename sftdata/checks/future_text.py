@@ -109,10 +109,26 @@ def _later_screens(episode: Episode, index: int):
             yield step.index, texts
 
 
+_TASK_SENTENCE = re.compile(r"(?:^|(?<=[。！？!?\n])|(?<=\.\s))\s*(?:(?:the |my |our )?(?:task|goal)\b|任务|目标)(?:[^。！？!?\n.]|\.(?!\s|$))*"
+                            r"(?:[。！？!?\n]|\.(?=\s|$)|$)", re.I)
+
+
+def without_task(text: str) -> str:
+    """``text`` less its sentences that open with the task (``任务是…加一件到购物车。``): the goal's words, perhaps
+    translated, not a later screen's.
+
+    >>> without_task("任务是把鞋加到购物车。先打开商城。")
+    '先打开商城。'
+    """
+    return _TASK_SENTENCE.sub(" ", text).strip()
+
+
 def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureText]:
-    """The words of ``text`` that only a screen after step ``index`` shows (first such screen each), in order."""
+    """The words of ``text`` that only a screen after step ``index`` shows (first such screen each), in order; a
+    sentence that restates the task is the goal's (:func:`without_task`)."""
     if not isinstance(text, str) or not text.strip() or index + 1 >= len(episode.steps):
         return []
+    text = without_task(text)
     if not any(True for _ in _later_screens(episode, index)):
         return []
     known = "\x00".join(_flat(k) for k in known_texts(episode, index))

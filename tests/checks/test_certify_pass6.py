@@ -102,3 +102,17 @@ def test_a_label_that_holds_stays_and_a_purpose_are_no_outcome():
     assert tap_go("Tap Go to run the search.").outcome == "certified"
     text = "Press Book stays at the bottom, the blue one."
     assert outcome_clause(text, (0, 30), 6) is None
+
+
+def test_a_sentence_that_restates_the_task_holds_the_goals_words_not_a_later_screens():
+    home = Element(0, (40, 900, 200, 1060), text="花店", flags=V)
+    basket = Element(0, (40, 200, 400, 260), text="我的花篮", flags=V)
+    steps = [Step(0, PHONE, Action("open_app", app="花店"), elements=[home]),
+             Step(1, PHONE, Action("click", point=basket.center, element=basket), elements=[basket]),
+             Step(2, PHONE, Action("done"), elements=[basket])]
+    episode = Episode("e", "m", "Order a bouquet in 花店 and put it in the basket", steps, platform="mobile")
+    item = {"reasoning": "任务是在花店里挑一束花放进我的花篮。现在在桌面，先打开花店。",
+            "function": {"name": "open_app", "parameters": {"app_name": "花店"}}}
+    assert certify(episode, 0, item, cjk_threshold=0.0).outcome != "rejected"
+    item["reasoning"] = "现在在桌面，先打开花店，我的花篮里已经有东西了。"
+    assert certify(episode, 0, item, cjk_threshold=0.0).outcome == "rejected"
