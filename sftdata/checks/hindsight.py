@@ -245,11 +245,15 @@ def _after_reports(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _did_then_now(sentence: str) -> list[tuple[int, int]]:
+    """Tapped Dark theme and it now reads On / Pressed back — the grid is visible again (unless an action is decided
+    after it: then it told the last step, ``Scrolled once; now I see … Swipe up again``)."""
+    m = _EN_DID_THEN_NOW.match(sentence)
+    return [m.span()] if m and not _MODAL.search(sentence) and not _PAST.search(sentence) else []
+
+
 def _more_triggers(sentence: str) -> list[tuple[int, int]]:
     spans = []
-    m = _EN_DID_THEN_NOW.match(sentence)  # Tapped Dark theme and it now reads On / Pressed back — the grid is visible again
-    if m and not _MODAL.search(sentence) and not _PAST.search(sentence):
-        spans.append(m.span())
     m = _EN_PRESENT_RESULT.match(sentence)
     if m and not _MODAL.search(sentence):
         spans.append(m.span())
@@ -299,7 +303,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
-        spans += [(offset + a, offset + b) for a, b in _after_reports(sentence)  # 右滑之后回到了 5/30。按返回键…:
+        spans += [(offset + a, offset + b) for a, b in _after_reports(sentence) + _did_then_now(sentence)  # 右滑之后回到了 5/30。按返回键…:
                   if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
         for c in _CLAUSE.finditer(sentence):

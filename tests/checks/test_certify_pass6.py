@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sftdata.checks.certify import Certification, certify
+from sftdata.checks.hindsight import find_hindsight
 from sftdata.checks.outcome import outcome_clause
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -116,3 +117,10 @@ def test_a_sentence_that_restates_the_task_holds_the_goals_words_not_a_later_scr
     assert certify(episode, 0, item, cjk_threshold=0.0).outcome != "rejected"
     item["reasoning"] = "现在在桌面，先打开花店，我的花篮里已经有东西了。"
     assert certify(episode, 0, item, cjk_threshold=0.0).outcome == "rejected"
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Swiped once; now the feed shows Oak desk ¥199 and Pine shelf ¥89. Keep going — swipe up once more.", False),
+    ("Pressed Play and it now reads Pause.", True)])
+def test_a_past_action_and_its_state_before_a_decision_is_the_last_step(text, found):
+    assert bool(find_hindsight(text)) is found
