@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sftdata.checks.certify import Certification, certify
+from sftdata.checks.decision import stated_decision
 from sftdata.checks.hindsight import find_hindsight
 from sftdata.checks.outcome import outcome_clause
 from sftdata.model import Action, Element, Episode, Screenshot, Step
@@ -124,3 +125,8 @@ def test_a_sentence_that_restates_the_task_holds_the_goals_words_not_a_later_scr
     ("Pressed Play and it now reads Pause.", True)])
 def test_a_past_action_and_its_state_before_a_decision_is_the_last_step(text, found):
     assert bool(find_hindsight(text)) is found
+
+
+def test_a_clause_that_says_when_is_not_the_decision():
+    assert stated_decision("往下翻之后，第三本书评分最高，点它的封面。").verb == "click"
+    assert stated_decision("向左滑，看下一张。").verb == "swipe"
