@@ -84,6 +84,8 @@ _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|�
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*$")  # 往上滑之后，…点…: the clause that says when, not what
+_ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
+_DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
@@ -189,7 +191,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
             if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
-                    or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)):
+                    or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
+                    or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue
             if _NEGATION.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
                     kind == "input" and _TYPE_NOUN.match(after)):

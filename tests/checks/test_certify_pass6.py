@@ -130,3 +130,8 @@ def test_a_past_action_and_its_state_before_a_decision_is_the_last_step(text, fo
 def test_a_clause_that_says_when_is_not_the_decision():
     assert stated_decision("往下翻之后，第三本书评分最高，点它的封面。").verb == "click"
     assert stated_decision("向左滑，看下一张。").verb == "swipe"
+
+
+def test_a_clause_that_ends_on_a_state_reached_is_not_the_decision():
+    assert stated_decision("打开王芳的主页了。先点右上角的关注按钮。").verb == "click"
+    assert stated_decision("信息都填好，该点提交按钮了。").verb == "click"
