@@ -135,3 +135,8 @@ def test_a_clause_that_says_when_is_not_the_decision():
 def test_a_clause_that_ends_on_a_state_reached_is_not_the_decision():
     assert stated_decision("打开王芳的主页了。先点右上角的关注按钮。").verb == "click"
     assert stated_decision("信息都填好，该点提交按钮了。").verb == "click"
+
+
+def test_after_a_named_tab_is_a_place_not_a_time():
+    assert find_hindsight("要看相机类，点分类栏里全部、电脑之后的第三个标签“相机”。") == []
+    assert find_hindsight("点击电脑之后，相机标签出现了。")
