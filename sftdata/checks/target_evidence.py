@@ -200,7 +200,21 @@ def target_evidence(said: str, step: Step, own: list[str] = ()) -> list[Evidence
     evidence, total, rivals, _ = _weigh(said, step, own)
     if not any(ev.kind in ("name", "card", "ordinal", "role") for ev in evidence) or total <= rivals:
         return []
-    return evidence
+    return [] if _off_the_bar(said, step) else evidence
+
+
+_TOP_BAR = re.compile(r"工具栏|标题栏|顶栏|导航栏|\b(?:tool ?bar|action bar|app bar|title bar|top bar|header bar)\b", re.I)
+_BOTTOM = re.compile(r"底部|底栏|下方|\bbottom\b", re.I)
+_BAR_SHARE = .2  # a top bar lies within this share of the screen's height
+
+
+def _off_the_bar(said: str, step: Step) -> bool:
+    """Does ``said`` place its element in the top bar (``the 删除 in the top-right toolbar``) while the target lies
+    well below it (a dialog's button mid-screen)?"""
+    target = target_element(step)
+    if target is None or not step.screenshot.height or not _TOP_BAR.search(said) or _BOTTOM.search(said):
+        return False
+    return target.center[1] / step.screenshot.height > _BAR_SHARE
 
 
 def names_rival(said: str, step: Step) -> bool:

@@ -140,3 +140,13 @@ def test_a_clause_that_ends_on_a_state_reached_is_not_the_decision():
 def test_after_a_named_tab_is_a_place_not_a_time():
     assert find_hindsight("要看相机类，点分类栏里全部、电脑之后的第三个标签“相机”。") == []
     assert find_hindsight("点击电脑之后，相机标签出现了。")
+
+
+def test_a_control_placed_in_the_top_bar_is_not_a_dialogs():
+    bar_icon = Element(0, (940, 140, 1060, 260), desc="更多", flags=V)
+    sheet = Element(1, (80, 900, 1000, 1400), flags=("visible",))
+    title = Element(2, (140, 960, 700, 1030), text="移除这张照片？", flags=("visible",))
+    remove = Element(3, (780, 1290, 900, 1350), text="移除", class_name="android.widget.Button", flags=V)
+    step = Step(0, PHONE, Action("click", point=remove.center, element=remove), elements=[bar_icon, sheet, title, remove])
+    assert _certify(step, "Press the 移除 up in the toolbar.", web=False).outcome != "certified"
+    assert _certify(step, "Press 移除 in the box to confirm.", web=False).outcome == "certified"
