@@ -44,7 +44,7 @@ from typing import Any, Sequence
 from ..model import Episode
 from .acted_state import acted_state
 from .call_notation import action_line, notation_evidence
-from .calls import ITEM_FIELDS
+from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .conflict import call_evidence
 from .decision import stated_decision
@@ -160,7 +160,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
         params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
-        outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values)
+        target = target_element(step)  # its label is a name (Quick show max #13), not a verb
+        named = (element_label(target),) if target is not None and element_label(target) in text else ()
+        outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named)
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         state = acted_state(text, decision, function)

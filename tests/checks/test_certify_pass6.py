@@ -150,3 +150,10 @@ def test_a_control_placed_in_the_top_bar_is_not_a_dialogs():
     step = Step(0, PHONE, Action("click", point=remove.center, element=remove), elements=[bar_icon, sheet, title, remove])
     assert _certify(step, "Press the 移除 up in the toolbar.", web=False).outcome != "certified"
     assert _certify(step, "Press 移除 in the box to confirm.", web=False).outcome == "certified"
+
+
+def test_a_label_that_holds_a_result_verb_is_a_name():
+    title = Element(0, (176, 200, 696, 240), text="Evening show opens #3", tag="a", flags=V)
+    step = Step(0, PAGE, Action("click", point=title.center, element=title), elements=[title])
+    assert _certify(step, "点标题 Evening show opens #3。").outcome == "certified"
+    assert _certify(step, "点标题 Evening show opens #3，详情页随即出现了。").outcome != "certified"
