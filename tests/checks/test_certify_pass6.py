@@ -157,3 +157,9 @@ def test_a_label_that_holds_a_result_verb_is_a_name():
     step = Step(0, PAGE, Action("click", point=title.center, element=title), elements=[title])
     assert _certify(step, "点标题 Evening show opens #3。").outcome == "certified"
     assert _certify(step, "点标题 Evening show opens #3，详情页随即出现了。").outcome != "certified"
+
+
+def test_a_place_said_after_the_decision_is_where_the_target_is():
+    text = "先打开图库应用，在第二排靠右。"
+    assert outcome_clause(text, (0, 7)) is None
+    assert outcome_clause("先打开图库应用，照片在中间一排显示出来了。", (0, 7))
