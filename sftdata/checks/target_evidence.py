@@ -146,6 +146,19 @@ def _places(said: str) -> list[tuple[str, tuple[float, float], tuple[float, floa
     return [(m.group(), xs, ys) for pattern, xs, ys in _PLACE_RE for m in [pattern.search(said)] if m]
 
 
+def _whole_places(said: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """The places of ``said`` as written, one overlapping an earlier or longer one left out: ``左上方`` is the upper
+    left, not also the top (a twin high on the screen is not picked by ``左上方的第二个``)."""
+    found = sorted((m.start(), -len(m.group()), m.group(), xs, ys) for pattern, xs, ys in _PLACE_RE
+                   for m in [pattern.search(said)] if m)
+    kept, end = [], -1
+    for start, neg_len, words, xs, ys in found:
+        if start >= end:
+            kept.append((words, xs, ys))
+            end = start - neg_len
+    return kept
+
+
 def _at(element: Element, step: Step, xs: tuple[float, float], ys: tuple[float, float]) -> bool:
     x, y = element.center
     w, h = step.screenshot.width or 1, step.screenshot.height or 1
@@ -303,7 +316,7 @@ def twin_place_conflict(said: str, step: Step) -> bool:
                  and normalize(element_label(e)).strip() == label]
         if not twins:
             continue
-        for _, xs, ys in _places(said):
+        for _, xs, ys in _whole_places(said):
             if not _at(own, step, xs, ys) and any(_at(t, step, xs, ys) for t in twins) and any(
                     _other_half(own, twins, axis, span) for axis, span in ((0, xs), (1, ys))):
                 return True

@@ -163,3 +163,9 @@ def test_a_place_said_after_the_decision_is_where_the_target_is():
     text = "先打开图库应用，在第二排靠右。"
     assert outcome_clause(text, (0, 7)) is None
     assert outcome_clause("先打开图库应用，照片在中间一排显示出来了。", (0, 7))
+
+
+def test_a_place_is_read_whole_not_also_as_the_places_inside_it():
+    from sftdata.checks.target_evidence import _whole_places
+    assert [w for w, _, _ in _whole_places("屏幕左上方的第二个“商品图片”")] == ["左上"]
+    assert [w for w, _, _ in _whole_places("the Save at the upper right")] == ["upper right"]
