@@ -2,7 +2,9 @@
 tests that need it skip with a clear message when it is absent, the rest run anywhere on generated data.
 
 Tests that need an optional extra carry its marker (extras.py): they skip without it, or fail where
-``SFTDATA_REQUIRE_<MARKER>=1`` says it must be there. At the end, skips are printed one line per reason."""
+``SFTDATA_REQUIRE_<MARKER>=1`` says it must be there. At the end, skips are printed one line per reason.
+Modules marked ``slow`` are collected first, so the workers of ``pytest -n`` take the long modules first and
+finish together (the small ones fill the end)."""
 from __future__ import annotations
 
 import json
@@ -34,6 +36,13 @@ def ac_fixture() -> Path:
 @pytest.fixture
 def ac_labels(ac_fixture) -> dict[str, dict]:
     return {str(e["episode_id"]): e for e in json.loads((AC_DIR / "episodes.json").read_text())}
+
+
+def pytest_collection_modifyitems(config, items: list[pytest.Item]) -> None:
+    """The modules marked ``slow`` first, in collection order, then the rest (a stable sort: every worker of
+    pytest-xdist collects the same order, and ``--no-loadscope-reorder`` keeps it)."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

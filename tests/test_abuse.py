@@ -38,6 +38,8 @@ from sftdata.loaders.protos import make_example, parse_example
 from sftdata.synthetic.sample import generate_records
 from sftdata.loaders.tfrecord import frame_record, masked_crc32c, write_tfrecords
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 SIZE = (360, 800)
 KEY_ENV = "SFTDATA_ABUSE_KEY"
 KEY = "sk-abuse-canary-5f0e2b7c9d41a8e3b6"

@@ -32,6 +32,8 @@ from PIL import Image, ImageDraw
 from fake_openai import EpisodeIndex, FakeOpenAI, Request
 from built_once import sample_file
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 N = 16  # generated AndroidControl episodes
 SIZE = (360, 800)

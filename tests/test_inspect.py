@@ -10,6 +10,8 @@ from built_once import built_once, copy_of
 from support import FIXTURES, missing_shared
 from sftdata.cli import main
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 def _ingest_the_annotated_fixtures(into: Path) -> None:
     result = CliRunner().invoke(main, ["ingest", "annotated", str(FIXTURES / "annotated"), "--out", str(into / "run"),

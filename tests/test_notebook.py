@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 nbformat = pytest.importorskip("nbformat", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
 nbclient = pytest.importorskip("nbclient", reason="needs the dev extras (nbformat, nbclient, ipykernel)")
 pytest.importorskip("ipykernel", reason="needs the dev extras (nbformat, nbclient, ipykernel)")

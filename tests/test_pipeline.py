@@ -11,6 +11,8 @@ from sftdata.config import example_config, parse_config
 from sftdata.errors import FatalError
 from built_once import sample_file
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 CONFIG = """run_dir = "run"
 workers = {workers}
 [[sources]]

@@ -33,6 +33,8 @@ from support import sample_run
 
 import stage_scenarios as scenarios
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 PACKAGE = Path(__file__).resolve().parents[1] / "sftdata"
 REASON = re.compile(r"^[a-z][a-z0-9_:]*$")
 

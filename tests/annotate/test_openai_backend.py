@@ -23,6 +23,8 @@ from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 KEY_ENV = "SFTDATA_TEST_FAKE_KEY"
 KEY = "sk-fake-7f3c9a1e-do-not-store-me"
 EP = "100000"  # 9 steps: open_app, wait, click, input, click, swipe UP, swipe UP, click, done

@@ -12,6 +12,8 @@ import pytest
 from sftdata.checks.certify import Certification, certify, certify_items, outcome_counts
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOT = Screenshot("0" * 64, "x.png", 1080, 2400)
 V = ("visible", "clickable")

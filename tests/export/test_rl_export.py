@@ -15,6 +15,8 @@ from sftdata.export.trainsh import SWIFT_REQUIREMENT
 from sftdata.rewards.ms_swift import ORMS
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def annotated_run(tmp_path_factory):

@@ -10,6 +10,8 @@ from sftdata.export.stage import ExportOptions, export_run, split_of
 from sftdata.rundir import RunDir
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def annotated_run(tmp_path_factory):

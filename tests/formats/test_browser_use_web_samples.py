@@ -26,6 +26,8 @@ from sftdata.synthetic.web_annotated import write_web_annotated
 from seed_parsers import parse_browser_use
 from test_seed_grammar import browser_use_parsed
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 LISTED = re.compile(r"^\[(\d+)\]<([^<>/\s]+)>(.*)</\2>$", re.M)  # seed 003: [index]<element_type>text</element_type>
 SEED_NAME = {"click": "click_element", "type": "input_text", "select": "select_dropdown_option",
              "back": "go_back", "go_to_url": "go_to_url", "done": "done"}

@@ -33,6 +33,8 @@ from built_once import sample_file
 from seed_parsers import PARSERS, SeedGrammarError, parse_browser_use, sentences
 from web_episodes import web_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 FORMATS = sorted(PARSERS)
 MINIMUM = 50

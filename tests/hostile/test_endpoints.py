@@ -29,6 +29,8 @@ from sftdata.annotate.stage import AnnotateOptions, annotate_run
 from sftdata.rundir import RunDir
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 KEY_ENV = "SFTDATA_TEST_HOSTILE_KEY"
 KEY = "sk-hostile-3b8e0c1d-never-on-disk"
 URL_KEY = "sk-url-9f1d2e77-in-the-base-url"

@@ -10,6 +10,8 @@ from click.testing import CliRunner
 from sftdata.cli import main
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -1,5 +1,6 @@
 """Mind2Web runs balance: a task is an input (an episode or one ``ingest`` reject), a dropped step is a line of
 stage ``ingest:step`` of an episode that exists, through a resume, repeated task rows and a whole pipeline run."""
+import pytest
 import pyarrow as pa
 import pyarrow.parquet as pq
 from click.testing import CliRunner
@@ -7,6 +8,8 @@ from click.testing import CliRunner
 from accounting import assert_accounted
 from sftdata.cli import main
 from sftdata.synthetic.mind2web import TASKS, write_parquet
+
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
 
 
 def _ingest(*args):

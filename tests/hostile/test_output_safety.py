@@ -22,6 +22,8 @@ from support import sample_run
 
 from accounting import assert_accounted
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 N = 10  # episodes of the shared run: enough for annotate's outage streak (8 in a row) to stop it
 
 

@@ -27,6 +27,8 @@ from sftdata.validate import validate_files
 
 from accounting import assert_accounted
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 W, H = 100, 200
 SHOT = Screenshot("0" * 64, "images/x.png", 1080, 2400)
 BASE = {"goal": "g", "marked": False}

@@ -23,6 +23,8 @@ from sftdata.judge.stage import JudgeOptions, judge_run
 from sftdata.rundir import RunDir
 from support import sample_run
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 KEY_ENV = "SFTDATA_TEST_JUDGE_KEY"
 KEY = "sk-judge-secret-0123456789abcdef"
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,6 +19,8 @@ from sftdata.rundir import RunDir
 from built_once import sample_file
 from support import AC_RECORD, ANNOTATED, sample_run, missing_shared
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 def _judgements(run: RunDir) -> dict[str, dict]:
     return {r["id"]: r for r in iter_jsonl(run.path / "judgements.jsonl")}

@@ -21,6 +21,8 @@ from sftdata.overlay import detect_marks
 from sftdata.rundir import RunDir
 from sftdata.synthetic.web_annotated import SIZES, write_web_annotated
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 SEARCH_SORT = ["go_to_url", "click", "type", "click", "select", "scroll", "click", "back", "done"]
 CATEGORY_TAB = ["click", "type", "select", "click", "scroll", "scroll", "click", "new_tab", "done"]
 

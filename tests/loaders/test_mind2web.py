@@ -19,6 +19,8 @@ from sftdata.loaders.mind2web import StepInput, build_step, crop_box, parse_box
 from sftdata.rundir import RunDir
 from sftdata.synthetic.mind2web import TASKS, write_parquet, write_text_json
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 # the release's features, in order (osunlp/Multimodal-Mind2Web dataset card), as datasets writes them
 RELEASE = [("action_uid", "string"), ("raw_html", "string"), ("cleaned_html", "string"), ("operation", "string"),
            ("pos_candidates", "list<item: string>"), ("neg_candidates", "list<item: string>"),

@@ -19,7 +19,7 @@ from sftdata.loaders.tfrecord import read_tfrecords, write_tfrecords
 from sftdata.rundir import RunDir
 from support import AC_DIR, AC_RECORD, ANNOTATED, needs_shared
 
-pytestmark = needs_shared  # every test here reads the real frames
+pytestmark = [needs_shared, pytest.mark.slow]  # every test here reads the real frames
 
 SHOTS = AC_DIR / "screenshots"
 

@@ -25,6 +25,8 @@ from sftdata.rundir import RunDir
 from sftdata.synthetic.sample import generate_records
 from support import AC_RECORD, needs_shared
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 def pillow_grid(png: bytes):
     """The reference: Pillow decodes every frame (no hash, no tree, no libspng)."""

@@ -12,6 +12,8 @@ from sftdata.model import ACTION_TYPES, Action
 from sftdata.overlay import MarkStyle, annotator_image, detect_marks
 from sftdata.overlay.fonts import load_font
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 # Bright saturated reds (R - max(G, B) >= 185), the range MarkStyle documents for marks.
 SHADES = [(255, 0, 0), (255, 30, 30), (240, 10, 10), (230, 0, 20), (220, 20, 0), (255, 50, 40),
           (235, 25, 25), (250, 0, 35), (255, 60, 0), (225, 0, 0)]

@@ -20,6 +20,8 @@ from support import sample_run
 
 from records import CLEAN_EDIT, HINDSIGHT_EDIT, decision, export_of
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):

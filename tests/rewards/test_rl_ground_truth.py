@@ -11,6 +11,8 @@ from sftdata.export.stage import ExportOptions, export_run
 from sftdata.formats import names
 from sftdata.rewards import RULES, read_solution, score_answer
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 
 @pytest.mark.parametrize("fmt", names())
 def test_ground_truth_scores_one_on_every_rule_and_the_prompt_is_the_sft_samples(rl_run, tmp_path, fmt):

@@ -10,6 +10,8 @@ from sftdata.formats import CannotExpress, StepContext, get_format, names
 from sftdata.rewards import read_solution, score_answer, solution_of
 from sftdata.rewards.perturb import COLUMNS, PERTURBATIONS, table_markdown
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 
 

@@ -22,6 +22,8 @@ from sftdata.synthetic.phone_annotated import MARKER, write_phone_annotated
 from sftdata.synthetic.sample import generate_records
 from sftdata.synthetic.web_annotated import write_web_annotated
 
+pytestmark = pytest.mark.slow  # many seconds of CPU: scheduled first (tests/conftest.py)
+
 SIZE = (540, 1200)
 N = 4  # every style: coords, marks, clean (and coords again)
 
