@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from ..model import ELEMENT_ACTIONS, Action, Element, Step
@@ -61,6 +62,7 @@ def expected_parameters(action: Action) -> dict[str, Any]:
     return {}
 
 
+@lru_cache(maxsize=1 << 16)  # the same labels and words are normalised millions of times over a corpus
 def normalize(text: str) -> str:
     """Case-, width- and space-insensitive form for 'does this text mention that one' checks.
 

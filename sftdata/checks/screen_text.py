@@ -16,6 +16,7 @@ visible: they were read from the pixels.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model import Element, Step
 from .calls import element_label, normalize
@@ -45,13 +46,19 @@ def visible_elements(step: Step) -> list[Element]:
 
 
 def element_texts(element: Element) -> list[str]:
-    """Every text an element shows or announces, normalised: its label, text, description and hint."""
-    out = []
+    """Every text an element shows or announces, normalised: its label, text, description and hint (remembered
+    per element: an element is immutable, and the checks ask for the same ones over and over)."""
+    return list(_element_texts(element))
+
+
+@lru_cache(maxsize=1 << 14)
+def _element_texts(element: Element) -> tuple[str, ...]:
+    out: list[str] = []
     for value in (element_label(element), element.text, element.desc, element.hint):
         value = normalize(value or "")
         if value and value not in out:
             out.append(value)
-    return out
+    return tuple(out)
 
 
 PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")  # ¥459, $230.00: says which card, and counts as a name
