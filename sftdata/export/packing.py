@@ -21,6 +21,8 @@ that ms-swift sees the samples in file order and with the lengths we packed:
 """
 from __future__ import annotations
 
+from collections import defaultdict
+
 import math
 
 
@@ -44,7 +46,8 @@ def best_fit_decreasing(lengths: list[int], capacity: int) -> list[list[int]]:
             raise ValueError(f"sample {i} has length {n}, outside 1..capacity={capacity}")
     size = 1 << capacity.bit_length()  # leaves 0..capacity, one per possible remaining room
     tree = [0] * (2 * size)  # tree[size + r] = open bins with room r; inner nodes hold subtree sums
-    buckets: list[list[int]] = [[] for _ in range(capacity + 1)]
+    buckets: dict[int, list[int]] = defaultdict(list)  # room -> open bins with it (only rooms in use: capacity
+    # may be 10^6 tokens, and a list per possible room cost 80 ms per export)
     bins: list[list[int]] = []
     room: list[int] = []
 
