@@ -79,9 +79,14 @@ def option(default: Any = MISSING, help: str = "", **spec: Any) -> Any:
 
 
 def default_workers() -> int:
-    """The cores this process may use, at most 8: ingest's screenshot decoding scales with them."""
+    """The cores this process may use, at most 8: ingest's screenshot decoding scales with them. The environment
+    variable ``SFTDATA_WORKERS`` sets it instead: a container whose CPU quota is smaller than the cores it sees, a
+    machine shared with other jobs, a test runner that already keeps every core busy."""
     import os
 
+    given = os.environ.get("SFTDATA_WORKERS", "").strip()
+    if given.isdigit() and int(given) >= 1:
+        return int(given)
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

@@ -7,8 +7,13 @@ Modules marked ``slow`` are collected first, so the workers of ``pytest -n`` tak
 finish together (the small ones fill the end)."""
 from __future__ import annotations
 
-import json
 import os
+
+# pytest -n already keeps every core busy with a test process: a stage's default pool (the machine's cores) would
+# only add processes that wait for a core. Tests that are about the pool give their workers explicitly.
+os.environ.setdefault("SFTDATA_WORKERS", "1")
+
+import json  # noqa: E402
 from collections import Counter
 from pathlib import Path
 

@@ -151,3 +151,18 @@ def test_address_without_ray_is_one_line(tmp_path):
     assert result.output.splitlines() == ["Error: --address 127.0.0.1:1 is for the ray executor (--executor ray); "
                                           "the local executor runs on this machine"]
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("given,expected", [("3", "3"), ("0", "cores"), ("two", "cores"), ("", "cores")])
+def test_sftdata_workers_sets_the_default_workers(given, expected):
+    """``SFTDATA_WORKERS`` (a whole number >= 1) is the default of ``--workers`` and of the config's key; anything
+    else is ignored and the default is this machine's cores, at most 8."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import os; from sftdata.config import TopLevel; from sftdata.export.options import ExportOptions; "
+            "print(TopLevel().workers, ExportOptions().workers, min(8, len(os.sched_getaffinity(0))))")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SFTDATA_WORKERS": given},
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == out[1] == (out[2] if expected == "cores" else expected)
