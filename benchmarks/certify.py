@@ -16,6 +16,7 @@ rule of the product is left out here: ``cjk_threshold`` 0).
     python benchmarks/certify.py                    # every part
     python benchmarks/certify.py heldout12 part13   # some parts
     python benchmarks/certify.py --pool dev heldout --errors   # certified-bad and rejected-good texts
+    python benchmarks/certify.py part18 --unsure     # the aligned texts left unsure, with their reasons
     python benchmarks/certify.py --layers           # what positive evidence alone holds back (see below)
 
 ``--layers`` measures how much rests on the rules that were tuned to wording: the contradicting texts certified
@@ -84,7 +85,7 @@ def _fig(num: int, den: int, name: str) -> str:
     return f"{name} {value:.3f} ({num}/{den}){'' if ok else ' ✗'}"
 
 
-def report(name: str, results, errors: bool, reasons: bool) -> None:
+def report(name: str, results, errors: bool, reasons: bool, unsure: bool = False) -> None:
     table = Counter((r["label"], c.outcome) for r, c in results)
     labels = sorted({r["label"] for r, _ in results}, key=lambda x: ("aligned", "clean", "contradicts",
                                                                      "hindsight").index(x))
@@ -102,6 +103,11 @@ def report(name: str, results, errors: bool, reasons: bool) -> None:
         why = Counter((r["label"], c.first) for r, c in results if c.outcome == "unsure")
         for (label, code), n in sorted(why.items()):
             print(f"    unsure {label:<12} {code:<26} {n}")
+    if unsure:
+        for r, c in results:
+            if r["label"] == "aligned" and c.outcome == "unsure":
+                why = "; ".join(f"{x.code}: {x.detail}" for x in c.reasons)
+                print(f"    unsure-aligned [{r['lang']} {r['platform']} {r['function']['name']}] {r['text']!r} -- {why}")
     if errors:
         for r, c in results:
             if (r["label"] in BAD and c.outcome == "certified") or (
@@ -132,6 +138,7 @@ def main() -> None:
     parser.add_argument("parts", nargs="*", help="parts to measure [default: all]")
     parser.add_argument("--errors", action="store_true", help="list certified-bad and rejected-good texts")
     parser.add_argument("--reasons", action="store_true", help="count the unsure texts' first reasons by label")
+    parser.add_argument("--unsure", action="store_true", help="list the aligned texts left unsure, with reasons")
     parser.add_argument("--pool", action="store_true", help="also print the figures of the parts together")
     parser.add_argument("--layers", action="store_true", help="bad texts certified with the wording rules off")
     args = parser.parse_args()
@@ -145,7 +152,7 @@ def main() -> None:
         results = run(records)
         everything += results
         records_all += records
-        report(part, results, args.errors, args.reasons)
+        report(part, results, args.errors, args.reasons, args.unsure)
     if args.pool and everything:
         report("all parts", everything, False, args.reasons)
     if args.layers and records_all:

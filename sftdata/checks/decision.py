@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .finger import finger_direction  # noqa: F401 (read with the decision)
+from .finger import finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 
 
@@ -33,14 +33,14 @@ _VERBS_ZH = (
     ("long_press", r"长按"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
-              r"|下拉(?![框菜单列表选项联提建])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下)"),
+              r"|下拉(?![框菜单列表选项联提建里中])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它|等(?:几|[一二三两\d])秒)"),
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
     ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
 )
 _VERBS_EN = (
@@ -229,6 +229,8 @@ def stated_decision(text: str) -> Decision | None:
         chosen = candidates[at + 1]  # Let me go back one — swipe right: the dash says how
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
+    if chosen.verb == "swipe" and direction is None:  # 往回滑一点，手指向下: the finger said in a gloss of its own
+        direction = finger_gloss(re.split(r"[，,；;]", chosen.follow.lstrip("，,；; "))[0] if chosen.follow else "")
     quotes = quotes_in(tail)
     pronoun = _PRONOUN.match(chosen.masked[chosen.end:]) is not None
     if not quotes and pronoun:  # 点击它 / tap it: the thing named just before

@@ -8,13 +8,14 @@ from .quoting import mask_quotes
 
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉)|([上下左右])滑|下拉(?=[^框菜单列表选项]|$)|上拉")
+FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉|推(?!荐|送|广))|([上下左右])滑|下拉(?=[^框菜单列表选项里中]|$)|上拉")
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
 FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:wards?)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
-FINGER_MOVES = re.compile(r"\bfinger\s+(?:moves?\s+|going\s+|goes\s+|travels?\s+)?(up|down|left|right)(?:wards?)?\b"
+FINGER_MOVES = re.compile(r"\b(?:finger|content)\s+(?:(?:moves?|moving|going|goes|travels?|drags?|dragging|slides?|sliding|pushes|pushing"
+                           r"|sweeps?|heads?|runs?)\s+)?(up|down|left|right)(?:wards?)?\b"
                            r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
-                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])", re.I)
+                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])|手指\s*(?:要|会|是)?\s*(?:向|往|朝)([上下左右])", re.I)
 _FROM_TO = re.compile(r"\b(left|right|top|bottom)\s*(?:(?:-|–|→|->)\s*(?:to\s*-?\s*)?|\s+to\s+)(?:the\s+)?"
                       r"(left|right|top|bottom)\b(?!\s+(?:side|edge|corner|column|half))", re.I)
 _SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",
@@ -37,7 +38,7 @@ def finger_direction(clause: str) -> str | None:
         return _SIDE[m.group(2).lower()]
     m = FINGER_MOVES.search(masked)
     if m:  # finger up / from right to left / 从右往左
-        return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5)).lower()]
+        return (m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5) or m.group(6)).lower()]
     m = FINGER_ZH.search(masked)
     if m:
         if m.group().startswith("下拉"):
@@ -60,4 +61,19 @@ def finger_direction(clause: str) -> str | None:
     if _REVEAL_BELOW.search(masked):
         return "up"
     return None
+
+
+GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen|feed|手指|内容|页面|列表)[^()（）]{0,24}?"
+                   r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,16}[)）]", re.I)  # (finger moves up), （手指向下）
+
+
+def finger_gloss(text: str) -> str | None:
+    """The finger's direction said as a gloss of its own, beside a swipe that names none (``往回滑一点，手指向下``,
+    ``scroll back a little, finger moving down``): explicit finger words only.
+
+    >>> finger_gloss("手指向下。"), finger_gloss("so it's in view")
+    ('down', None)
+    """
+    m = FINGER_MOVES.search(mask_quotes(text))
+    return ((m.group(1) or "").lower() or _SIDE[(m.group(3) or m.group(5) or m.group(6)).lower()]) if m else None
 

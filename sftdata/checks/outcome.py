@@ -26,6 +26,7 @@ import re
 from ..model import Episode
 from .calls import normalize
 from .decision import action_clauses, mask_quotes, quotes_in
+from .finger import GLOSS
 from .future_text import known_texts
 from .hindsight import EN_NUM, HEDGE, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
@@ -130,7 +131,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     to pass over: ``Type the reply: OK, 没问题``)."""
     if not isinstance(text, str):
         return None
-    masked = mask_quotes(text)
+    masked = GLOSS.sub(lambda m: " " * len(m.group()), mask_quotes(text))  # (finger moves up) says how, not what then
     for value in values:
         if value and len(value) >= 2:
             masked = masked.replace(value, "□" * len(value))

@@ -1,0 +1,65 @@
+"""Pass 7: each class in words other than the blind parts'. A swipe's direction said as a gloss of the finger or the
+content (``(finger slides up)``, ``（手指往上）``) is how the swipe goes, not what happens after it; a swipe back
+(``往回划``) or a push (``往上推``) is a swipe; ``选 Premium`` is a choice."""
+from __future__ import annotations
+
+import pytest
+
+from sftdata.checks.certify import Certification, certify
+from sftdata.checks.decision import stated_decision
+from sftdata.checks.finger import finger_gloss
+from sftdata.checks.outcome import outcome_clause
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+
+PAGE = Screenshot("0" * 64, "x.png", 1280, 720)
+PHONE = Screenshot("0" * 64, "p.png", 1080, 2400)
+V = ("visible", "clickable")
+
+
+def _episode(step: Step, goal: str = "Browse the plant shop", web: bool = False) -> Episode:
+    return Episode("e", "m", goal, [step, Step(1, step.screenshot, Action("done"))],
+                   platform="web" if web else "mobile")
+
+
+def swipe(text: str, direction: str) -> Certification:
+    rows = [Element(n, (0, 300 + 200 * n, 1080, 480 + 200 * n), text=name, flags=V)
+            for n, name in enumerate(("Fern", "Cactus", "Orchid", "Bonsai"))]
+    step = Step(0, PHONE, Action("swipe", direction=direction.lower()), elements=rows)
+    return certify(_episode(step), 0, {"reasoning": text, "function": {"name": "swipe", "parameters": {
+        "direction": direction}}}, cjk_threshold=0.0)
+
+
+@pytest.mark.parametrize("text,direction", [
+    ("Only four plants so far. Scroll the catalogue (finger slides up) to find the succulents.", "UP"),
+    ("Too far already — scroll back a bit (the finger heads down) so Fern is in view again.", "DOWN"),
+    ("I'll scroll through the list (content moving up) for the rest of the plants.", "UP"),
+    ("Swipe up (finger travels up) and look at more pots before picking one.", "UP"),
+    ("翻过头了，往回划一点（手指往下），让 Fern 回到中间。", "DOWN"),
+    ("往回拖一点，手指向下。", "DOWN"),
+    ("把植物列表往上推一下，看后面的盆栽。", "UP")])
+def test_a_gloss_of_the_fingers_way_is_the_swipes_direction_not_an_outcome(text, direction):
+    got = swipe(text, direction)
+    assert got.outcome == "certified", got.reasons
+
+
+@pytest.mark.parametrize("text,direction", [
+    ("往回划一点（手指往下）。", "UP"),
+    ("Scroll the catalogue (finger slides up) to find the succulents.", "DOWN")])
+def test_a_gloss_that_says_the_other_way_is_not_certified(text, direction):
+    assert swipe(text, direction).outcome == "rejected"
+
+
+def test_a_result_in_parentheses_is_still_an_outcome():
+    text = "Swipe up (the Bonsai row appears)."
+    assert outcome_clause(text, (0, len(text)), 8) is not None
+
+
+def test_the_finger_gloss_reads_explicit_finger_words_only():
+    assert finger_gloss("the finger drags down") == "down"
+    assert finger_gloss("手指朝上") == "up"
+    assert finger_gloss("so the page is in view") is None
+
+
+def test_a_choice_of_a_latin_option_after_xuan_is_a_decision():
+    assert stated_decision("会员等级下拉里选 Premium。").verb == "click"
+    assert stated_decision("在 Size 下拉中选 Large。").verb == "click"
