@@ -67,6 +67,7 @@ _RESULT_EN = re.compile(
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
     r"|refresh(?:es|ed)|updates|updated|navigates|navigated|redirects|redirected|worked|succeeded|took effect"
     r"|registered|fills|filled|clears|cleared|slides|slid|scrolls|scrolled|moves|moved|flips|flipped|toggles"
+    r"|(?!(?:lets|helps|allows|wants|needs|asks|tells|gives|makes)\b)[a-z]+s (?:me|us) (?:on|onto|at|in|into|to|back|straight|right)"
     r"|returns (?:me|us|you) to|brings [^,.;]{1,40}? (?:back|into view|to|up|down)\b|starts? (?:at|with)|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
     r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
     r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"

@@ -1,6 +1,7 @@
 """Pass 7: each class in words other than the blind parts'. A swipe's direction said as a gloss of the finger or the
 content (``(finger slides up)``, ``（手指往上）``) is how the swipe goes, not what happens after it; a swipe back
-(``往回划``) or a push (``往上推``) is a swipe; ``选 Premium`` is a choice."""
+(``往回划``) or a push (``往上推``) is a swipe; ``选 Premium`` is a choice. A clause whose verb moves the agent somewhere (``that puts me on …``) is an
+outcome."""
 from __future__ import annotations
 
 import pytest
@@ -63,3 +64,15 @@ def test_the_finger_gloss_reads_explicit_finger_words_only():
 def test_a_choice_of_a_latin_option_after_xuan_is_a_decision():
     assert stated_decision("会员等级下拉里选 Premium。").verb == "click"
     assert stated_decision("在 Size 下拉中选 Large。").verb == "click"
+
+
+@pytest.mark.parametrize("text,outcome", [
+    ("Press back — that puts me on the Wi-Fi page with the network list showing.", True),
+    ("Tap Archive, which lands us in the folder view.", True),
+    ("Hit Save; it sends me straight to the summary.", True),
+    ("Tap the field — that lets me type the name.", False),
+    ("Tap Save, which should drop me on the summary.", False)])
+def test_a_clause_that_moves_the_agent_somewhere_is_an_outcome(text, outcome):
+    decision = stated_decision(text)
+    found = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest))
+    assert (found is not None) is outcome, found
