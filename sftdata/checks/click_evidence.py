@@ -25,7 +25,8 @@ from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes
 from .target_evidence import Evidence, head_names_other, names_rival, target_evidence, twin_place_conflict
 
 _PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
-                      r"|the same (?:one|button))(?![A-Za-z])|它|她|他|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
+                      r"|the same (?:one|button|row|line|card)|(?:this|that) (?:row|line|card))(?![A-Za-z])"
+                      r"|(?:这|那|同)一?(?:行|排|栏|张卡片)|它|她|他|这个|那个|这条|那条|这款|那款|这张|那张|这一项|这一条|该项|这一个|那一个|这家|那家|这本|那本",
                       re.I)
 _PURPOSE_EN = re.compile(
     r"\s(?:(?:in order |so as )?to|so that|and then|then|so|because|since|for the|which)\s+(?:run|open|see|start|go|get|submit|confirm|select"

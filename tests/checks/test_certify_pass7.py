@@ -76,3 +76,39 @@ def test_a_clause_that_moves_the_agent_somewhere_is_an_outcome(text, outcome):
     decision = stated_decision(text)
     found = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest))
     assert (found is not None) is outcome, found
+
+
+def _listing() -> list[Element]:
+    """Four rows of a web listing, each a title link and a Follow button (a row's text holds its children's)."""
+    out: list[Element] = []
+    for n, name in enumerate(("Lake painter view #5", "Lake painter view #6", "Lake painter view #7",
+                              "Lake painter view #8")):
+        top = 20 + 170 * n
+        out += [Element(len(out), (32, top, 1248, top + 150), text=f"{name} Follow artist", tag="li",
+                        flags=("visible",)),
+                Element(len(out) + 1, (176, top + 18, 696, top + 47), text=name, tag="a", flags=V),
+                Element(len(out) + 2, (1040, top + 60, 1220, top + 105), text="Follow artist", tag="button", flags=V)]
+    return out
+
+
+def tap_follow(text: str, index: int = 5) -> Certification:
+    elements = _listing()
+    target = elements[index]  # 5: the Follow artist of #6
+    step = Step(0, PAGE, Action("click", point=target.center, element=target), elements=elements)
+    episode = _episode(step, "Follow the sixth artist", web=True)
+    return certify(episode, 0, {"reasoning": text, "function": {"name": "click", "parameters": {
+        "target_element": f"“{target.text}”元素"}}}, cjk_threshold=0.0)
+
+
+@pytest.mark.parametrize("text", ["第六位是 Lake painter view #6，在第二行。点这一排右侧的 Follow artist。",
+                                  "#6 is the second row; press the Follow artist on that row.",
+                                  "Lake painter view #6 sits near the top — click Follow artist in the same row."])
+def test_a_demonstrative_row_stands_for_the_card_named_before(text):
+    got = tap_follow(text)
+    assert got.outcome == "certified", got.reasons
+
+
+@pytest.mark.parametrize("text", ["#7 在中间偏下，点这一排右侧的 Follow artist。",
+                                  "Lake painter view #8 is at the bottom — click Follow artist in the same row."])
+def test_a_demonstrative_row_of_another_card_does_not_certify(text):
+    assert tap_follow(text).outcome != "certified"
