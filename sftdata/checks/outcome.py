@@ -28,6 +28,7 @@ from .calls import normalize
 from .decision import action_clauses, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
+from .gui_terms import translations
 from .hindsight import EN_NUM, HEDGE, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
@@ -228,6 +229,9 @@ def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] =
         flat = normalize(name).replace(" ", "").strip(".'")
         if len(flat) < 2 or flat in joined or any(len(k) >= 2 and k in flat for k in known) or name in out:
             continue
+        if any(normalize(name).strip() == said and term.replace(" ", "") in joined
+               for said, term in translations(normalize(name).strip())):
+            continue  # “显示” for a Display row: the screen's word, translated
         out.append(name)
     return out
 

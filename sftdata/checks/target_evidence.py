@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..model import Element, Step
 from .calls import element_label, normalize, target_element
+from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .target_group import card_of, group_of, in_front, own_texts, peers_of
 
@@ -168,6 +169,11 @@ def _at(element: Element, step: Step, xs: tuple[float, float], ys: tuple[float, 
 def _editable(e: Element) -> bool:
     return e.has("editable") or (e.tag.lower() in ("input", "textarea") and e.attr("type").lower() not in (
         "checkbox", "radio", "submit", "button")) or "EditText" in e.class_name
+
+
+def _field(e: Element) -> bool:
+    """A form field: a text box or a select."""
+    return _editable(e) or e.tag.lower() == "select" or "Spinner" in e.class_name
 
 
 def _checkbox(e: Element) -> bool:
@@ -340,6 +346,8 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     point = step.action.point or target.center
     visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
+    said = translated(said, [t for e in visible for t in element_texts(e)], [t for e in group for t in element_texts(e)],
+                      [element_texts(e) for e in visible if e not in group and _field(e)])  # 保存 for a Save button
     card = [e for e in card_of(step, target, visible) if e not in group]
     peers = peers_of(step, target, visible)
     name, name_words = _score(said, [t for e in group for t in own_texts(e, target, group, visible)]

@@ -112,3 +112,54 @@ def test_a_demonstrative_row_stands_for_the_card_named_before(text):
                                   "Lake painter view #8 is at the bottom — click Follow artist in the same row."])
 def test_a_demonstrative_row_of_another_card_does_not_certify(text):
     assert tap_follow(text).outcome != "certified"
+
+
+def tap(elements: list[Element], index: int, text: str, web: bool = True) -> Certification:
+    target = elements[index]
+    step = Step(0, PAGE if web else PHONE, Action("click", point=target.center, element=target), elements=elements)
+    return certify(_episode(step, "Keep the draft", web=web), 0, {"reasoning": text, "function": {
+        "name": "click", "parameters": {"target_element": f"“{target.text or target.desc}”元素"}}}, cjk_threshold=0.0)
+
+
+def _editor(saves: int = 1) -> list[Element]:
+    out = [Element(0, (32, 100, 900, 140), hint="Title", tag="input", flags=V + ("editable",)),
+           Element(1, (940, 20, 1040, 60), text="Discard", tag="button", flags=V)]
+    for n in range(saves):
+        out.append(Element(len(out), (1100, 20 + 300 * n, 1240, 60 + 300 * n), text="Save", tag="button", flags=V))
+    return out
+
+
+@pytest.mark.parametrize("text", ["草稿写好了，点右上角的保存。", "标题已经填了，点一下保存按钮。"])
+def test_a_control_named_by_its_translation_certifies(text):
+    got = tap(_editor(), 2, text)
+    assert got.outcome == "certified", got.reasons
+
+
+def test_a_translation_that_fits_twins_gives_no_evidence():
+    assert tap(_editor(saves=2), 2, "点保存。").outcome != "certified"
+
+
+def test_a_chinese_label_named_in_english_certifies():
+    icons = [Element(0, (40, 900, 240, 1100), desc="设置", flags=V), Element(1, (300, 900, 500, 1100), desc="相机", flags=V)]
+    got = tap(icons, 0, "The gear icon — tap Settings.", web=False)
+    assert got.outcome == "certified", got.reasons
+
+
+def _booking(into: int, value: str, text: str) -> Certification:
+    fields = [Element(n, (32 + 400 * n, 100, 400 + 400 * n, 140), hint=name, tag="input", flags=V + ("editable",),
+                      attrs=(("placeholder", name), ("type", "text"))) for n, name in enumerate(("Check-in", "Check-out"))]
+    step = Step(0, PAGE, Action("type", point=fields[into].center, text=value, element=fields[into]), elements=fields)
+    return certify(_episode(step, "Book a room", web=True), 0, {"reasoning": text, "function": {
+        "name": "type", "parameters": {"target_element": f"“{fields[into].hint}”元素", "text": value}}},
+        cjk_threshold=0.0)
+
+
+def test_a_field_named_by_its_translation_must_be_the_calls():
+    assert _booking(1, "07/09", "退房日期填 07/09。").outcome == "certified"
+    assert _booking(1, "07/09", "入住那一栏填 07/09。").outcome != "certified"
+    assert _booking(0, "07/02", "入住那一栏填 07/02。").outcome == "certified"
+
+
+def test_a_quoted_translation_of_a_label_on_screen_is_no_unknown_name():
+    got = tap(_editor(), 2, "标题填好了，点“保存”（Save）。")
+    assert got.outcome == "certified", got.reasons

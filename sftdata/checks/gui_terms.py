@@ -1,0 +1,153 @@
+"""A control named by its translation: ``保存`` for a ``Save`` button, ``the SMS input field`` for ``短信输入框``.
+
+A screen shows its labels in the phone's or the site's language, and a reasoning written in the other language
+names a control by the translation of its label. :data:`TERMS` is a small bilingual lexicon of common GUI terms
+(each group one meaning, in Chinese and English); :func:`translated` adds to a text the translations of its terms
+that name **exactly one** element of the screen, so a translation singles out a control only where nothing else on
+the screen is so named (six ``Add to cart`` twins gain nothing from ``加入购物车``), and names another field as
+surely as its label would (``入住日期`` is ``Check-in``, not ``Check-out``).
+
+>>> translated("点右上角的保存", ["save", "cancel"], ["save"], [])
+'点右上角的保存 save'
+>>> translated("入住日期那一栏填 06/06", ["check-in", "check-out"], ["check-out"], [["check-in"]])
+'入住日期那一栏填 06/06 check-in'
+>>> translated("点保存", ["保存", "save"], ["save"], [])  # the screen shows 保存 itself: no translation
+'点保存'
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Each group is one meaning: Chinese terms, then English ones (normalised: lower case).
+TERMS: tuple[tuple[str, ...], ...] = (
+    ("加入购物车", "加购物车", "加购", "add to cart", "add to bag", "add to basket"),
+    ("购物车", "cart", "shopping cart", "basket"),
+    ("立即购买", "马上买", "buy now"),
+    ("保存", "save"),
+    ("搜索", "search"),
+    ("设置", "settings"),
+    ("返回", "back"),
+    ("提交", "submit"),
+    ("下一步", "next"),
+    ("下一页", "next page"),
+    ("上一页", "previous page"),
+    ("确认", "确定", "confirm", "ok"),
+    ("取消", "cancel"),
+    ("删除", "delete", "remove"),
+    ("添加", "新增", "add"),
+    ("筛选", "过滤", "filter", "filters"),
+    ("排序", "sort", "sort by"),
+    ("登录", "登陆", "log in", "login", "sign in"),
+    ("注册", "sign up", "register"),
+    ("退出登录", "log out", "logout", "sign out"),
+    ("发送", "send"),
+    ("分享", "share"),
+    ("编辑", "edit"),
+    ("关闭", "close"),
+    ("完成", "done", "finish"),
+    ("跳过", "skip"),
+    ("继续", "continue"),
+    ("同意", "agree", "accept"),
+    ("允许", "allow"),
+    ("菜单", "menu"),
+    ("更多", "more"),
+    ("帮助", "help"),
+    ("通知", "notifications"),
+    ("显示", "display"),
+    ("声音", "sound"),
+    ("电池", "battery"),
+    ("存储", "存储空间", "storage"),
+    ("蓝牙", "bluetooth"),
+    ("飞行模式", "airplane mode", "aeroplane mode"),
+    ("无障碍", "accessibility"),
+    ("深色主题", "深色模式", "dark theme", "dark mode"),
+    ("壁纸", "wallpaper"),
+    ("网络", "network"),
+    ("短信", "sms", "text message"),
+    ("输入框", "文本框", "input field", "text field", "text box", "input box"),
+    ("头像", "avatar", "profile picture"),
+    ("首页", "主页", "home"),
+    ("分类", "categories", "category"),
+    ("出发地", "出发", "from", "departure"),
+    ("目的地", "destination"),
+    ("入住", "入住日期", "check-in", "check in"),
+    ("退房", "离店", "退房日期", "check-out", "check out"),
+    ("日期", "date"),
+    ("客人", "住客", "guests"),
+    ("乘客", "passengers"),
+    ("城市", "city"),
+    ("关键词", "关键字", "keywords", "keyword"),
+    ("价格", "price"),
+    ("数量", "quantity"),
+    ("颜色", "color", "colour"),
+    ("尺码", "尺寸", "size"),
+    ("结算", "去结算", "checkout"),
+    ("预订", "book", "reserve"),
+    ("邮箱", "电子邮件", "email", "e-mail"),
+    ("电话", "手机号", "phone"),
+    ("姓名", "full name"),
+    ("地址", "address"),
+    ("密码", "password"),
+    ("用户名", "username"),
+)
+_LATIN = re.compile(r"[a-z]")
+
+
+def _said(term: str, text: str) -> bool:
+    """``text`` (normalised) holds ``term``: a Chinese term as a run, an English one as whole words."""
+    if not _LATIN.search(term):
+        return term in text
+    return re.search(rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9-])", text) is not None
+
+
+@lru_cache(maxsize=1)
+def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Each group split into its Chinese and its English terms, longest first."""
+    out = []
+    for group in TERMS:
+        zh = tuple(sorted((t for t in group if not _LATIN.search(t)), key=len, reverse=True))
+        en = tuple(sorted((t for t in group if _LATIN.search(t)), key=len, reverse=True))
+        out.append((zh, en))
+    return tuple(out)
+
+
+def translations(text: str) -> list[tuple[str, str]]:
+    """``(term said, its translation)`` for every term ``text`` (normalised) says, longest terms first; a term
+    inside a longer one said (``购物车`` of ``加入购物车``) is not read again.
+
+    >>> translations("点保存")
+    [('保存', 'save')]
+    """
+    out: list[tuple[str, str]] = []
+    taken: list[tuple[int, int]] = []
+    terms = sorted(((t, zh, en) for zh, en in _groups() for t in zh + en), key=lambda x: -len(x[0]))
+    for term, zh, en in terms:
+        pattern = re.escape(term) if not _LATIN.search(term) else rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9-])"
+        for m in re.finditer(pattern, text):
+            if any(a <= m.start() and m.end() <= b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            out += [(term, t) for t in (en if term in zh else zh) if (term, t) not in out]
+    return out
+
+
+def translated(said: str, shown: list[str], target: list[str], fields: list[list[str]]) -> str:
+    """``said`` with the translations of its terms appended (``保存`` -> ``save``) that name exactly one thing:
+    the target (its texts, ``target``, hold the term) or one form field (``fields``: the texts of each other
+    editable or select element, one of them the term whole; ``入住日期`` names ``Check-in`` beside the
+    ``Check-out`` the call types into, while ``搜索`` does not name a box hinted ``Search books``).
+    A term the screen shows itself (``shown``: every text of the screen) is the screen's word, not a
+    translation; one said already is not added again; a term that fits buttons, tabs and prose elsewhere
+    (``home``, ``search``) gives no evidence against the target."""
+    extra = []
+    for source, term in translations(said):
+        if term in extra or _said(term, said) or any(_said(source, t) for t in shown):
+            continue
+        named = int(any(_said(term, t) for t in target)) + sum(term in f for f in fields)
+        if named == 1:
+            extra.append(term)
+    return " ".join([said] + extra)
+
+
+__all__ = ["TERMS", "translated", "translations"]
