@@ -28,6 +28,14 @@ from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F40
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 
+# A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
+# the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
+# the label's words stay in the object the evidence reads.
+LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请)(?![了过成]))"
+LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b"
+                       r"|reserve\b|book (?:it|now|this|that)\b|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
+                       r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
+
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
@@ -42,6 +50,7 @@ _VERBS_ZH = (
     ("open", r"(?:打开|开启|进入|访问|前往)"),
     ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
+    ("click", LABEL_IMPERATIVE_ZH),
 )
 _VERBS_EN = (
     ("long_press", r"(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bthat )(?<!\bthis )\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
@@ -60,6 +69,8 @@ _VERBS_EN = (
               r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
+    ("click", LABEL_IMPERATIVE_EN),
+    ("home", r"^[\s\-–—→>*•]*home (?:key|button)\b"),
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
@@ -187,6 +198,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if verb is None:
                 continue
             at, kind, end = verb
+            if not masked[at:end].strip(" -–—→>*•") and sentence[:m.start()].strip(" -–—→>*•"):
+                continue  # a label said as the imperative opens its sentence; in a list (店铺, 收藏, 加入购物车) it is a name
             before, after = masked[:at], masked[end:]
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action

@@ -113,8 +113,9 @@ def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
 
 
 def translations(text: str) -> list[tuple[str, str]]:
-    """``(term said, its translation)`` for every term ``text`` (normalised) says, longest terms first; a term
-    inside a longer one said (``购物车`` of ``加入购物车``) is not read again.
+    """``(term said, another term of its group)`` for every term ``text`` (normalised) says, longest terms first:
+    its translations and its synonyms (``加购`` -> ``加入购物车``); a term inside a longer one said (``购物车`` of
+    ``加入购物车``) is not read again.
 
     >>> translations("点保存")
     [('保存', 'save')]
@@ -128,7 +129,7 @@ def translations(text: str) -> list[tuple[str, str]]:
             if any(a <= m.start() and m.end() <= b for a, b in taken):
                 continue
             taken.append((m.start(), m.end()))
-            out += [(term, t) for t in (en if term in zh else zh) if (term, t) not in out]
+            out += [(term, t) for t in zh + en if t != term and (term, t) not in out]  # its translations and synonyms
     return out
 
 

@@ -163,3 +163,31 @@ def test_a_field_named_by_its_translation_must_be_the_calls():
 def test_a_quoted_translation_of_a_label_on_screen_is_no_unknown_name():
     got = tap(_editor(), 2, "标题填好了，点“保存”（Save）。")
     assert got.outcome == "certified", got.reasons
+
+
+def _product() -> list[Element]:
+    """A product page's bottom bar: a favourite star, Add to basket and Buy now."""
+    return [Element(0, (20, 2164, 200, 2334), desc="收藏", flags=V),
+            Element(1, (300, 2194, 640, 2304), text="加入购物车", flags=V),
+            Element(2, (700, 2194, 1050, 2304), text="立即购买", flags=V)]
+
+
+@pytest.mark.parametrize("text", ["加入购物车（底部中间那个）。", "- add to cart, the middle button of the bottom bar"])
+def test_a_label_said_as_the_imperative_is_a_tap_of_that_control(text):
+    got = tap(_product(), 1, text, web=False)
+    assert got.outcome == "certified", got.reasons
+
+
+@pytest.mark.parametrize("text", ["底部有收藏、加入购物车、立即购买，先看看详情。",
+                                  "Add to cart should work once the size is chosen; first the size."])
+def test_a_label_in_a_list_or_as_a_subject_is_no_decision(text):
+    assert stated_decision(text) is None or stated_decision(text).phrase.strip() not in ("加入购物车", "立即购买")
+    assert tap(_product(), 1, text, web=False).outcome != "certified"
+
+
+def test_the_other_label_said_as_the_imperative_is_not_the_call():
+    assert tap(_product(), 1, "立即购买。", web=False).outcome == "rejected"
+
+
+def test_the_home_key_named_alone_is_pressing_it():
+    assert stated_decision("home key, then done.").verb == "home"
