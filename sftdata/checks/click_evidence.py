@@ -131,6 +131,18 @@ def object_head(said: str) -> str:
     return head if _CONTENT.search(mask_quotes(placed).replace("□", "x")) and _CONTENT.search(head) else ""
 
 
+def _topic(text: str, span: tuple[int, int]) -> str:
+    """The object said before the verb in its own clause (``网格第三行中间那张点开``, ``右上角那个加号点一下``): the clause's
+    words before its first verb, when they hold no verb, history or condition of their own."""
+    clause = text[span[0]:span[1]]
+    masked = mask_quotes(clause)
+    verb = first_verb(masked)
+    lead = clause[:verb[0]] if verb else ""
+    if not re.search(r"[\u4e00-\u9fff]", lead) or re.search(r"已|了|如果|要是|\b(?:if|when)\b", mask_quotes(lead), re.I):
+        return ""
+    return lead
+
+
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
     """(the evidence that an action clause singles out the call's target, whether one names another element)."""
     own = quotes_in(str((function.get("parameters") or {}).get("target_element") or ""))
@@ -151,7 +163,8 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
         bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
-            for context in [_dashed(text, span[1])] + (_antecedents(text, span[0]) if pronoun else []):
+            for context in [_dashed(text, span[1]), _topic(text, span)] + (
+                    _antecedents(text, span[0]) if pronoun else []):
                 if context and target_evidence(f"{said} {context}", step, own):
                     said = f"{said} {context}"
                     break

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..model import Element, Step
 from .calls import element_label, normalize, target_element
+from .grid import grid_cell
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .target_group import card_of, group_of, in_front, own_texts, peers_of
@@ -369,7 +370,14 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         for e in card:  # the card's words are the target's here, not a rival's
             scores.pop(id(e), None)
             named.pop(id(e), None)
-    rank = said_rank(said)
+    cell = grid_cell(said, peers) if len(peers) >= 4 else None
+    rank = said_rank(said) if cell is None else None  # 第三行中间那张 is a cell of the grid, not the third photo
+    if cell is not None and cell[1] is not None:
+        if cell[1] is target or cell[1].contains(point):
+            total += 6
+            evidence.append(Evidence("ordinal", cell[0]))
+        else:
+            scores[id(cell[1])] = scores.get(id(cell[1]), 0) + 6 + name
     numbered = re.compile(rf"{_NUMBERED.format(rank)}(?!\d)") if rank and rank > 0 else None
     if numbered is not None and any(numbered.search(t) for e in card + group for t in element_texts(e)):
         total += 6  # the 25th listing: the card titled #25

@@ -191,3 +191,35 @@ def test_the_other_label_said_as_the_imperative_is_not_the_call():
 
 def test_the_home_key_named_alone_is_pressing_it():
     assert stated_decision("home key, then done.").verb == "home"
+
+
+def _gallery() -> list[Element]:
+    """Three rows of four tiles, each tile described by its date only (no two alike in words said here)."""
+    out = []
+    for r in range(3):
+        for c in range(4):
+            left, top = 270 * c, 400 + 270 * r
+            out.append(Element(len(out), (left, top, left + 266, top + 266), desc=f"图片 {r * 4 + c + 1:02d}", flags=V))
+    return out
+
+
+@pytest.mark.parametrize("text,index", [
+    ("打开第二排最右边那张。", 7),
+    ("I'll open the second picture of the bottom row.", 9),
+    ("Tap the leftmost tile in row 2.", 4),
+    ("第一行第三张点开看大图。", 2)])
+def test_a_cell_of_a_grid_is_read_from_the_tiles_positions(text, index):
+    got = tap(_gallery(), index, text, web=False)
+    assert got.outcome == "certified", got.reasons
+
+
+@pytest.mark.parametrize("text,index", [
+    ("打开第二排最右边那张。", 3),  # the first row's rightmost tile
+    ("Tap the leftmost tile in row 2.", 0),
+    ("I'll open the second picture of the bottom row.", 1)])
+def test_another_cell_of_the_grid_does_not_certify(text, index):
+    assert tap(_gallery(), index, text, web=False).outcome != "certified"
+
+
+def test_a_row_without_a_column_does_not_single_out_a_tile():
+    assert tap(_gallery(), 5, "Open a picture in the second row.", web=False).outcome != "certified"
