@@ -70,6 +70,8 @@ _VERBS_EN = (
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
+    ("click", r"(?:(?<=^)|(?<=^\s)|(?<=\bso )|(?<=I'll )|(?<=let me )|(?<=let's )|(?<=we'll )|(?<=I will ))"
+              r"(?:start|begin) with\b(?!\s+(?:a |an |one )?(?:\w+ing|swipe|scroll)\b)"),  # start with Lisbon
     ("home", r"^[\s\-–—→>*•]*home (?:key|button)\b"),
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
@@ -200,6 +202,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             at, kind, end = verb
             if not masked[at:end].strip(" -–—→>*•") and sentence[:m.start()].strip(" -–—→>*•"):
                 continue  # a label said as the imperative opens its sentence; in a list (店铺, 收藏, 加入购物车) it is a name
+            if re.match(r"(?:start|begin) with\b", masked[at:end], re.I) and re.match(r"\s*[:：]", masked_text[start + len(masked):]):
+                continue  # Start with the location: type Chicago …: what the colon brings is the decision
             before, after = masked[:at], masked[end:]
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action

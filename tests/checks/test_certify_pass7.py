@@ -223,3 +223,28 @@ def test_another_cell_of_the_grid_does_not_certify(text, index):
 
 def test_a_row_without_a_column_does_not_single_out_a_tile():
     assert tap(_gallery(), 5, "Open a picture in the second row.", web=False).outcome != "certified"
+
+
+def _search_form(into: int, value: str, text: str) -> Certification:
+    fields = [Element(n, (32 + 400 * n, 100, 400 + 400 * n, 140), hint=name, tag="input", flags=V + ("editable",),
+                      attrs=(("placeholder", name), ("type", "text"))) for n, name in enumerate(("Make or model", "Zip"))]
+    step = Step(0, PAGE, Action("type", point=fields[into].center, text=value, element=fields[into]), elements=fields)
+    return certify(_episode(step, "Find a used Civic near 94110", web=True), 0, {"reasoning": text, "function": {
+        "name": "type", "parameters": {"target_element": f"“{fields[into].hint}”元素", "text": value}}},
+        cjk_threshold=0.0)
+
+
+@pytest.mark.parametrize("text", ["Two boxes here. Start with the car — Civic.",
+                                  "Form has make and zip; so begin with 'Civic' in Make or model."])
+def test_start_with_chooses_what_is_acted_on_first(text):
+    got = _search_form(0, "Civic", text)
+    assert got.outcome == "certified", got.reasons
+
+
+def test_start_with_before_a_colon_leaves_the_decision_to_the_colon():
+    assert stated_decision("Start with the car: type Civic into Zip.").verb == "input"
+    assert _search_form(0, "Civic", "Start with the car: type Civic into Zip.").outcome != "certified"
+
+
+def test_a_description_that_starts_with_is_no_decision():
+    assert stated_decision("The results start with a red Civic.") is None
