@@ -234,9 +234,21 @@ def _done_problem(text: str, decision: Decision | None, name: str) -> str | None
             return f"the call is done, but the reasoning decides to {_VERB_WORDS[decision.verb]} (“{shorten(decision.phrase)}”)"
         return None
     claim = claims_complete(text)
-    if claim is not None:
+    if claim is not None and not _part_done(text, claim, decision, name):
         return f"the reasoning says the task is complete (“{shorten(claim)}”), the call is {name}"
     return None
+
+
+_WHOLE_TASK = re.compile(r"任务|目标|整个|全部任务|\b(?:task|goal|everything the goal|whole)\b", re.I)
+
+
+def _part_done(text: str, claim: str, decision: Decision | None, name: str) -> bool:
+    """Is ``claim`` a part done (``All set — click Reserve now``, ``1. Airplane mode: On — done. 2. … press Home``):
+    no word of the whole task in it, and a decision the call allows said after it?"""
+    if decision is None or _WHOLE_TASK.search(claim) or decision.verb not in COMPATIBLE.get(name, ()):
+        return False
+    at = text.find(claim)
+    return 0 <= at and at + len(claim) <= decision.span[0]
 
 
 def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]:

@@ -185,8 +185,11 @@ def _find_candidates(text: str) -> list[_Candidate]:
             continue  # 目标：打开图库，翻几张照片: the task restated, not this step's decision
         sentence_has = False
         conditional = False
+        recounted = False
         for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):
             masked = m.group()
+            after_recount = recounted
+            recounted = bool(re.match(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b", masked))
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
             cond, first = _CONDITION.search(masked), first_verb(masked)
@@ -200,6 +203,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if verb is None:
                 continue
             at, kind, end = verb
+            if after_recount and not masked[:at].strip() and re.match(r"(?:hit|set|put)\b", masked[at:], re.I):
+                continue  # Searched X, opened Y, hit Add to cart: the same list of what was done
             if not masked[at:end].strip(" -–—→>*•") and sentence[:m.start()].strip(" -–—→>*•"):
                 continue  # a label said as the imperative opens its sentence; in a list (店铺, 收藏, 加入购物车) it is a name
             if re.match(r"(?:start|begin) with\b", masked[at:end], re.I) and re.match(r"\s*[:：]", masked_text[start + len(masked):]):

@@ -248,3 +248,25 @@ def test_start_with_before_a_colon_leaves_the_decision_to_the_colon():
 
 def test_a_description_that_starts_with_is_no_decision():
     assert stated_decision("The results start with a red Civic.") is None
+
+
+def _checkout() -> list[Element]:
+    return [Element(0, (32, 100, 900, 140), hint="Card number", tag="input", flags=V + ("editable",)),
+            Element(1, (32, 600, 300, 650), text="Pay now", tag="button", flags=V)]
+
+
+@pytest.mark.parametrize("text", ["Card number entered, expiry too — that part is done. Click Pay now.",
+                                  "- card number ✓\n- expiry ✓\nAll filled in, finished with the form. Press Pay now."])
+def test_a_part_done_before_the_decision_is_no_claim_that_the_task_is_complete(text):
+    got = tap(_checkout(), 1, text)
+    assert got.outcome == "certified", got.reasons
+
+
+@pytest.mark.parametrize("text", ["Pay now was pressed, the task is complete.", "任务完成了。"])
+def test_the_whole_task_said_complete_beside_a_tap_is_still_no_certificate(text):
+    assert tap(_checkout(), 1, text).outcome != "certified"
+
+
+def test_a_recount_of_what_was_done_is_history_to_its_last_item():
+    text = "Typed the card number, picked the month, hit Pay now, and the receipt shows. Finishing here."
+    assert stated_decision(text) is None or stated_decision(text).verb != "click"
