@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ..model import Element, Step
 from .calls import element_label, normalize, target_element
 from .grid import grid_cell
+from .screen_places import at_place, screen_places, whole_places
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .target_group import card_of, group_of, in_front, own_texts, peers_of
@@ -127,44 +128,6 @@ def said_rank(said: str) -> int | None:
     if m.group(1) or m.group(2) or m.group(3):
         return _number(m.group(1) or m.group(2) or m.group(3)) or None
     return 1
-
-
-_PLACES = (  # words -> (x range, y range) as shares of the screen
-    (r"左上|top[- ]left|upper[- ]left", (0, .45), (0, .4)),
-    (r"右上|top[- ]right|upper[- ]right", (.55, 1), (0, .4)),
-    (r"左下|bottom[- ]left|lower[- ]left", (0, .45), (.6, 1)),
-    (r"右下|bottom[- ]right|lower[- ]right", (.55, 1), (.6, 1)),
-    (r"顶部|顶端|最上|顶上|上方|\b(?:at|on|along|near|across) the top\b|\btop of the\b|\btop bar\b", (0, 1), (0, .25)),
-    (r"底部|底端|最下|底下|下方|\b(?:at|on|along|near|across) the bottom\b|\bbottom of the\b|\bbottom bar\b", (0, 1),
-     (.75, 1)),
-    (r"左边|左侧|左手|\bon the left\b|\bleft side\b|\bleft-hand\b", (0, .4), (0, 1)),
-    (r"右边|右侧|右手|\bon the right\b|\bright side\b|\bright-hand\b", (.6, 1), (0, 1)),
-    (r"中间|中央|正中|\b(?:in the )?(?:middle|centre|center)\b", (.25, .75), (.25, .75)),
-)
-_PLACE_RE = [(re.compile(p, re.I), xs, ys) for p, xs, ys in _PLACES]
-
-
-def _places(said: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
-    return [(m.group(), xs, ys) for pattern, xs, ys in _PLACE_RE for m in [pattern.search(said)] if m]
-
-
-def _whole_places(said: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
-    """The places of ``said`` as written, one overlapping an earlier or longer one left out: ``左上方`` is the upper
-    left, not also the top (a twin high on the screen is not picked by ``左上方的第二个``)."""
-    found = sorted((m.start(), -len(m.group()), m.group(), xs, ys) for pattern, xs, ys in _PLACE_RE
-                   for m in [pattern.search(said)] if m)
-    kept, end = [], -1
-    for start, neg_len, words, xs, ys in found:
-        if start >= end:
-            kept.append((words, xs, ys))
-            end = start - neg_len
-    return kept
-
-
-def _at(element: Element, step: Step, xs: tuple[float, float], ys: tuple[float, float]) -> bool:
-    x, y = element.center
-    w, h = step.screenshot.width or 1, step.screenshot.height or 1
-    return xs[0] <= x / w <= xs[1] and ys[0] <= y / h <= ys[1]
 
 
 def _editable(e: Element) -> bool:
@@ -323,8 +286,8 @@ def twin_place_conflict(said: str, step: Step) -> bool:
                  and normalize(element_label(e)).strip() == label]
         if not twins:
             continue
-        for _, xs, ys in _whole_places(said):
-            if not _at(own, step, xs, ys) and any(_at(t, step, xs, ys) for t in twins) and any(
+        for _, xs, ys in whole_places(said):
+            if not at_place(own, step, xs, ys) and any(at_place(t, step, xs, ys) for t in twins) and any(
                     _other_half(own, twins, axis, span) for axis, span in ((0, xs), (1, ys))):
                 return True
         for pattern, axis, end in _RELATIVE_RE:
@@ -390,12 +353,12 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
             evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
         elif chosen is not None:
             scores[id(chosen)] = scores.get(id(chosen), 0) + 6 + name
-    for words, xs, ys in _places(said):
-        if _at(target, step, xs, ys):
+    for words, xs, ys in screen_places(said):
+        if at_place(target, step, xs, ys):
             total += 3
             evidence.append(Evidence("place", words))
         for e in visible:
-            if id(e) in scores and _at(e, step, xs, ys):
+            if id(e) in scores and at_place(e, step, xs, ys):
                 scores[id(e)] += 3
     for pattern, fits in _ROLE_RE:
         m = pattern.search(said)

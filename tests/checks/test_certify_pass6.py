@@ -166,6 +166,6 @@ def test_a_place_said_after_the_decision_is_where_the_target_is():
 
 
 def test_a_place_is_read_whole_not_also_as_the_places_inside_it():
-    from sftdata.checks.target_evidence import _whole_places
-    assert [w for w, _, _ in _whole_places("屏幕左上方的第二个“商品图片”")] == ["左上"]
-    assert [w for w, _, _ in _whole_places("the Save at the upper right")] == ["upper right"]
+    from sftdata.checks.screen_places import whole_places
+    assert [w for w, _, _ in whole_places("屏幕左上方的第二个“商品图片”")] == ["左上"]
+    assert [w for w, _, _ in whole_places("the Save at the upper right")] == ["upper right"]

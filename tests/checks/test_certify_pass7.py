@@ -1,7 +1,7 @@
-"""Pass 7: each class in words other than the blind parts'. A swipe's direction said as a gloss of the finger or the
-content (``(finger slides up)``, ``（手指往上）``) is how the swipe goes, not what happens after it; a swipe back
-(``往回划``) or a push (``往上推``) is a swipe; ``选 Premium`` is a choice. A clause whose verb moves the agent somewhere (``that puts me on …``) is an
-outcome."""
+"""Pass 7: each class in words other than the blind parts' (docs/checks.md, "Pass 7"): a swipe's direction said
+as a gloss of the finger or the content; a clause whose verb moves the agent somewhere as an outcome; a
+demonstrative row; a control or field named by its translation; an action label said as the imperative; a cell
+of a grid; 'start with'; a part done before the decision and a recount's last item."""
 from __future__ import annotations
 
 import pytest
