@@ -79,15 +79,14 @@ def test_a_clause_that_moves_the_agent_somewhere_is_an_outcome(text, outcome):
 
 
 def _listing() -> list[Element]:
-    """Four rows of a web listing, each a title link and a Follow button (a row's text holds its children's)."""
+    """Four rows of a web listing: the row (its text holds its children's), its title link, its Follow button."""
     out: list[Element] = []
-    for n, name in enumerate(("Lake painter view #5", "Lake painter view #6", "Lake painter view #7",
-                              "Lake painter view #8")):
-        top = 20 + 170 * n
-        out += [Element(len(out), (32, top, 1248, top + 150), text=f"{name} Follow artist", tag="li",
-                        flags=("visible",)),
-                Element(len(out) + 1, (176, top + 18, 696, top + 47), text=name, tag="a", flags=V),
-                Element(len(out) + 2, (1040, top + 60, 1220, top + 105), text="Follow artist", tag="button", flags=V)]
+    for n in range(4):
+        name, top = f"Lake painter view #{n + 5}", 20 + 170 * n
+        parts = ((f"{name} Follow artist", "li", (32, top, 1248, top + 150), ("visible",)),
+                 (name, "a", (176, top + 18, 696, top + 47), V),
+                 ("Follow artist", "button", (1040, top + 60, 1220, top + 105), V))
+        out += [Element(len(out) + k, box, text=text, tag=tag, flags=flags) for k, (text, tag, box, flags) in enumerate(parts)]
     return out
 
 
@@ -145,13 +144,18 @@ def test_a_chinese_label_named_in_english_certifies():
     assert got.outcome == "certified", got.reasons
 
 
-def _booking(into: int, value: str, text: str) -> Certification:
+def _form(names: tuple[str, str], into: int, value: str, text: str) -> Certification:
+    """Two text fields side by side, named by their placeholders; the call types ``value`` into ``names[into]``."""
     fields = [Element(n, (32 + 400 * n, 100, 400 + 400 * n, 140), hint=name, tag="input", flags=V + ("editable",),
-                      attrs=(("placeholder", name), ("type", "text"))) for n, name in enumerate(("Check-in", "Check-out"))]
+                      attrs=(("placeholder", name), ("type", "text"))) for n, name in enumerate(names)]
     step = Step(0, PAGE, Action("type", point=fields[into].center, text=value, element=fields[into]), elements=fields)
-    return certify(_episode(step, "Book a room", web=True), 0, {"reasoning": text, "function": {
+    return certify(_episode(step, "Fill the form", web=True), 0, {"reasoning": text, "function": {
         "name": "type", "parameters": {"target_element": f"“{fields[into].hint}”元素", "text": value}}},
         cjk_threshold=0.0)
+
+
+def _booking(into: int, value: str, text: str) -> Certification:
+    return _form(("Check-in", "Check-out"), into, value, text)
 
 
 def test_a_field_named_by_its_translation_must_be_the_calls():
@@ -226,12 +230,7 @@ def test_a_row_without_a_column_does_not_single_out_a_tile():
 
 
 def _search_form(into: int, value: str, text: str) -> Certification:
-    fields = [Element(n, (32 + 400 * n, 100, 400 + 400 * n, 140), hint=name, tag="input", flags=V + ("editable",),
-                      attrs=(("placeholder", name), ("type", "text"))) for n, name in enumerate(("Make or model", "Zip"))]
-    step = Step(0, PAGE, Action("type", point=fields[into].center, text=value, element=fields[into]), elements=fields)
-    return certify(_episode(step, "Find a used Civic near 94110", web=True), 0, {"reasoning": text, "function": {
-        "name": "type", "parameters": {"target_element": f"“{fields[into].hint}”元素", "text": value}}},
-        cjk_threshold=0.0)
+    return _form(("Make or model", "Zip"), into, value, text)
 
 
 @pytest.mark.parametrize("text", ["Two boxes here. Start with the car — Civic.",
