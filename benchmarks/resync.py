@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sftdata.loaders import resync as resync_module  # noqa: E402
 from sftdata.loaders.resync import resync, resync_per_byte  # noqa: E402
-from sftdata.loaders.tfrecord import _HEADER, _Source, frame_record, read_tfrecords  # noqa: E402
+from sftdata.loaders.tfrecord import HEADER, RecordSource, frame_record, read_tfrecords  # noqa: E402
 
 
 def _measure(scan, garbage: bytes, record: bytes) -> tuple[float, int | None]:
-    data = b"\xff" * _HEADER.size + garbage + record  # a header whose CRC fails, as the reader sees it
-    src = _Source(io.BytesIO(data), compressed=False)
-    src.skip(_HEADER.size)
+    data = b"\xff" * HEADER.size + garbage + record  # a header whose CRC fails, as the reader sees it
+    src = RecordSource(io.BytesIO(data), compressed=False)
+    src.skip(HEADER.size)
     started = time.perf_counter()
     skipped = scan(src, 1 << 30)
     return time.perf_counter() - started, skipped

@@ -29,7 +29,7 @@ from sftdata.io import iter_jsonl  # noqa: E402
 from sftdata.model import Episode  # noqa: E402
 from sftdata.checks.certify import certify_items  # noqa: E402
 from sftdata.checks.memory_check import memory_problems  # noqa: E402
-from sftdata.annotate.template import TEMPLATE_VERSION, _clean, template_items  # noqa: E402
+from sftdata.annotate.template import TEMPLATE_VERSION, quotable_goal, template_items  # noqa: E402
 
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 
@@ -78,7 +78,7 @@ def measure(name: str, episodes: list[Episode]) -> dict:
             cut_reasonings += bool(_CUT.search(text))
             cut_items += bool(_CUT.search(text) or _CUT.search(item["memory"]))
             instruction = ep.steps[i].instruction
-            bare = text.replace(_clean(ep.goal) or "\x00", "")  # the goal may hold the instruction's words
+            bare = text.replace(quotable_goal(ep.goal) or "\x00", "")  # the goal may hold the instruction's words
             typed = ep.steps[i].action.text or "\x00"
             quotes += bool(instruction and len(instruction) > 3 and typed not in instruction
                            and instruction.strip().rstrip(".") in bare)

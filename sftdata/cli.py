@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, executor_flags, main, open_executor
+from .cli_base import fatal_to_exit, executor_flags, main, open_executor
 from .annotate.options import AnnotateOptions
 from .config import ReportOptions, TopLevel
 from .errors import FatalError
@@ -47,7 +47,7 @@ def ingest_command(cls) -> click.Command:
     @click_options(cls.options)
     @click_options(TopLevel, skip=("run_dir",))
     @PROGRESS
-    @_fatal_to_exit
+    @fatal_to_exit
     def command(run_dir, progress, **options):
         from .ingest import ingest_stage
 
@@ -109,7 +109,7 @@ for _stage_class in STAGES.values():
 @click_options(TopLevel, skip=("run_dir",), overrides="config")
 @click_options(AnnotateOptions, only=("backend", "model", "base_url"), overrides="[annotate]")
 @PROGRESS
-@_fatal_to_exit
+@fatal_to_exit
 def run_command(config, print_example_config, workers, executor, address, backend, model, base_url, strict, progress):
     """Run the whole conversion from a TOML config: ingest, annotate, judge (with a [judge] table), validate,
     export, report.
@@ -165,7 +165,7 @@ def run_command(config, print_example_config, workers, executor, address, backen
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(ReportOptions)
 @executor_flags
-@_fatal_to_exit
+@fatal_to_exit
 def report(run_dir, **options):
     """Write one self-contained HTML page about a run (images embedded, no network needed to view it).
 
@@ -192,7 +192,7 @@ def report(run_dir, **options):
 @click.option("--episode", "episode_id", required=True, help="Episode id (as in episodes.jsonl).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Image file to write: .png, or .jpg/.jpeg for JPEG.")
-@_fatal_to_exit
+@fatal_to_exit
 def inspect(run_dir, episode_id, out):
     """Draw a contact sheet of one episode: annotator images with their marks, step, action, instruction.
 
@@ -209,7 +209,7 @@ def inspect(run_dir, episode_id, out):
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the totals as JSON.")
-@_fatal_to_exit
+@fatal_to_exit
 def summary(run_dir, as_json):
     """Print what a run directory holds: episodes, steps, actions, rejects by reason.
 
@@ -271,7 +271,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
                                    "others: choose one")
         from .synthetic.phone_annotated import write_phone_annotated
 
-        count = _fatal_to_exit(write_phone_annotated)(out, n_episodes=n_episodes or 4, seed=seed, size=size_of(size))
+        count = fatal_to_exit(write_phone_annotated)(out, n_episodes=n_episodes or 4, seed=seed, size=size_of(size))
         click.echo(f"wrote {count} annotated phone trajectories to {out}; next: sftdata ingest annotated {out} "
                    "--out RUN")
         return
@@ -280,7 +280,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
             raise click.UsageError("--annotated-web and --mind2web write different things: choose one")
         from .synthetic.web_annotated import write_web_annotated
 
-        count = _fatal_to_exit(write_web_annotated)(out, n_episodes=n_episodes or 4, seed=seed)
+        count = fatal_to_exit(write_web_annotated)(out, n_episodes=n_episodes or 4, seed=seed)
         click.echo(f"wrote {counted(count, 'annotated web trajectory', 'annotated web trajectories')} to {out}")
         return
     if out.is_dir():

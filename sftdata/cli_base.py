@@ -20,7 +20,7 @@ from .options import id_list
 from .plural import counted
 
 
-def _fatal_to_exit(fn):
+def fatal_to_exit(fn):
     """Turn a FatalError into a one-line message on stderr and its exit status (see exitcodes; no traceback)."""
     @wraps(fn)
     def wrapper(*args, **kwargs):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, main
+from .cli_base import fatal_to_exit, main
 from .exitcodes import NothingProduced
 
 
@@ -17,7 +17,7 @@ from .exitcodes import NothingProduced
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help="Write the report as JSON here, '-' for standard output instead of the table "
                    "[default: EXPORT/eval/<PREDICTIONS name>.json, which `sftdata report` shows].")
-@_fatal_to_exit
+@fatal_to_exit
 def eval_command(predictions, export_dir, json_out):
     """Score a model's answers against an RL export's ground truth, in the export's format.
 

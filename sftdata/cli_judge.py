@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, batch_flags, llm_stats_line, main, run_llm_stage
+from .cli_base import fatal_to_exit, batch_flags, llm_stats_line, main, run_llm_stage
 from .judge.options import JudgeOptions
 from .options import click_options, from_cli
 from .exitcodes import EndpointUnavailable
@@ -16,7 +16,7 @@ from .plural import counted
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(JudgeOptions)
 @batch_flags
-@_fatal_to_exit
+@fatal_to_exit
 def judge(run_dir, write_requests, import_results, **options):
     """Judge every annotated reasoning: aligned, grounded, hindsight, target, a 1-5 score (RUN/judgements.jsonl).
 

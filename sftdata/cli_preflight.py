@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, main
+from .cli_base import fatal_to_exit, main
 
 
 @main.command()
@@ -16,7 +16,7 @@ from .cli_base import _fatal_to_exit, main
 @click.option("--max-length", type=click.IntRange(min=1), help="Swift's --max_length [default: the export's].")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the findings as JSON here [default: EXPORT_DIR/preflight.json].")
-@_fatal_to_exit
+@fatal_to_exit
 def preflight(export_dir, model_dir, max_length, json_out):
     """Encode every row of an export with ms-swift's template and report what training would lose.
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, main
+from .cli_base import fatal_to_exit, main
 from .plural import counted, plural
 
 from .review import ONLY
@@ -35,7 +35,7 @@ def review() -> None:
                    "review queue, episodes with a step the checks leave unsure and no judge model passed.")
 @click.option("--image-url", help="Write the images to OUT/images/ and reference them as IMAGE_URL + name (e.g. "
                                   "'/data/local-files/?d=review/images/') [default: inline data URLs].")
-@_fatal_to_exit
+@fatal_to_exit
 def review_export(run_dir, out, sample, seed, only, image_url):
     """Write Label Studio tasks (one per episode) and the labeling config for human review of RUN_DIR.
 
@@ -62,7 +62,7 @@ def review_export(run_dir, out, sample, seed, only, image_url):
 @review.command("import")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("export_json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@_fatal_to_exit
+@fatal_to_exit
 def review_import(run_dir, export_json):
     """Apply a Label Studio JSON export of review tasks to RUN_DIR (idempotent).
 
@@ -108,7 +108,7 @@ _token = click.option("--token", envvar="LABEL_STUDIO_API_KEY",
 @click.option("--only", type=click.Choice(ONLY), default="all", show_default=True,
               help="Episodes the judge (else the rules check) failed or passed; unsure: the review queue (a step the "
                    "checks leave unsure that no judge model passed).")
-@_fatal_to_exit
+@fatal_to_exit
 def review_push(run_dir, url, token, title, local_files, sample, seed, only):
     """Create a Label Studio project with RUN_DIR's review tasks (through its API).
 
@@ -131,7 +131,7 @@ def review_push(run_dir, url, token, title, local_files, sample, seed, only):
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_url
 @_token
-@_fatal_to_exit
+@fatal_to_exit
 def review_pull(run_dir, url, token):
     """Download the pushed project's annotations and apply them to RUN_DIR, as `review import` does.
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from .cli_base import _fatal_to_exit, batch_flags, executor_flags, llm_stats_line, main, open_executor, run_llm_stage
+from .cli_base import fatal_to_exit, batch_flags, executor_flags, llm_stats_line, main, open_executor, run_llm_stage
 from .errors import FatalError
 from .exitcodes import EndpointUnavailable, NothingProduced
 from .plural import counted, plural
@@ -21,7 +21,7 @@ from .options import click_options, from_cli
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click_options(AnnotateOptions)
 @batch_flags
-@_fatal_to_exit
+@fatal_to_exit
 def annotate(run_dir, write_requests, import_results, **options):
     """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
 
@@ -69,7 +69,7 @@ def annotate(run_dir, write_requests, import_results, **options):
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write the full report as JSON.")
 @click_options(ValidateTable)
 @executor_flags
-@_fatal_to_exit
+@fatal_to_exit
 def validate(run_dir, episodes_path, annotations_path, report, cjk_threshold, **options):
     """Check reasoning/action alignment of an annotation file and report why items fail (exit 1 on failures).
 
@@ -115,7 +115,7 @@ def _validate_files(payload: tuple[Path, Path, float]):
 @click.option("--force", is_flag=True, help="Replace an earlier sftdata export in --out (never any other folder).")
 @click_options(ExportOptions)
 @executor_flags
-@_fatal_to_exit
+@fatal_to_exit
 def export(run_dir, out, force, **options):
     """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 

@@ -99,7 +99,7 @@ class LLMStage(Stage):
         """Inputs (size and mtime), options (an endpoint without credentials), the prompt file and the code; None
         for the batch backend (an import is never skipped: each results file is new)."""
         from .llm.backends import redact_url
-        from .stage_inputs import _stat, code_stamp
+        from .stage_inputs import file_stat, code_stamp
 
         if self.opts.backend == "batch":
             return None
@@ -107,7 +107,7 @@ class LLMStage(Stage):
         if options.get("base_url"):
             options["base_url"] = redact_url(options["base_url"])
         prompt = getattr(self.opts, "prompt_file", None)
-        return {"inputs": {p.name: _stat(p) for p in self.inputs()}, "options": options,
+        return {"inputs": {p.name: file_stat(p) for p in self.inputs()}, "options": options,
                 "prompt": _digest(Path(prompt)) if prompt else None, "code": code_stamp()}
 
     def final_fingerprint(self, completed: bool) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ from .rundir import RunDir
 _NOT_REPORTED = ("report", "pipeline", "validate")
 
 
-def _stat(path: Path) -> list[int] | None:
+def file_stat(path: Path) -> list[int] | None:
     try:
         st = path.stat()
     except OSError:
@@ -57,7 +57,7 @@ def _without_elapsed(value: Any) -> Any:
 
 def validate_fingerprint(run: RunDir, cjk_threshold: float) -> dict[str, Any]:
     """validate reads the episodes and the annotations."""
-    return {"episodes": _stat(run.episodes_path), "annotations": _stat(run.annotations_path),
+    return {"episodes": file_stat(run.episodes_path), "annotations": file_stat(run.annotations_path),
             "options": {"cjk_threshold": cjk_threshold}, "code": code_stamp()}
 
 
@@ -68,9 +68,9 @@ def report_fingerprint(run: RunDir, *, samples: int, seed: int, max_length: int 
     digest = hashlib.sha256(json.dumps(_without_elapsed(stages), sort_keys=True, default=str).encode()).hexdigest()
     exports_root = run.path / "export"
     exports = sorted(p for p in exports_root.iterdir() if p.is_dir()) if exports_root.is_dir() else []
-    return {"ledgers": {p.name: _stat(p) for p in (run.episodes_path, run.annotations_path, run.rejects_path,
+    return {"ledgers": {p.name: file_stat(p) for p in (run.episodes_path, run.annotations_path, run.rejects_path,
                                                    run.judgements_path, run.reviews_path)},
             "manifest": digest,
-            "exports": {p.name: [_stat(p / "manifest.json"), _stat(p / "lengths.json"),
-                                 *(_stat(e) for e in sorted((p / "eval").glob("*.json")))] for p in exports},
+            "exports": {p.name: [file_stat(p / "manifest.json"), file_stat(p / "lengths.json"),
+                                 *(file_stat(e) for e in sorted((p / "eval").glob("*.json")))] for p in exports},
             "options": {"samples": samples, "seed": seed, "max_length": max_length}, "code": code_stamp()}

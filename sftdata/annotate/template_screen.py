@@ -16,16 +16,16 @@ from ..checks.check import mark_words
 from ..checks.decision import quote  # noqa: F401 (the template's quoting lives beside the checks' reading of it)
 from ..checks.screen_text import same_label, visible_elements
 
-_SPACE = re.compile(r"\s+")
-_SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
-_TRAILING = " \t\r\n。.!！;；,，"
+SPACE = re.compile(r"\s+")
+SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
+TRAILING = " \t\r\n。.!！;；,，"
 _ROWS = ((0.12, "顶部"), (0.38, "上方"), (0.62, "中部"), (0.88, "下方"), (9.9, "底部"))
 _PLACES = {  # (row, column) -> place; column L/C/R, or W for an element spanning most of the width
     "顶部": ("左上角", "顶部居中", "右上角"), "上方": ("左上方", "上方居中", "右上方"),
     "中部": ("中部偏左", "中央", "中部偏右"), "下方": ("左下方", "下方居中", "右下方"),
     "底部": ("左下角", "底部居中", "右下角"),
 }
-_SWIPES = {  # finger direction -> (gesture, why)
+SWIPES = {  # finger direction -> (gesture, why)
     "up": ("向上滑动", "让内容上移，查看下方更多内容"),
     "down": ("向下滑动", "让内容下移，回到上方查看之前的内容"),
     "left": ("向左滑动", "切换到右侧的下一项内容"),
@@ -35,7 +35,7 @@ _ORDINALS = "一二三四五六七八九十"
 _GENERIC = {"返回", "back", "navigate up", "向上导航", "更多选项", "more options", "更多", "more"}
 
 
-def _pick(options: Sequence[str], key: str) -> str:
+def pick_variant(options: Sequence[str], key: str) -> str:
     return options[int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % len(options)]
 
 
@@ -74,7 +74,7 @@ def element_type(element: Element, screen_width: int) -> str:
     return "按钮" if element.has("clickable") else "控件"
 
 
-def _labelled_element(step: Step) -> Element | None:
+def labelled_element(step: Step) -> Element | None:
     """The element whose text or description :func:`grounding_label` names (same candidate order)."""
     action = step.action
     if action.point is None:
@@ -85,9 +85,9 @@ def _labelled_element(step: Step) -> Element | None:
     return next((e for e in candidates if (e.text or e.desc).strip()), None)
 
 
-def _shown(label: str) -> str:
+def label_shown(label: str) -> str:
     """A label fit to quote: whitespace collapsed, never cut (a cut label teaches a model incomplete names)."""
-    return _SPACE.sub(" ", label).strip()
+    return SPACE.sub(" ", label).strip()
 
 
 def target_description(step: Step) -> str:
@@ -95,7 +95,7 @@ def target_description(step: Step) -> str:
     e.g. ``屏幕左上方的“Mobiles”图片``; without an element under the point, what can be known OCR-free: the
     nearest labelled element, else the bar it sits in, its position and the colour of the region."""
     shot, action = step.screenshot, step.action
-    label, element = grounding_label(step), _labelled_element(step)
+    label, element = grounding_label(step), labelled_element(step)
     if element is None and action.element is not None:
         element = action.element  # unlabelled node: its kind and position still help
     if element is None:
@@ -108,7 +108,7 @@ def target_description(step: Step) -> str:
     if not text:
         rid = element.resource_id.rsplit("/", 1)[-1]
         return f"{where}的{kind}" + (f"（资源名{quote(rid)}）" if rid and not mark_words(rid) else "")
-    shown = _shown(text)
+    shown = label_shown(text)
     if label and not mentions(shown, label):
         shown = label
     twins, rank = same_label(step, element)
@@ -121,14 +121,14 @@ def _nearest_label(step: Step) -> str | None:
     x, y = step.action.point  # type: ignore[misc]
     best, reach = None, 0.1 * step.screenshot.width
     for e in visible_elements(step):
-        text = _SPACE.sub(" ", e.text or e.desc).strip()
+        text = SPACE.sub(" ", e.text or e.desc).strip()
         if not text or mark_words(text):
             continue
         left, top, right, bottom = e.bounds
         distance = math.hypot(max(left - x, 0, x - right), max(top - y, 0, y - bottom))
         if distance <= reach:
             best, reach = text, distance
-    return _shown(best) if best else None
+    return label_shown(best) if best else None
 
 
 def _unlabelled_point(step: Step) -> str:
@@ -151,7 +151,7 @@ def _unlabelled_point(step: Step) -> str:
     return f"{where}{bar}{colour + '的' if colour else '的'}图标或按钮"
 
 
-def _salient(step: Step, limit: int = 4) -> list[str]:
+def salient_labels(step: Step, limit: int = 4) -> list[str]:
     """Up to ``limit`` short visible labels of the current screen: at most two from the header (top fifth), then
     the body, each top to bottom; the status bar, near-duplicates and the generic navigation controls every
     screen has (back, navigate up, more options) are left out."""
@@ -159,7 +159,7 @@ def _salient(step: Step, limit: int = 4) -> list[str]:
 
     def shown():
         for e in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
-            label = _SPACE.sub(" ", e.text or e.desc).strip()
+            label = SPACE.sub(" ", e.text or e.desc).strip()
             top, bottom = e.bounds[1], e.bounds[3]
             if (e.has("visible") and 2 <= len(label) <= 16 and top < bottom and (top + bottom) / 2 >= 0.05 * height
                     and any(ch.isalpha() for ch in label) and not mark_words(label)
@@ -230,7 +230,7 @@ def observation(step: Step, key: str = "", common: frozenset[str] = frozenset())
     >>> observation(Step(0, shot, Action("click", point=(540, 1200)), meta={"target_colour": "绿色"}))
     '要操作的位置在屏幕中央，那里是一块绿色区域'
     """
-    labels = _salient(step)
+    labels = salient_labels(step)
     field = next((e for e in visible_elements(step) if e.has("editable") and e.has("focused")), None)
     if labels and key:
         labels = unusual_first(labels, common)[::-1]  # the variants below lead with the last label
@@ -240,17 +240,17 @@ def observation(step: Step, key: str = "", common: frozenset[str] = frozenset())
         if key:  # the body's labels first: a header is the same on every screen of an app
             back = "、".join(quote(label) for label in labels[::-1]) + ("等内容" if len(labels) > 2 else "")
             others = "、".join(quote(label) for label in labels[:-1]) or "别的内容"
-            target = _labelled_element(step) if step.action.type in ("click", "long_press") else None
-            name = _shown(target.text or target.desc) if target is not None else ""
+            target = labelled_element(step) if step.action.type in ("click", "long_press") else None
+            name = label_shown(target.text or target.desc) if target is not None else ""
             here = place(*target.center, step.screenshot.width, step.screenshot.height) if target is not None else ""
-            text = _pick((f"{back}都显示在当前界面上", f"{quote(labels[-1])}所在的这个界面还显示着{others}",
+            text = pick_variant((f"{back}都显示在当前界面上", f"{quote(labels[-1])}所在的这个界面还显示着{others}",
                           f"{quote(labels[-1])}和{quote(labels[0])}都在屏幕上" if len(labels) > 1
                           else f"屏幕上有{shown}", f"{back}是这个界面上能看到的内容",
                           f"{quote(name)}就在{here}，界面上还有{back}" if name and not mark_words(name)
                           else f"{back}都显示在当前界面上"), key)
         else:
             key = f"{step.screenshot.sha256}\x1f{step.index}"
-            text = _pick((f"当前屏幕上可以看到{shown}", f"{shown}都显示在当前界面上", f"这个界面上有{shown}",
+            text = pick_variant((f"当前屏幕上可以看到{shown}", f"{shown}都显示在当前界面上", f"这个界面上有{shown}",
                           f"屏幕上列着{shown}", f"{quote(labels[0])}所在的这个界面还显示着{rest}"), key)
         return text + ("，有一个输入框处于激活状态" if field is not None else "")
     action = step.action
@@ -269,9 +269,9 @@ def observation(step: Step, key: str = "", common: frozenset[str] = frozenset())
 SUMMARY_MAX = 40  # characters of an action_summary (a short imperative)
 
 
-def _cut(text: str, limit: int) -> str:
+def whole_or_empty(text: str, limit: int) -> str:
     """``text`` when it fits in ``limit`` characters, else '' (a value or label is said whole or not at all)."""
-    text = _SPACE.sub(" ", text).strip()
+    text = SPACE.sub(" ", text).strip()
     return text if len(text) <= limit else ""
 
 
@@ -293,11 +293,11 @@ def action_summary(step: Step, full: bool = False) -> str:
     action = step.action
     if action.type in ("click", "long_press"):
         verb = "点击" if action.type == "click" else "长按"
-        element = _labelled_element(step)
+        element = labelled_element(step)
         kind = element_type(element, step.screenshot.width) if element is not None else ""
         if element is not None:
             label = grounding_label(step)
-            shown = _shown((element.text or element.desc).strip())
+            shown = label_shown((element.text or element.desc).strip())
             if label and not mentions(shown, label):
                 shown = label
             suffix = "" if kind in ("文本", "控件", "选项", "图片") or shown.endswith(kind[-1]) else kind
@@ -310,11 +310,11 @@ def action_summary(step: Step, full: bool = False) -> str:
                           step.screenshot.height).removeprefix("屏幕") + "的" + (kind or "图标或按钮")
         return verb + where
     if action.type == "swipe":
-        return _SWIPES[action.direction or "up"][0]
+        return SWIPES[action.direction or "up"][0]
     if action.type == "input":
-        text = _cut(action.text or "", limit - 4)
+        text = whole_or_empty(action.text or "", limit - 4)
         return "输入" + (quote(text) if text else "文本")
     if action.type == "open_app":
-        app = _cut(action.app or "", limit - 6)
+        app = whole_or_empty(action.app or "", limit - 6)
         return f"打开{quote(app)}应用" if app else "打开应用"
     return {"back": "返回上一页", "home": "回到桌面", "wait": "等待页面加载", "done": "结束任务"}[action.type]

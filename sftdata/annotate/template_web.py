@@ -36,8 +36,9 @@ from .progress import task_memory
 from ..checks.calls import (ID_ATTRS, element_label, expected_parameters, function_name, grounding_label, mentions, normalize,
                     target_element)
 from ..checks.check import cjk_share, mark_words
-from .template import (_SPACE, _clean, _cut, _one_line, _pick, _shown, common_labels, pick_labels, place, quote,
-                       unusual_first)
+from .template import one_line, quotable_goal
+from .template_screen import (SPACE, common_labels, label_shown, pick_labels, pick_variant, place, quote,
+                              unusual_first, whole_or_empty)
 
 SUMMARY_MAX = 40  # characters of an action_summary
 _ROLES = {"button": "按钮", "link": "链接", "textbox": "输入框", "searchbox": "搜索框", "combobox": "下拉框",
@@ -100,7 +101,7 @@ def _named(step: Step) -> tuple[Element | None, str, bool]:
     label = element_label(element)
     if not label or mark_words(label):
         return element, "", False
-    shown = _shown(label)
+    shown = label_shown(label)
     want = grounding_label(step)
     if want and not mentions(shown, want):
         shown = want
@@ -143,7 +144,7 @@ def _card_title(step: Step, element: Element) -> str | None:
     box = min(boxes, key=lambda e: e.area)
     own = normalize(element_label(element))
     for e in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
-        label = _SPACE.sub(" ", element_label(e)).strip()
+        label = SPACE.sub(" ", element_label(e)).strip()
         inside = box.contains(e.center) and e.area < box.area
         if (inside and len(label) >= 3 and normalize(label) != own and any(ch.isalpha() for ch in label)
                 and not PRICE.fullmatch(label) and not mark_words(label) and own not in normalize(label)):
@@ -165,7 +166,7 @@ def _page_labels(step: Step, limit: int = 4) -> list[str]:
 
     def shown():
         for e in sorted(step.elements, key=lambda e: (e.bounds[1], e.bounds[0])):
-            label = _SPACE.sub(" ", e.text or e.desc or e.hint).strip()
+            label = SPACE.sub(" ", e.text or e.desc or e.hint).strip()
             top, bottom = e.bounds[1], e.bounds[3]
             if ((e.has("visible") or not flagged) and 2 <= len(label) <= 30 and bottom > max(top, 0)
                     and top < height and any(ch.isalpha() for ch in label) and not mark_words(label)):
@@ -202,7 +203,7 @@ def observation(step: Step, episode: Episode, key: str = "") -> str:
         where = f"{quote(site)}的页面" if site else "这个网页"
         last = quote(labels[-1])
         back = "、".join(quote(x) for x in labels[::-1]) + ("等内容" if len(labels) > 2 else "")
-        text = _pick((f"{back}都在{where}上", f"{back}显示在{where}上", f"{last}等内容显示在{where}上",
+        text = pick_variant((f"{back}都在{where}上", f"{back}显示在{where}上", f"{last}等内容显示在{where}上",
                       f"{last}和{quote(labels[0])}都在{where}上" if len(labels) > 1 else f"{where}上有{shown}",
                       f"{last}出现在{where}上", _target_first(step, where, back)), key) if key \
             else f"{lead}可以看到{shown}"
@@ -234,10 +235,10 @@ def action_summary(step: Step, full: bool = False) -> str:
     if action.type == "scroll":
         return _SCROLLS[action.direction or "down"][0]
     if action.type == "go_to_url":
-        url = _cut(action.url or "", limit - 6)
+        url = whole_or_empty(action.url or "", limit - 6)
         return "打开网址" + (quote(url) if url else "")
     if action.type == "new_tab":
-        url = _cut(action.url or "", limit - 11)
+        url = whole_or_empty(action.url or "", limit - 11)
         return "打开新标签页" + (f"并访问{quote(url)}" if url else "")
     if action.type == "back":
         return "返回上一页"
@@ -249,12 +250,12 @@ def action_summary(step: Step, full: bool = False) -> str:
 
 def _before(prev: Step | None, key: str) -> str:
     if prev is None:
-        return _pick(("现在还没有进行任何操作", "任务刚开始", "这是第一个操作"), key)
+        return pick_variant(("现在还没有进行任何操作", "任务刚开始", "这是第一个操作"), key)
     did = action_summary(prev, full=True)
     if prev.meta.get("ineffective") is True:
         why = "可能没有点中" if prev.action.type == "click" else "操作没有生效"
-        return _pick((f"上一步{did}后页面没有变化，{why}", f"{did}没有反应，页面还是原样，{why}"), key)
-    return _pick((f"刚才{did}", f"{did}这一步已经做完", f"已经{did}", f"上一步{did}"), key)
+        return pick_variant((f"上一步{did}后页面没有变化，{why}", f"{did}没有反应，页面还是原样，{why}"), key)
+    return pick_variant((f"刚才{did}", f"{did}这一步已经做完", f"已经{did}", f"上一步{did}"), key)
 
 
 def _opening(goal: str | None, before: str, seen: str, index: int, key: str) -> str:
@@ -262,11 +263,11 @@ def _opening(goal: str | None, before: str, seen: str, index: int, key: str) -> 
     restated that vary by step (openings shared by many items teach a model one way to start)."""
     g = quote(goal) if goal else None
     if not g:
-        return _pick((f"{before}。{seen}。", f"{seen}。{before}。"), key)
+        return pick_variant((f"{before}。{seen}。", f"{seen}。{before}。"), key)
     if index == 0:
-        return _pick((f"任务是{g}，{before}。{seen}。", f"{seen}。{before}，目标是{g}。", f"目标：{g}。{seen}。",
+        return pick_variant((f"任务是{g}，{before}。{seen}。", f"{seen}。{before}，目标是{g}。", f"目标：{g}。{seen}。",
                       f"{g}是这次的任务。{seen}。", f"{seen}。要完成的是{g}。"), key)
-    return _pick((f"{before}，目标仍是{g}。{seen}。", f"{seen}。{before}。", f"{before}。{seen}。",
+    return pick_variant((f"{before}，目标仍是{g}。{seen}。", f"{seen}。{before}。", f"{before}。{seen}。",
                   f"{seen}。{before}，任务是{g}。", f"{before}。{seen}。", f"{seen}。{before}。"), key)
 
 
@@ -279,12 +280,12 @@ def _in_goal(text: str | None, goal: str) -> bool:
 def _plan(step: Step, key: str) -> str | None:
     """The step's low-level instruction as a clause, when it is a plan in words (a source's rendering of the
     ground-truth action, such as ``[button] Search -> CLICK``, is not one)."""
-    plan = _clean(step.instruction) if step.action.type != "done" else None
+    plan = quotable_goal(step.instruction) if step.action.type != "done" else None
     if not plan or "->" in plan:
         return None
     if cjk_share(plan) >= 0.8:
-        return _pick((f"这一步要{plan}", f"按照计划，这一步要{plan}"), key)
-    return _pick((f"本步的指令是{quote(plan)}", f"按照指令{quote(plan)}"), key)
+        return pick_variant((f"这一步要{plan}", f"按照计划，这一步要{plan}"), key)
+    return pick_variant((f"本步的指令是{quote(plan)}", f"按照指令{quote(plan)}"), key)
 
 
 def _act(step: Step, prev: Step | None, episode: Episode, i: int, key: str) -> str:
@@ -298,33 +299,33 @@ def _act(step: Step, prev: Step | None, episode: Episode, i: int, key: str) -> s
         target = target_description(step)
         _, shown, _ = _named(step)
         if shown and _in_goal(shown, goal):
-            return lead + _pick((f"任务提到{quote(shown)}，所以点击{target}。", f"{quote(shown)}正是任务需要的，点击{target}。"), key)
-        return lead + _pick((f"要推进任务，需要点击{target}。", f"任务的下一步需要点击{target}。",
+            return lead + pick_variant((f"任务提到{quote(shown)}，所以点击{target}。", f"{quote(shown)}正是任务需要的，点击{target}。"), key)
+        return lead + pick_variant((f"要推进任务，需要点击{target}。", f"任务的下一步需要点击{target}。",
                              f"接下来点击{target}。"), key)
     if action.type in ("type", "select"):
         target = target_description(step)
         value = quote(action.text or "")
         verb = "输入" if action.type == "type" else "选择"
         if _in_goal(action.text, goal):
-            return lead + _pick((f"任务中给出的是{value}，所以在{target}中{verb}{value}。",
+            return lead + pick_variant((f"任务中给出的是{value}，所以在{target}中{verb}{value}。",
                                  f"按照任务的要求，在{target}中{verb}{value}。"), key)
-        return lead + _pick((f"需要在{target}中{verb}{value}。", f"接下来在{target}中{verb}{value}。"), key)
+        return lead + pick_variant((f"需要在{target}中{verb}{value}。", f"接下来在{target}中{verb}{value}。"), key)
     if action.type == "scroll":
         gesture, why = _SCROLLS[action.direction or "down"]
-        return lead + _pick((f"当前可见的区域没有显示所需的内容，需要{gesture}，{why}。", f"{gesture}，{why}。"), key)
+        return lead + pick_variant((f"当前可见的区域没有显示所需的内容，需要{gesture}，{why}。", f"{gesture}，{why}。"), key)
     if action.type == "go_to_url":
         url = quote(action.url or "")
         if i == 0:
-            return lead + _pick((f"任务要在网站上完成，先在浏览器中打开网址{url}。", f"首先打开网址{url}。"), key)
-        return lead + _pick((f"接下来打开网址{url}。", f"现在需要访问{url}，所以打开这个网址。"), key)
+            return lead + pick_variant((f"任务要在网站上完成，先在浏览器中打开网址{url}。", f"首先打开网址{url}。"), key)
+        return lead + pick_variant((f"接下来打开网址{url}。", f"现在需要访问{url}，所以打开这个网址。"), key)
     if action.type == "new_tab":
         return lead + "需要打开一个新的标签页" + (f"并访问{quote(action.url)}。" if action.url else "。")
     if action.type == "back":
-        return lead + _pick(("当前页面不是需要的页面，返回上一个页面。", "需要回到上一个页面，所以使用浏览器的返回功能。"), key)
+        return lead + pick_variant(("当前页面不是需要的页面，返回上一个页面。", "需要回到上一个页面，所以使用浏览器的返回功能。"), key)
     if action.type == "done":
-        return _pick(("当前页面已经满足任务要求，任务目标已经完成。", "需要的操作都已完成，任务目标已经完成，结束任务。",
+        return pick_variant(("当前页面已经满足任务要求，任务目标已经完成。", "需要的操作都已完成，任务目标已经完成，结束任务。",
                       "页面显示的正是任务要求的内容，任务目标已经完成。"), key)
-    from .template import _decide as phone_act  # a phone action on a web page (wait, input...)
+    from .template import decision_sentence as phone_act  # a phone action on a web page (wait, input...)
     return phone_act(step, prev, episode, i, key)
 
 
@@ -334,7 +335,7 @@ def web_item(episode: Episode, index: int, step: Step | None = None) -> dict[str
     steps, key = episode.steps, f"{episode.id}\x1f{index}\x1f"
     step = steps[index] if step is None else step
     prev = steps[index - 1] if index > 0 else None
-    goal = _clean(episode.goal)
+    goal = quotable_goal(episode.goal)
     seen = observation(step, episode, key + "seen")
     opening = _opening(goal, _before(prev, key + "openb"), seen, index, key + "open")
     act = _act(step, prev, episode, index, key + "act")
@@ -345,6 +346,6 @@ def web_item(episode: Episode, index: int, step: Step | None = None) -> dict[str
                          "zh")
     return {"reasoning": opening + act,
             "function": {"name": function_name(step.action, web=True), "parameters": params},
-            "thought": _one_line(act), "action_summary": action_summary(step),
-            "observation": _one_line(observation(step, episode)),
-            "memory": _one_line(memory)}
+            "thought": one_line(act), "action_summary": action_summary(step),
+            "observation": one_line(observation(step, episode)),
+            "memory": one_line(memory)}

@@ -13,7 +13,7 @@ from typing import Any
 from ..io import write_bytes_atomic, write_json_atomic
 from ..review.apply import review_counts
 from .grpo import PLUGIN, SCRIPT as GRPO_SCRIPT, grpo_script, longest_answer, plugin_text
-from .shards import _check_not_empty, _stats, _warnings, export_fingerprint
+from .shards import check_not_empty, length_stats, training_warnings, export_fingerprint
 from .trainsh import train_script
 
 
@@ -21,7 +21,7 @@ def write_bundle(st: Any, shards: dict[str, list[str]], packing: dict[str, Any],
                  row_lengths: dict[str, list[int]]) -> dict[str, Any]:
     """Write the export's manifest and the files beside it into ``st.staging``; returns the manifest."""
     result, opts, fmt, stage, run = st.result, st.opts, st.fmt, st.staging, st.run
-    _check_not_empty(result, opts)
+    check_not_empty(result, opts)
     manifest = {
         "format": fmt.name, "family": opts.family,
         "options": {k: v for k, v in asdict(opts).items() if k not in ("progress", "workers")},
@@ -33,9 +33,9 @@ def write_bundle(st: Any, shards: dict[str, list[str]], packing: dict[str, Any],
                                                   **({"derived_from": st.derived} if opts.som else {}),
                                                   **({"cropped_from": st.cropped} if st.cropped else {})},
         "judges": dict(st.judges), "judged_by": st.judged_by,  # which judge passed each exported episode
-        "tokens": {k: _stats(v) for k, v in st.token_stats.items()}, "text_tokens": st.lengths_model.describe(),
+        "tokens": {k: length_stats(v) for k, v in st.token_stats.items()}, "text_tokens": st.lengths_model.describe(),
         "packing": packing, "shards": shards, "elapsed_s": round(time.monotonic() - st.started, 3),
-        "warnings": _warnings(opts), "human_review": review_counts(st.annotations),
+        "warnings": training_warnings(opts), "human_review": review_counts(st.annotations),
         "certification": {o: st.outcomes[o] for o in ("certified", "unsure", "rejected")},
         "held_back": dict(Counter(h["outcome"] for h in st.held)),
     }

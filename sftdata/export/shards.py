@@ -38,7 +38,7 @@ def split_of(episode_id: str, ratio: float, seed: int) -> str:
     return "val" if int.from_bytes(digest[:8], "big") / 2**64 < ratio else "train"
 
 
-def _link(src: Path, dst: Path) -> str | None:
+def link_file(src: Path, dst: Path) -> str | None:
     """Hard-link ``src`` to ``dst``: "linked", "existing", or None when links are refused (copy it instead)."""
     if dst.exists():
         return "existing"
@@ -51,19 +51,19 @@ def _link(src: Path, dst: Path) -> str | None:
     return "linked"
 
 
-def _copy(src: Path, dst: Path) -> str:
+def copy_file(src: Path, dst: Path) -> str:
     tmp = dst.with_name(f".{dst.name}.tmp")
     shutil.copyfile(src, tmp)
     os.replace(tmp, dst)
     return "copied"
 
 
-def _write_derived(dst: Path, data: bytes) -> str:
+def write_derived(dst: Path, data: bytes) -> str:
     write_bytes_atomic(dst, data, fsync=False)  # staged: the export is renamed into place when complete
     return "derived"
 
 
-def _stats(values: list[int]) -> dict[str, float]:
+def length_stats(values: list[int]) -> dict[str, float]:
     if not values:
         return {}
     s = sorted(values)
@@ -87,13 +87,13 @@ def deciding_party(status, record: dict | None) -> str:
     return f"human:{','.join(reviewers) or 'unnamed'}"
 
 
-def _warnings(opts: ExportOptions) -> list[str]:
+def training_warnings(opts: ExportOptions) -> list[str]:
     """What the user should know about how Swift will train this export."""
     caveat = FAMILIES[opts.family].template.agent.caveat  # what Swift's agent template does to the rows
     return [caveat] if opts.agent_tools and caveat else []
 
 
-def _write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],
+def write_shards(stage: Path, split: str, spool, offsets: list[tuple[int, int]],
                   opts: ExportOptions) -> tuple[list[str], dict[str, Any], list[int]]:
     """Write ``split``'s samples in pack order; returns the shard names, the packing figures and the lengths
     in shard row order."""
@@ -131,7 +131,7 @@ def drop_hint(reasons) -> str:
     return next((f": {DROP_HINTS[r]}" for r in reasons if r in DROP_HINTS), "")
 
 
-def _check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
+def check_not_empty(result: ExportResult, opts: ExportOptions) -> None:
     """An export with no train sample is an error, not a train.sh with an empty --dataset."""
     if result.samples.get("train"):
         return

@@ -32,8 +32,8 @@ from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
 from .outdir import check_hf_out, check_out, remove_leftovers, remove_ours, swap_into_place
 from .som import supports as som_supported
-from .shards import (DROP_HINTS, EXPORT_VERSION, ExportResult, _check_not_empty, _copy, _link, _stats,  # noqa: F401
-                     _warnings, _write_derived, _write_shards, deciding_party, drop_hint, export_fingerprint, split_of)
+from .shards import (ExportResult, copy_file, deciding_party, drop_hint, export_fingerprint,  # noqa: F401
+                     link_file, split_of, write_derived, write_shards)  # drop_hint: re-exported
 
 from .options import INEFFECTIVE_CHOICES, ExportOptions  # noqa: E402,F401 (the stage's options, re-exported)
 
@@ -197,10 +197,10 @@ class ExportStage(Stage):
             for rel, name, pixels in used:
                 if name not in placed and name in got.derived:
                     data, self.derived[name] = got.derived[name]
-                    placed[name] = self.copier.submit(_write_derived, stage / "images" / name, data)
+                    placed[name] = self.copier.submit(write_derived, stage / "images" / name, data)
                 elif name not in placed:
                     src, dst = self.run.path / rel, stage / "images" / name
-                    placed[name] = _link(src, dst) or self.copier.submit(_copy, src, dst)
+                    placed[name] = link_file(src, dst) or self.copier.submit(copy_file, src, dst)
                 self.max_image_pixels = max(self.max_image_pixels, pixels)
             self.offsets[split].append((self.spooled[split], text_tokens + image_tokens))
             self.spooled[split] += spool.write(line.encode("utf-8") + b"\n")
@@ -236,7 +236,7 @@ class ExportStage(Stage):
             packing: dict[str, Any] = {}
             row_lengths: dict[str, list[int]] = {}  # in shard row order: row i of the split's shards, in order
             for name, spool in self.spools.items():
-                shards[name], packing[name], row_lengths[name] = _write_shards(stage, name, spool, self.offsets[name],
+                shards[name], packing[name], row_lengths[name] = write_shards(stage, name, spool, self.offsets[name],
                                                                               self.opts)
                 result.samples[name] = len(self.offsets[name])
         finally:

@@ -40,8 +40,8 @@ _NUM = r"[-+]?\d+(?:\.\d+)?"
 # possessive and atomic throughout: linear time on any input (no backtracking over where spaces go)
 _ATOM = r"[-+]?+\d++(?:\.\d++)?+"
 _INNER = rf"{_ATOM}(?:\s*+[,，]\s*+|\s++){_ATOM}"
-_PAIR = rf"(?>[\[(（]\s*+{_INNER}\s*+[\])）]|{_INNER})"  # [x,y], (x,y) or bare x,y: brackets balanced
-_POINTS = re.compile(rf"\s*+{_PAIR}(?:\s*+(?:(?:to|->|→|,|，)\s*+)?+{_PAIR})*+\s*+", re.IGNORECASE)
+PAIR = rf"(?>[\[(（]\s*+{_INNER}\s*+[\])）]|{_INNER})"  # [x,y], (x,y) or bare x,y: brackets balanced
+_POINTS = re.compile(rf"\s*+{PAIR}(?:\s*+(?:(?:to|->|→|,|，)\s*+)?+{PAIR})*+\s*+", re.IGNORECASE)
 _KEYWORDS = [  # (canonical type, pattern of the keyword at the start of the line)
     ("long_press", r"long[\s_-]*press"),
     ("open_app", r"open[\s_-]*app"),
@@ -71,7 +71,7 @@ class RawAction:
     url: str | None = None  # web: go_to_url / new_tab
 
 
-def _unquote(text: str) -> str:
+def unquote(text: str) -> str:
     for left, right in _QUOTES:
         if len(text) >= 2 and text.startswith(left) and text.endswith(right):
             return text[1:-1]
@@ -86,7 +86,7 @@ def _finite(value: float, written: Any) -> float:
     return value
 
 
-def _pairs(rest: str) -> list[tuple[float, float]]:
+def point_pairs(rest: str) -> list[tuple[float, float]]:
     """The ``[x,y]`` points of ``rest``: each exactly two plain decimal numbers. Text without digits or brackets
     has no points (the caller decides); anything else (``[1e9,5]``, ``[1,2,3]``, ``[inf,0]``) is
     ``bad_coordinates``."""
@@ -126,17 +126,17 @@ def parse_action(value: Any) -> RawAction:
             return RawAction(kind)
         if kind == "input":
             rest = rest[1:].strip() if rest[:1] in (":", "：") else rest
-            if not _unquote(rest):
+            if not unquote(rest):
                 raise RecordError("bad_action", f"{value!r}: INPUT needs the text to type (in quotes to keep spaces "
                                   "at its ends)")
-            return RawAction("input", text=_unquote(rest))
+            return RawAction("input", text=unquote(rest))
         if kind == "open_app":
-            name = _unquote(rest.lstrip(":： ").strip())
+            name = unquote(rest.lstrip(":： ").strip())
             if not name:
                 raise RecordError("bad_action", f"OPEN APP needs an app name: {value!r}")
             return RawAction("open_app", app=name)
         rest = re.sub(r"(?<=[\])）\d])\s*[.。]$", "", rest)  # a sentence's full stop after the point: CLICK [5,5].
-        pairs = _pairs(rest)
+        pairs = point_pairs(rest)
         if kind in ("click", "long_press"):
             if len(pairs) > 1 or (not pairs and rest):
                 raise RecordError("bad_action", f"{kind.upper().replace('_', ' ')} takes one [x,y]: {value!r}")
@@ -154,7 +154,7 @@ def parse_action(value: Any) -> RawAction:
                       "OPEN APP, BACK, HOME, WAIT or DONE)")
 
 
-def _xy(value: Any, what: str) -> tuple[float, float] | None:
+def json_xy(value: Any, what: str) -> tuple[float, float] | None:
     """A JSON ``[x, y]``: exactly two finite numbers (never booleans), else ``bad_coordinates``."""
     if value is None:
         return None
@@ -173,10 +173,10 @@ def _from_object(obj: dict[str, Any]) -> RawAction:
             "navigate_back": "back", "navigate_home": "home", "finish": "done"}.get(kind, kind)
     if kind not in ("click", "long_press", "swipe", "input", "open_app", "back", "home", "wait", "done"):
         raise RecordError("bad_action", f"unknown action type in {obj!r}")
-    point = _xy(obj.get("point", obj.get("start")), "point")
+    point = json_xy(obj.get("point", obj.get("start")), "point")
     if point is None and "x" in obj and "y" in obj:
-        point = _xy([obj["x"], obj["y"]], "x/y")
-    end = _xy(obj.get("end"), "end")
+        point = json_xy([obj["x"], obj["y"]], "x/y")
+    end = json_xy(obj.get("end"), "end")
     direction = obj.get("direction")
     if direction is not None and str(direction).lower() not in DIRECTIONS:
         raise RecordError("bad_action", f"direction must be one of {DIRECTIONS}, got {direction!r}")

@@ -2,8 +2,8 @@
 CRCs both hold, at memory speed whatever the garbage in between (zeros, random bytes, arrays of small integers).
 
 >>> import io
->>> from .tfrecord import _Source, frame_record
->>> src = _Source(io.BytesIO(b"\\xff" * 12 + bytes(100_000) + frame_record(b"next")), compressed=False)
+>>> from .tfrecord import RecordSource, frame_record
+>>> src = RecordSource(io.BytesIO(b"\\xff" * 12 + bytes(100_000) + frame_record(b"next")), compressed=False)
 >>> src.skip(12), resync(src, 1 << 30)
 (12, 100000)
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from .tfrecord import _FOOTER, _HEADER, _MASK_DELTA, CHUNK, RESYNC_WINDOW, masked_crc32c
+from .tfrecord import FOOTER, HEADER, MASK_DELTA, CHUNK, RESYNC_WINDOW, masked_crc32c
 
 if TYPE_CHECKING:
-    from .tfrecord import _Source
+    from .tfrecord import RecordSource
 
 _ZERO4 = b"\x00\x00\x00\x00"
 # Twelve zero bytes are never a header: a zero length's masked CRC is not zero. So inside a run of zero bytes
@@ -69,8 +69,8 @@ def _header_starts(window: bytes, max_record_bytes: int) -> Iterator[int]:
         else:
             starts = range(pos - 4, end - 7)
         for s in starts:
-            if s >= 1 and s + _HEADER.size <= n:
-                length, length_crc = _HEADER.unpack_from(window, s)
+            if s >= 1 and s + HEADER.size <= n:
+                length, length_crc = HEADER.unpack_from(window, s)
                 if length <= max_record_bytes and masked_crc32c(window[s:s + 8]) == length_crc:
                     yield s
         if end >= n:
@@ -107,28 +107,28 @@ def _header_starts_vectorised(window: bytes, max_record_bytes: int, first: int =
     table = _crc32c_table()
     arr = np.frombuffer(window, np.uint8)
     n = len(arr)
-    if n < _HEADER.size + 1:
+    if n < HEADER.size + 1:
         return
     zero = arr == 0
-    last = n - _HEADER.size  # highest start whose header fits
+    last = n - HEADER.size  # highest start whose header fits
     quad = zero[4:last + 5] & zero[5:last + 6] & zero[6:last + 7] & zero[7:last + 8]  # index = start, 0..last
     quad[:max(1, first)] = False  # start 0 is the header that failed; before ``first`` is already tested
     starts = np.flatnonzero(quad)
     if not starts.size:
         return
-    heads = arr[starts[:, None] + np.arange(_HEADER.size)]  # (k, 12)
+    heads = arr[starts[:, None] + np.arange(HEADER.size)]  # (k, 12)
     crc = np.full(len(starts), 0xFFFFFFFF, np.uint32)
     for j in range(8):
         crc = table[(crc ^ heads[:, j]) & 0xFF] ^ (crc >> np.uint32(8))
     crc ^= np.uint32(0xFFFFFFFF)
-    masked = ((crc >> np.uint32(15)) | (crc << np.uint32(17))) + np.uint32(_MASK_DELTA)  # wraps like the mask
+    masked = ((crc >> np.uint32(15)) | (crc << np.uint32(17))) + np.uint32(MASK_DELTA)  # wraps like the mask
     stored = heads[:, 8:12].astype(np.uint32) @ np.array([1, 1 << 8, 1 << 16, 1 << 24], np.uint32)
     length = heads[:, 0:4].astype(np.uint64) @ np.array([1, 1 << 8, 1 << 16, 1 << 24], np.uint64)
     for start in starts[(masked == stored) & (length <= max_record_bytes)]:
         yield int(start)
 
 
-def resync(src: "_Source", max_record_bytes: int) -> int | None:
+def resync(src: "RecordSource", max_record_bytes: int) -> int | None:
     """Scan forward for the next frame whose header and data CRCs both hold; leave the source there.
 
     Candidate headers come from :func:`_header_starts` (``bytes.find`` for the zero high bytes of a length,
@@ -137,11 +137,11 @@ def resync(src: "_Source", max_record_bytes: int) -> int | None:
     """
     skipped = 0
     while skipped < RESYNC_WINDOW:
-        window = src.peek(CHUNK + _HEADER.size)
-        if len(window) < _HEADER.size:
+        window = src.peek(CHUNK + HEADER.size)
+        if len(window) < HEADER.size:
             return None
         for start in _header_starts(window, max_record_bytes):
-            length = _HEADER.unpack_from(window, start)[0]
+            length = HEADER.unpack_from(window, start)[0]
             src.skip(start)
             if _data_crc_holds(src, length):
                 return skipped + start
@@ -149,32 +149,32 @@ def resync(src: "_Source", max_record_bytes: int) -> int | None:
             skipped += start + 1
             break
         else:
-            step = max(1, len(window) - _HEADER.size)
+            step = max(1, len(window) - HEADER.size)
             skipped += src.skip(step)
             if len(window) < CHUNK:
                 return None
     return None
 
 
-def _data_crc_holds(src: "_Source", length: int) -> bool:
+def _data_crc_holds(src: "RecordSource", length: int) -> bool:
     """The frame at ``src``'s position, whose header says ``length``, is whole and its data CRC holds."""
-    frame = src.peek(_HEADER.size + length + _FOOTER.size)
-    return len(frame) == _HEADER.size + length + _FOOTER.size and masked_crc32c(
-        frame[_HEADER.size:_HEADER.size + length]) == _FOOTER.unpack_from(frame, _HEADER.size + length)[0]
+    frame = src.peek(HEADER.size + length + FOOTER.size)
+    return len(frame) == HEADER.size + length + FOOTER.size and masked_crc32c(
+        frame[HEADER.size:HEADER.size + length]) == FOOTER.unpack_from(frame, HEADER.size + length)[0]
 
 
-def resync_per_byte(src: "_Source", max_record_bytes: int) -> int | None:
+def resync_per_byte(src: "RecordSource", max_record_bytes: int) -> int | None:
     """The previous scan (one length CRC per candidate byte, 1.2 MB/s over zeros): kept as the benchmark's
     baseline (benchmarks/resync.py) and as a reference for the tests."""
     skipped = 0
     while skipped < RESYNC_WINDOW:
-        window = src.peek(CHUNK + _HEADER.size)
-        if len(window) < _HEADER.size:
+        window = src.peek(CHUNK + HEADER.size)
+        if len(window) < HEADER.size:
             return None
         pos = window.find(_ZERO4, 5)
         while pos != -1 and pos + 8 <= len(window):
             start = pos - 4
-            length, length_crc = _HEADER.unpack_from(window, start)
+            length, length_crc = HEADER.unpack_from(window, start)
             if length <= max_record_bytes and masked_crc32c(window[start:start + 8]) == length_crc:
                 src.skip(start)
                 if _data_crc_holds(src, length):
@@ -184,7 +184,7 @@ def resync_per_byte(src: "_Source", max_record_bytes: int) -> int | None:
                 break
             pos = window.find(_ZERO4, pos + 1)
         else:
-            step = max(1, len(window) - _HEADER.size)
+            step = max(1, len(window) - HEADER.size)
             skipped += src.skip(step)
             if len(window) < CHUNK:
                 return None

@@ -36,9 +36,9 @@ except ImportError:  # pragma: no cover - platforms without a zlib-ng wheel
 from ..errors import RecordError
 from ..io import atomic_path
 
-_MASK_DELTA = 0xA282EAD8
-_HEADER = struct.Struct("<QI")
-_FOOTER = struct.Struct("<I")
+MASK_DELTA = 0xA282EAD8
+HEADER = struct.Struct("<QI")
+FOOTER = struct.Struct("<I")
 CHUNK = 1 << 20
 DEFAULT_MAX_RECORD_BYTES = 1 << 30
 RESYNC_WINDOW = 256 << 20
@@ -47,7 +47,7 @@ RESYNC_WINDOW = 256 << 20
 def masked_crc32c(data: bytes | memoryview) -> int:
     """TFRecord's masked CRC32C: rotate right by 15 bits, add a constant."""
     crc = _crc32c.crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+    return (((crc >> 15) | (crc << 17)) + MASK_DELTA) & 0xFFFFFFFF
 
 
 @dataclass
@@ -60,7 +60,7 @@ class Frame:
     error: RecordError | None = None
 
 
-class _Source:
+class RecordSource:
     """Exact-size reads from a raw or gzip byte stream. Inflated data waits in a queue of chunks and is
     joined once per read, so a record costs one copy; the inflate output per call is bounded."""
 
@@ -152,7 +152,7 @@ class _Source:
         return done
 
 
-def _open_source(f: BinaryIO, compression: str) -> _Source:
+def _open_source(f: BinaryIO, compression: str) -> RecordSource:
     if compression == "auto":
         head = f.read(2)
         f.seek(0)
@@ -161,7 +161,7 @@ def _open_source(f: BinaryIO, compression: str) -> _Source:
         compressed = compression == "gzip"
     else:
         raise ValueError(f"compression must be 'auto', 'gzip' or 'none', not {compression!r}")
-    return _Source(f, compressed)
+    return RecordSource(f, compressed)
 
 
 def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression: str = "auto",
@@ -188,14 +188,14 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
         while True:
             offset = src.consumed
             try:
-                header = src.read(_HEADER.size)
+                header = src.read(HEADER.size)
                 if not header:
                     break
-                if len(header) < _HEADER.size:
+                if len(header) < HEADER.size:
                     yield Frame(index, offset, error=RecordError(
                         "truncated", f"file ends inside a record header ({len(header)} of 12 bytes)"))
                     break
-                length, length_crc = _HEADER.unpack(header)
+                length, length_crc = HEADER.unpack(header)
                 if verify and masked_crc32c(header[:8]) != length_crc:
                     frame = Frame(index, offset, error=RecordError(
                         "length_crc_mismatch", f"record header CRC mismatch (claimed length {length})"))
@@ -217,8 +217,8 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
                     index += 1
                     continue
                 if length > max_record_bytes:
-                    got = src.skip(length + _FOOTER.size)
-                    reason = "record_too_large" if got == length + _FOOTER.size else "truncated"
+                    got = src.skip(length + FOOTER.size)
+                    reason = "record_too_large" if got == length + FOOTER.size else "truncated"
                     yield Frame(index, offset, error=RecordError(
                         reason, f"record claims {length} bytes, over the {max_record_bytes}-byte limit"
                         + ("" if reason == "record_too_large" else f"; file ends after {got} of them")))
@@ -227,8 +227,8 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
                     index += 1
                     continue
                 if skip is not None and skip(index):
-                    got = src.skip(length + _FOOTER.size)
-                    if got < length + _FOOTER.size:
+                    got = src.skip(length + FOOTER.size)
+                    if got < length + FOOTER.size:
                         yield Frame(index, offset, error=RecordError(
                             "truncated", f"file ends inside a record ({got} of {length + 4} bytes)"))
                         break
@@ -237,12 +237,12 @@ def read_tfrecords(path: str | os.PathLike, *, verify: bool = True, compression:
                     report()
                     continue
                 data = src.read(length)
-                footer = src.read(_FOOTER.size)
-                if len(data) < length or len(footer) < _FOOTER.size:
+                footer = src.read(FOOTER.size)
+                if len(data) < length or len(footer) < FOOTER.size:
                     yield Frame(index, offset, error=RecordError(
                         "truncated", f"file ends inside a record ({len(data) + len(footer)} of {length + 4} bytes)"))
                     break
-                if verify and masked_crc32c(data) != _FOOTER.unpack(footer)[0]:
+                if verify and masked_crc32c(data) != FOOTER.unpack(footer)[0]:
                     yield Frame(index, offset, error=RecordError(
                         "data_crc_mismatch", f"record data CRC mismatch ({length} bytes)"))
                 else:

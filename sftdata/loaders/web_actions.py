@@ -33,7 +33,7 @@ from typing import Any
 
 from ..errors import RecordError
 from ..model import DIRECTIONS
-from .action_text import _PAIR, RawAction, _pairs, _unquote, _xy, keywords
+from .action_text import PAIR, RawAction, point_pairs, unquote, json_xy, keywords
 from .web_task import check_url
 
 WEB_VOCABULARY = "CLICK, TYPE, SELECT, SCROLL, GO TO URL, NEW TAB, BACK or DONE"
@@ -50,7 +50,7 @@ _KEYWORDS = [  # (canonical type, keyword at the start of the line); longer keyw
     ("phone", r"long[\s_-]*press|swipe|open[\s_-]*app|(?:press[\s_-]*)?home|wait|长按|滑动|打开应用|等待"),
 ]
 _KEYWORD_RE = [(kind, re.compile(rf"^\s*(?:{pat})(?![a-z_])", re.IGNORECASE)) for kind, pat in _KEYWORDS]
-_LEADING_POINT = re.compile(rf"^\s*(?=[\[(（]){_PAIR}")
+_LEADING_POINT = re.compile(rf"^\s*(?=[\[(（]){PAIR}")
 _LEADING_NUMBERS = re.compile(r"^\s*[\[(（][-+\d.,，\s]*\d[-+\d.,，\s]*[\])）]")
 
 
@@ -61,12 +61,12 @@ def _point_and_text(rest: str, kind: str, value: str) -> tuple[tuple[float, floa
     m = _LEADING_POINT.match(rest)
     numbers = _LEADING_NUMBERS.match(rest) if m is None else None
     if numbers:  # brackets of numbers that are not one [x,y]
-        _pairs(numbers.group(0))  # raises bad_coordinates
+        point_pairs(numbers.group(0))  # raises bad_coordinates
     if m:
-        point = _pairs(m.group(0))[0]
+        point = point_pairs(m.group(0))[0]
         rest = rest[m.end():].strip()
         rest = rest[1:].strip() if rest[:1] in (":", "：") else rest
-    text = _unquote(rest)
+    text = unquote(rest)
     if not text:
         what = "the text to type" if kind == "type" else "the option to choose"
         raise RecordError("bad_action", f"{kind.upper()} needs {what}: {value!r}")
@@ -106,11 +106,11 @@ def parse_web_action(value: Any) -> RawAction:
         if kind == "scroll":
             return RawAction("scroll", direction=_scroll_direction(keyword, rest, value))
         if kind in ("go_to_url", "new_tab"):
-            url = _unquote(rest.lstrip(":： ").strip())
+            url = unquote(rest.lstrip(":： ").strip())
             if kind == "go_to_url" or url:
                 return RawAction(kind, url=check_url(url, f"{kind.upper().replace('_', ' ')}'s url"))
             return RawAction(kind)
-        pairs = _pairs(rest)  # click
+        pairs = point_pairs(rest)  # click
         if len(pairs) > 1 or (not pairs and rest):
             raise RecordError("bad_action", f"CLICK takes one [x,y]: {value!r}")
         return RawAction("click", point=pairs[0] if pairs else None)
@@ -129,9 +129,9 @@ def _from_object(obj: dict[str, Any]) -> RawAction:
     if kind not in _WEB_TYPES:
         raise RecordError("bad_action", f"unknown web action type in {obj!r}"[:300] + f" (a web page takes "
                           f"{WEB_VOCABULARY})")
-    point = _xy(obj.get("point"), "point")
+    point = json_xy(obj.get("point"), "point")
     if point is None and "x" in obj and "y" in obj:
-        point = _xy([obj["x"], obj["y"]], "x/y")
+        point = json_xy([obj["x"], obj["y"]], "x/y")
     text = obj.get("value", obj.get("text")) if kind == "select" else obj.get("text")
     if kind in ("type", "select") and not (isinstance(text, str) and text):
         raise RecordError("bad_action", f"a {kind} action needs a non-empty "

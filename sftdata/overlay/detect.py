@@ -31,9 +31,9 @@ import numpy as np
 from PIL import Image
 
 from .ink import (LOOSE_CHROMA, MIN_AREA, MIN_ARROW, MIN_CONFIDENCE, R_MAX, R_MIN, RED_CHROMA, REF_WIDTH,
-                  _RNG_SEED, ArrowDetection, Detection, Marks, as_rgb_array, mask_blocks, red_mask)
-from .labels import _find_label, _text_lines
-from .shapes import _score_arrow, _score_circle
+                  RNG_SEED, ArrowDetection, Detection, Marks, as_rgb_array, mask_blocks, red_mask)
+from .labels import find_label, text_lines
+from .shapes import score_arrow, score_circle
 
 __all__ = ["ArrowDetection", "Detection", "Marks", "as_rgb_array", "detect_marks", "mark_mask", "mask_blocks",
            "red_mask", "LOOSE_CHROMA", "MIN_AREA", "MIN_ARROW", "MIN_CONFIDENCE", "R_MAX", "R_MIN", "RED_CHROMA"]
@@ -65,8 +65,8 @@ def detect_marks(image: Image.Image | np.ndarray) -> Marks:
     stats, refs = _components(mask)
     ids = np.arange(len(stats))
     glyph_max = max(12, int(0.075 * w))
-    lines = _text_lines(stats, ids, glyph_max)
-    label = _find_label(lines, stats, max(h, w), glyph_max)
+    lines = text_lines(stats, ids, glyph_max)
+    label = find_label(lines, stats, max(h, w), glyph_max)
     skip = {i for line in lines for i in line}  # label and red app text: no marks
     band = box = None
     if label:
@@ -76,7 +76,7 @@ def detect_marks(image: Image.Image | np.ndarray) -> Marks:
         inside = ((stats[:, 0] >= x0 - 2) & (stats[:, 1] >= y0 - 2) & (stats[:, 0] + stats[:, 2] <= x1 + 2)
                   & (stats[:, 1] + stats[:, 3] <= y1 + 2) & (stats[:, 3] <= glyph_max))
         skip |= set(np.flatnonzero(inside).tolist())  # punctuation and stray bits of the label
-    rng = np.random.default_rng(_RNG_SEED)
+    rng = np.random.default_rng(RNG_SEED)
     min_arrow = max(40.0, MIN_ARROW * max(w, h))
     r_max = R_MAX * max(1.0, w / REF_WIDTH)  # marks grow with the width: a 1920 px frame's ring is 64 px
     circles: list[Detection | None] = []
@@ -92,10 +92,10 @@ def detect_marks(image: Image.Image | np.ndarray) -> Marks:
             cnt = max(contours, key=len).reshape(-1, 2).astype(np.float64) + (x, y)
             # contour runs along the frame border are where a mark is cut off, not its outline
             cnt = cnt[(cnt[:, 0] > 0) & (cnt[:, 1] > 0) & (cnt[:, 0] < w - 1) & (cnt[:, 1] < h - 1)]
-            circles.append(_score_circle(mask, cnt, rng, r_max) if len(cnt) >= 24 else None)
+            circles.append(score_circle(mask, cnt, rng, r_max) if len(cnt) >= 24 else None)
         if max(cw, ch) >= min_arrow:
             ys, xs = np.nonzero(sub)
-            arrows.append(_score_arrow(np.column_stack([xs + x, ys + y]).astype(np.float64), min_arrow))
+            arrows.append(score_arrow(np.column_stack([xs + x, ys + y]).astype(np.float64), min_arrow))
     # every candidate, most confident first (stable: ties keep component order, as max() did)
     circle_all = tuple(sorted((c for c in circles if c and c.confidence >= MIN_CONFIDENCE), key=lambda c: -c.confidence))
     arrow_all = tuple(sorted((a for a in arrows if a and a.confidence >= MIN_CONFIDENCE), key=lambda a: -a.confidence))

@@ -18,7 +18,7 @@ R_MIN, R_MAX = 8, 130   # ring radius range, px (R_MAX up to REF_WIDTH px wide; 
 REF_WIDTH = 1080        # the width at which the fixed sizes above hold (the fixtures' phone width)
 MIN_CONFIDENCE = 0.5
 MIN_ARROW = 0.04        # shortest swipe arrow, as a share of the frame's longer side
-_RNG_SEED = 0
+RNG_SEED = 0
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def _text_lines(stats: np.ndarray, ids: np.ndarray, glyph_max: int) -> list[list[int]]:
+def text_lines(stats: np.ndarray, ids: np.ndarray, glyph_max: int) -> list[list[int]]:
     """Glyph-sized components chained side by side into lines of >= 3 (red text), top line first."""
     cand = sorted((int(i) for i in ids if stats[i, 3] <= glyph_max and stats[i, 2] <= 2 * glyph_max),
                   key=lambda i: stats[i, 0])
@@ -33,7 +33,7 @@ def _text_lines(stats: np.ndarray, ids: np.ndarray, glyph_max: int) -> list[list
     return sorted((g for g in lines if len(g) >= 3), key=lambda g: int(stats[g, 1].min()))
 
 
-def _find_label(lines: list[list[int]], stats: np.ndarray, extent: int, glyph_max: int) -> list[int]:
+def find_label(lines: list[list[int]], stats: np.ndarray, extent: int, glyph_max: int) -> list[int]:
     """The first text line if it starts in the top 5% of ``extent`` (the frame's longer side), plus the lines
     wrapped below it."""
     label: list[int] = []

@@ -78,7 +78,7 @@ def _stroke(mask: np.ndarray, cx: float, cy: float, r: float) -> tuple[list[floa
     return widths, dot
 
 
-def _score_circle(mask: np.ndarray, pts: np.ndarray, rng: np.random.Generator,
+def score_circle(mask: np.ndarray, pts: np.ndarray, rng: np.random.Generator,
                   r_max: float = R_MAX) -> Detection | None:
     """The best ring / disc through the contour ``pts`` with a radius in ``R_MIN..r_max``, or None."""
     hyp = _ransac_circle(pts, rng, r_max=r_max)
@@ -132,7 +132,7 @@ def _profiles(t: np.ndarray, s: np.ndarray, binw: float) -> tuple[np.ndarray, np
     return np.bincount(bins, minlength=nbins) / binw, extent
 
 
-def _score_arrow(pts: np.ndarray, min_length: float = 40) -> ArrowDetection | None:
+def score_arrow(pts: np.ndarray, min_length: float = 40) -> ArrowDetection | None:
     mean = pts.mean(0)
     v, u = np.linalg.eigh(np.cov((pts - mean).T))[1].T  # minor, major axis
     t, s = (pts - mean) @ u, (pts - mean) @ v

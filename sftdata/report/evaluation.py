@@ -64,12 +64,12 @@ def accounting(report: dict[str, Any]) -> str:
 
 def figure(report: dict[str, Any]):
     """Step success per action type and matcher (bars) beside the confusion of action types (a heat map)."""
-    from .plots import BLUE, GREY, ORANGE, RED, _figure  # matplotlib, only when drawing
+    from .plots import BLUE, GREY, ORANGE, RED, new_figure  # matplotlib, only when drawing
 
     actions = list(report["by_action"])
     labels = report["confusion"]["labels"]
     truths = list(report["confusion"]["rows"])
-    fig, axes = _figure(11, 1.2 + 0.42 * max(len(actions), len(truths), 3), 1, 2)
+    fig, axes = new_figure(11, 1.2 + 0.42 * max(len(actions), len(truths), 3), 1, 2)
     ax = axes[0, 0]
     matchers = report["matchers"]
     height = 0.8 / len(matchers)

@@ -47,7 +47,7 @@ def use_cjk_font() -> str | None:
     return name
 
 
-def _figure(width: float, height: float, rows: int = 1, cols: int = 1):
+def new_figure(width: float, height: float, rows: int = 1, cols: int = 1):
     use_cjk_font()
     fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
@@ -79,7 +79,7 @@ def rejects_figure(summary: RunSummary) -> Figure | None:
     if not summary.rejects:
         return None
     counts = [(f"{stage}: {reason}", n) for (stage, reason), n in summary.rejects.most_common(20)]
-    fig, axes = _figure(7, 0.8 + 0.32 * len(counts))
+    fig, axes = new_figure(7, 0.8 + 0.32 * len(counts))
     _barh(axes[0, 0], counts, RED)
     axes[0, 0].set_xlabel("entries in rejects.jsonl (episodes, dropped steps, episodes left out of an export)")
     return fig
@@ -91,7 +91,7 @@ def actions_figure(summary: RunSummary) -> Figure | None:
         return None
     order = [t for t, _ in summary.actions.most_common()]
     cols = 2 if summary.functions else 1
-    fig, axes = _figure(4.2 * cols, 0.9 + 0.3 * max(len(order), len(summary.functions)), 1, cols)
+    fig, axes = new_figure(4.2 * cols, 0.9 + 0.3 * max(len(order), len(summary.functions)), 1, cols)
     _barh(axes[0, 0], [(t, summary.actions[t]) for t in order], BLUE)
     axes[0, 0].set_title(f"action types ({summary.steps} steps)", fontsize=10)
     if summary.functions:
@@ -104,7 +104,7 @@ def steps_figure(summary: RunSummary) -> Figure | None:
     """Episodes per number of steps."""
     if not summary.steps_per_episode:
         return None
-    fig, axes = _figure(7, 2.8)
+    fig, axes = new_figure(7, 2.8)
     ax = axes[0, 0]
     xs = sorted(summary.steps_per_episode)
     bars = ax.bar(xs, [summary.steps_per_episode[x] for x in xs], color=BLUE, width=0.8)
@@ -123,7 +123,7 @@ def tokens_figure(summary: RunSummary, max_length: int | None = None) -> Figure 
     exports = [e for e in summary.exports if any(e.lengths.values())]
     if not exports:
         return None
-    fig, axes = _figure(7.5, 0.6 + 2.4 * len(exports), len(exports), 1)
+    fig, axes = new_figure(7.5, 0.6 + 2.4 * len(exports), len(exports), 1)
     for ax, e in zip(axes[:, 0], exports):
         limit = max_length or e.max_length
         train, val = e.lengths.get("train", []), e.lengths.get("val", [])
@@ -145,7 +145,7 @@ def packing_figure(summary: RunSummary) -> Figure | None:
     rows = [(f"{e.name}\n{split}", p) for e in summary.exports for split, p in sorted(e.packing.items()) if p]
     if not rows:
         return None
-    fig, axes = _figure(8, 1.3 + 0.6 * len(rows), 1, 2)
+    fig, axes = new_figure(8, 1.3 + 0.6 * len(rows), 1, 2)
     labels = [label for label, _ in rows][::-1]
     ys = range(len(rows))
     ax = axes[0, 0]

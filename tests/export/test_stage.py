@@ -118,7 +118,7 @@ def test_a_failed_export_leaves_the_previous_one(annotated_run, tmp_path, monkey
 
     def boom(*a, **k):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(stage, "_write_shards", boom)
+    monkeypatch.setattr(stage, "write_shards", boom)
     with pytest.raises(RuntimeError):
         export_run(annotated_run, out, ExportOptions(memory=True, progress=False), force=True)
     assert (out / "manifest.json").read_bytes() == before
