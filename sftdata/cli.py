@@ -12,7 +12,7 @@ from .annotate.options import AnnotateOptions
 from .config import ReportOptions, TopLevel
 from .errors import FatalError
 from .exitcodes import NothingProduced
-from .options import click_options, from_cli, size_param
+from .options import ProgressFlag, click_options, from_cli, size_param
 from .plural import counted
 from .rundir import RunDir
 from .ingest import STAGES
@@ -27,8 +27,7 @@ def ingest() -> None:
 
 OUT = click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
                    help="Run directory to write into (created if missing; re-running resumes).")
-PROGRESS = click.option("--progress/--no-progress", default=None,
-                        help="Progress bar (default: when stderr is a terminal).")
+PROGRESS = click_options(ProgressFlag)
 
 
 # how each kind of input a source declares is taken on the command line

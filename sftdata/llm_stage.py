@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
@@ -98,17 +97,13 @@ class LLMStage(Stage):
     def fingerprint(self) -> dict[str, Any] | None:
         """Inputs (size and mtime), options (an endpoint without credentials), the prompt file and the code; None
         for the batch backend (an import is never skipped: each results file is new)."""
-        from .llm.backends import redact_url
-        from .stage_inputs import file_stat, code_stamp
+        from .stage_inputs import code_stamp, file_digest, file_stat
 
         if self.opts.backend == "batch":
             return None
-        options = self.fingerprint_options()
-        if options.get("base_url"):
-            options["base_url"] = redact_url(options["base_url"])
         prompt = getattr(self.opts, "prompt_file", None)
-        return {"inputs": {p.name: file_stat(p) for p in self.inputs()}, "options": options,
-                "prompt": _digest(Path(prompt)) if prompt else None, "code": code_stamp()}
+        return {"inputs": {p.name: file_stat(p) for p in self.inputs()}, "options": self.fingerprint_options(),
+                "prompt": file_digest(Path(prompt)) if prompt else None, "code": code_stamp()}
 
     def final_fingerprint(self, completed: bool) -> dict[str, Any] | None:
         """Taken again after the work (the stage wrote its own inputs); none when a rerun has work left."""
@@ -225,9 +220,3 @@ class LLMStage(Stage):
         return (f"{counted(count, 'episode')} {plural(count, 'was', 'were')} not {self.verb} because the endpoint "
                 "failed on every attempt; nothing was rejected for it: run again to resume")
 
-
-def _digest(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None

@@ -102,6 +102,18 @@ def workers_option(**spec: Any) -> Any:
                   fingerprint=False, **spec)
 
 
+def progress_option() -> Any:
+    """The one declaration of ``--progress/--no-progress`` (every stage command and ``sftdata run``)."""
+    return option(None, "Progress bar (default: when stderr is a terminal).", config=False, fingerprint=False)
+
+
+@dataclass
+class ProgressFlag:
+    """The progress flag of a command whose options record has none (``sftdata run``, the ingest commands)."""
+
+    progress: bool | None = progress_option()
+
+
 def spec_of(f) -> Spec | None:
     return f.metadata.get(META)
 

@@ -72,10 +72,14 @@ def _count(value: Any) -> int | None:
 
 def public_options(opts: Any) -> dict[str, Any]:
     """An options record as the manifest keeps it: no progress flag, an endpoint without credentials."""
-    options = {k: v for k, v in asdict(opts).items() if k != "progress"}
-    if "base_url" in options:
+    return redacted({k: v for k, v in asdict(opts).items() if k != "progress"})
+
+
+def redacted(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with its endpoint (``base_url``) redacted: never a key from its userinfo or query."""
+    if options.get("base_url"):
         from .llm.backends import redact_url
-        options["base_url"] = redact_url(options["base_url"])  # never a key from its userinfo or query
+        options["base_url"] = redact_url(options["base_url"])
     return options
 
 
@@ -152,10 +156,6 @@ class StageRun:
         return full
 
 
-# options that say how a stage runs, never what it makes: kept out of every fingerprint
-NOT_FINGERPRINTED = ("progress", "workers")
-
-
 @dataclass
 class Reject:
     """A unit the stage drops: one line of ``rejects.jsonl`` (``extra`` keys follow the reason and detail)."""
@@ -227,14 +227,10 @@ class Stage:
         return None
 
     def fingerprint_options(self) -> dict[str, Any]:
-        """The options record's fields that change what the stage makes (all but :data:`NOT_FINGERPRINTED` and
-        those declared with ``fingerprint=False``)."""
-        out = {}
-        for f in fields(self.opts):
-            spec = f.metadata.get("sftdata.option")
-            if f.name not in NOT_FINGERPRINTED and (spec is None or spec.fingerprint):
-                out[f.name] = getattr(self.opts, f.name)
-        return out
+        """The options record's fields that change what the stage makes: all but those declared with
+        ``fingerprint=False`` (how it runs: workers, progress), an endpoint without credentials."""
+        return redacted({f.name: getattr(self.opts, f.name) for f in fields(self.opts)
+                         if getattr(f.metadata.get("sftdata.option"), "fingerprint", True)})
 
     def done(self, previous: dict[str, Any]) -> bool:
         """An unchanged finished entry is skipped when its outputs are still there."""

@@ -14,7 +14,6 @@ True
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from functools import lru_cache
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .io import sha256_hex
 from .rundir import RunDir
 
 # manifest entries a report does not show, or shows about itself
@@ -29,11 +29,20 @@ _NOT_REPORTED = ("report", "pipeline", "validate")
 
 
 def file_stat(path: Path) -> list[int] | None:
+    """A file's size and mtime (None when it is missing)."""
     try:
         st = path.stat()
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns]
+
+
+def file_digest(path: Path) -> str | None:
+    """A file's SHA-256 (None when it cannot be read): for a small file whose every byte counts (a prompt)."""
+    try:
+        return sha256_hex(path.read_bytes())
+    except OSError:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +74,7 @@ def report_fingerprint(run: RunDir, *, samples: int, seed: int, max_length: int 
     """The report reads every ledger, the manifest's stage entries and every export's manifest, lengths and saved
     evaluations (``sftdata eval``)."""
     stages = {k: v for k, v in run.manifest().get("stages", {}).items() if k not in _NOT_REPORTED}
-    digest = hashlib.sha256(json.dumps(_without_elapsed(stages), sort_keys=True, default=str).encode()).hexdigest()
+    digest = sha256_hex(json.dumps(_without_elapsed(stages), sort_keys=True, default=str).encode())
     exports_root = run.path / "export"
     exports = sorted(p for p in exports_root.iterdir() if p.is_dir()) if exports_root.is_dir() else []
     return {"ledgers": {p.name: file_stat(p) for p in (run.episodes_path, run.annotations_path, run.rejects_path,

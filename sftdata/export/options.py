@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..options import PathType as _PathType, option, workers_option
+from ..options import PathType as _PathType, option, progress_option, workers_option
 
 
 INEFFECTIVE_CHOICES = ("keep", "drop")  # what export does with steps marked meta["ineffective"] at ingest
@@ -63,4 +63,4 @@ class ExportOptions:
     rl: bool = option(False, "RL rows for GRPO: each step's prompt without its answer and a solution column with "
                              "the ground truth (docs/rl.md); train_grpo.sh instead of train.sh.")
     workers: int = workers_option(config=False)
-    progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)
+    progress: bool | None = progress_option()

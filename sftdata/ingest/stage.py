@@ -11,11 +11,12 @@ only appends it).
 from __future__ import annotations
 
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import FatalError, RecordError
 from ..io import Ledger, disk_full_error, text_for_output
+from ..options import option
 from ..stage import Reject, Stage, StageOutcome
 
 STAGE = "ingest"
@@ -35,7 +36,8 @@ class IngestOptions:
     limit: int | None = None
     strict: bool = False
     max_record_bytes: int = field(default_factory=_max_record_bytes)
-    workers: int = 1  # processes for decoding, the image store and mark removal
+    workers: int = option(1, "Processes for decoding, the image store and mark removal.", cli=False, config=False,
+                          fingerprint=False)
     screen_change: bool = True  # decode AndroidControl screenshots to mark ineffective steps (the costly part)
 
 
@@ -112,8 +114,8 @@ class IngestStage(Stage):
         return self.source
 
     def options_entry(self) -> dict[str, Any]:
-        """The options as the manifest keeps them (and the fingerprint reads them): all but ``workers``."""
-        return {k: v for k, v in asdict(self.opts).items() if k != "workers"}
+        """The options as the manifest keeps them (and the fingerprint reads them): those that are fingerprinted."""
+        return self.fingerprint_options()
 
     def open_ledgers(self) -> None:
         """Both ledgers, opened (a torn tail repaired) once what is done has been read, as every ingest did."""

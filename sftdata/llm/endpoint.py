@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..options import PathType, id_list, option
+from ..options import PathType, id_list, option, progress_option
 
 
 @dataclass
@@ -47,4 +47,4 @@ class EndpointOptions:
     episode_ids: list[str] | None = option(None, "Only these episode ids.", cli="--episodes", metavar="IDS|FILE",
                                            click_type=str, to_value=id_list, config=False)
     limit: int | None = option(None, "Stop after N episodes.", low=1, example=100)
-    progress: bool | None = option(None, "Progress bar (default: when stderr is a terminal).", config=False)
+    progress: bool | None = progress_option()
