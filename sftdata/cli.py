@@ -7,16 +7,16 @@ from pathlib import Path
 
 import click
 
-from .cli_base import fatal_to_exit, executor_flags, main, open_executor
+from .cli_base import fatal_to_exit, main, stage_command
 from .annotate.options import AnnotateOptions
-from .config import ReportOptions, TopLevel
 from .errors import FatalError
-from .exitcodes import NothingProduced
-from .options import ProgressFlag, click_options, from_cli, size_param
+from .options import ProgressFlag, click_options, size_param
 from .plural import counted
+from .report.stage import ReportStage
 from .rundir import RunDir
 from .ingest import STAGES
-from .summary import format_summary, rejected_inputs
+from .summary import format_summary
+from .toplevel import TopLevel
 from .values import size_of
 
 
@@ -25,81 +25,10 @@ def ingest() -> None:
     """Read a source into a run directory (episodes.jsonl, images/, rejects.jsonl, manifest.json)."""
 
 
-OUT = click.option("--out", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-                   help="Run directory to write into (created if missing; re-running resumes).")
 PROGRESS = click_options(ProgressFlag)
 
-
-# how each kind of input a source declares is taken on the command line
-INPUTS = {"files": dict(nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)),
-          "folder": dict(type=click.Path(exists=True, file_okay=False, path_type=Path)),
-          "paths": dict(nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))}
-
-
-def ingest_command(cls) -> click.Command:
-    """``sftdata ingest TYPE``, made from the source's stage class: its inputs as the argument, its options record
-    and the top-level options as flags, its docstring as the help."""
-    field, kind = cls.inputs
-
-    @click.argument(field, **INPUTS[kind])
-    @OUT
-    @click_options(cls.options)
-    @click_options(TopLevel, skip=("run_dir",))
-    @PROGRESS
-    @fatal_to_exit
-    def command(run_dir, progress, **options):
-        from .ingest import ingest_stage
-
-        inputs = options.pop(field)
-        src = from_cli(cls.options, options, **{field: list(inputs) if kind != "folder" else inputs})
-        chosen = open_executor(options, options["workers"])  # a wrong choice is refused before anything is written
-        run = RunDir(run_dir)
-        with run.creating(), run.writing(), chosen as executor:
-            stage = ingest_stage(run, src, strict=options["strict"], workers=options["workers"], progress=progress,
-                                 executor=executor)
-            result = stage.ingest()
-        _report(run_dir, result)
-        for line in stage.summary_lines(run.manifest()["stages"]["ingest"][cls.source]):
-            click.echo(line)
-        click.echo(format_summary(run))
-        _fail_when_empty(run_dir, result)
-
-    command.__name__ = f"ingest_{cls.source}"
-    return ingest.command(cls.source, help=cls.__doc__)(command)
-
-
-def _fail_when_empty(run_dir, result) -> None:
-    """Exit NOTHING_PRODUCED when the run holds no episode of this source: every input rejected or none selected."""
-    if result.exported:
-        return
-    inputs = "the only input was" if result.rejected == 1 else f"all {result.rejected} inputs were"
-    why = (f"{inputs} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
-           else "no input was selected")
-    raise NothingProduced(f"no {result.source} episode was ingested: {why}")
-
-
-def _report(run_dir, result) -> None:
-    if result.skipped:
-        click.echo(f"{run_dir}: ingest of {result.source} already finished with these inputs and options; "
-                   "nothing to do.")
-    else:
-        click.echo(f"ingested {counted(result.new_exported, f'new {result.source} episode')}, "
-                   f"rejected {result.new_rejected}"
-                   + (f", filtered out {result.filtered}" if result.filtered else "")
-                   + f" ({result.elapsed_s:.1f} s in total for this source)")
-        named = rejected_inputs(RunDir(run_dir), result.source, result.new_rejected)
-        if named:  # a partial ingest exits 0 (something was produced, nothing lost) but says what it left out
-            click.echo(named)
-    if result.reread:
-        click.echo(f"read again {counted(result.reread, 'trajectory', 'trajectories')} rejected earlier and changed "
-                   "since (their old rejects were taken back)")
-    if result.changed_kept:
-        click.echo(f"note: {counted(result.changed_kept, 'trajectory', 'trajectories')} changed after ingest; "
-                   "their episodes stay as ingested (ingest into a new run to take the changes)")
-
-
-for _stage_class in STAGES.values():
-    ingest_command(_stage_class)
+for _stage_class in STAGES.values():  # sftdata ingest SOURCE, made from each source's stage class
+    stage_command(_stage_class, ingest)
 
 
 @main.command("run")
@@ -160,30 +89,7 @@ def run_command(config, print_example_config, workers, executor, address, backen
                          "(see the accounting lines above)")
 
 
-@main.command()
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click_options(ReportOptions)
-@executor_flags
-@fatal_to_exit
-def report(run_dir, **options):
-    """Write one self-contained HTML page about a run (images embedded, no network needed to view it).
-
-    \b
-    Counts and rejects by reason, action histogram, steps per episode, token lengths against max_length,
-    packing efficiency, LLM usage, and a few episodes as annotator images beside their reasoning and answers.
-
-    \b
-    Example:
-      sftdata report processed/demo --out report.html
-    """
-    from .report.stage import ReportStage
-
-    run = RunDir(run_dir)
-    run.require_run()
-    with open_executor(options) as executor:
-        done = ReportStage(run, from_cli(ReportOptions, options), executor=executor).execute()
-    click.echo(f"{done.stage.out} is up to date: nothing it shows has changed" if done.skipped
-               else f"wrote {done.stage.out}")
+stage_command(ReportStage, main)
 
 
 @main.command()

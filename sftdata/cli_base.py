@@ -14,18 +14,19 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import FatalError
+from .errors import FatalError, UsageError
 from .exitcodes import ExitCode, exit_code_of
-from .options import id_list
-from .plural import counted
 
 
 def fatal_to_exit(fn):
-    """Turn a FatalError into a one-line message on stderr and its exit status (see exitcodes; no traceback)."""
+    """Turn a FatalError into a one-line message on stderr and its exit status (see exitcodes; no traceback), a
+    UsageError into the command's usage and exit status 2."""
     @wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except UsageError as exc:
+            raise click.UsageError(str(exc)) from None
         except FatalError as exc:
             error = click.ClickException(str(exc))
             error.exit_code = exit_code_of(exc)
@@ -38,58 +39,39 @@ def fatal_to_exit(fn):
     return wrapper
 
 
-_ids = id_list  # episode ids from "a,b" or a file of ids
+# how each kind of argument a stage declares (sftdata.command) is taken on the command line
+ARGUMENTS = {"run": dict(type=click.Path(exists=True, file_okay=False, path_type=Path)),
+             "run?": dict(required=False, type=click.Path(exists=True, file_okay=False, path_type=Path)),
+             "file": dict(type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+             "files": dict(nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)),
+             "folder": dict(type=click.Path(exists=True, file_okay=False, path_type=Path)),
+             "paths": dict(nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))}
 
 
-def executor_flags(fn):
-    """``--executor`` and ``--address``, the run config's top-level declarations, on a stage command."""
-    from .config import TopLevel
-    from .options import click_options
+def stage_command(cls, group: click.Group) -> click.Command:
+    """The command of the stage class ``cls`` (:class:`sftdata.command.Command`) on ``group``: its arguments, the
+    flags before its options record, the record's options, the flags after, its docstring as the help; the work is
+    ``cls.invoke`` with the record made from the command line (an argument that is a field of it included)."""
+    from dataclasses import fields
 
-    return click_options(TopLevel, only=("executor", "address"))(fn)
+    from .options import click_options, from_cli
 
+    in_record = {f.name for f in fields(cls.options)}
 
-def open_executor(options: dict, workers: int = 1):
-    """The executor ``--executor``/``--address`` chose (taken out of ``options``), to open with ``with``: a Ray
-    started for the command is stopped when it ends."""
-    from .executors import executor
+    def command(**params):
+        for name, kind, *_ in cls.arguments:
+            if ARGUMENTS[kind].get("nargs") == -1:
+                params[name] = list(params[name])
+        opts = from_cli(cls.options, {k: params.pop(k) for k in list(params) if k in in_record})
+        cls.invoke(click.echo, opts, **params)
 
-    return executor(options.pop("executor"), workers, options.pop("address"))
-
-
-def batch_flags(fn):
-    """``--write-requests`` and ``--import-results``: the batch backend of an LLM stage (annotate, judge)."""
-    fn = click.option("--import-results", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                      help="batch: read Batch API result lines and check them.")(fn)
-    return click.option("--write-requests", type=click.Path(dir_okay=False, path_type=Path),
-                        help="batch: write OpenAI Batch API request lines here.")(fn)
-
-
-def run_llm_stage(run_dir: Path, stage_class: type, opts, write_requests: Path | None, import_results: Path | None):
-    """Run an LLM stage (:class:`sftdata.llm_stage.LLMStage`: annotate, judge) on ``run_dir`` under its writer lock:
-    its outcome, or with the batch backend the request lines written (None) or the result lines imported."""
-    from .rundir import RunDir
-
-    batch = opts.backend == "batch"
-    if batch and bool(write_requests) == bool(import_results):
-        raise click.UsageError("the batch backend needs exactly one of --write-requests or --import-results")
-    run = RunDir(run_dir)
-    with run.writing():
-        stage = stage_class(run, opts, results=import_results if batch else None)
-        if batch and write_requests:
-            n = stage.write_requests(write_requests)
-            click.echo(f"wrote {counted(n, 'request line')} to {write_requests}; submit them to the Batch API, then "
-                       "run --import-results with the output file")
-            return None
-        return stage.execute()
-
-
-def llm_stats_line(stats) -> str:
-    """Requests, retries, cache hits and tokens of an LLM stage, on one line."""
-    failed = stats.get("failed_requests", 0)
-    return (f"requests {stats['requests']}   retries {stats['retries']}   cache hits {stats['cache_hits']}   "
-            f"tokens in {stats['prompt_tokens']} out {stats['completion_tokens']}"
-            + (f"   failed requests {failed} (no answer: endpoint down, timeouts, 5xx)" if failed else ""))
+    decorators = [click.argument(name, **ARGUMENTS[kind], **({"metavar": more[0]} if more else {}))
+                  for name, kind, *more in cls.arguments]
+    decorators += [flags.decorator() for flags in cls.flags_before] + [click_options(cls.options)]
+    decorators += [flags.decorator() for flags in cls.flags_after] + [fatal_to_exit]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return group.command(cls.command_name(), help=cls.__doc__)(command)
 
 
 # the module that defines each command (tests/test_cli_imports.py checks it against the registered commands)

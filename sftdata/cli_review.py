@@ -5,10 +5,11 @@ from pathlib import Path
 
 import click
 
-from .cli_base import fatal_to_exit, main
+from .cli_base import fatal_to_exit, main, stage_command
 from .plural import counted, plural
 
 from .review import ONLY
+from .review.importer import ReviewImportStage
 
 
 @main.group()
@@ -59,26 +60,7 @@ def review_export(run_dir, out, sample, seed, only, image_url):
                   if result.judged else ""))
 
 
-@review.command("import")
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("export_json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@fatal_to_exit
-def review_import(run_dir, export_json):
-    """Apply a Label Studio JSON export of review tasks to RUN_DIR (idempotent).
-
-    \b
-    Edits are re-checked (alignment and hindsight) and applied only when they pass; accepted and edited items
-    carry their provenance in RUN/reviews.jsonl; rejected steps go to RUN/rejects.jsonl (human_rejected) and
-    their samples are left out of the next export. Agreement figures go into the run manifest.
-
-    \b
-    Example:
-      sftdata review import processed/demo project-1-at-2026-01-01-10-00.json
-    """
-    from .review.importer import format_import, import_review
-    from .rundir import RunDir
-
-    click.echo(format_import(import_review(RunDir(run_dir), export_json)))
+stage_command(ReviewImportStage, review)  # review import
 
 
 def _server(url: str | None, token: str | None):

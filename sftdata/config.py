@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import FatalError
-from .executors import EXECUTORS
 from .annotate.options import AnnotateOptions
 from .export.options import ExportOptions
 from .judge.options import JudgeOptions
 from .options import PathType, default_workers, example_table, option, take_table, workers_option  # noqa: F401
 from .sources import Source, source
+from .toplevel import TopLevel  # noqa: F401 (the run's top-level keys, re-exported)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,25 +50,6 @@ def _array_of_tables(raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
         raise FatalError(f"config: {key} must be an array of tables: write [[{key}]] (double brackets) "
                          "before each one")
     return value
-
-
-@dataclass
-class TopLevel:
-    run_dir: str = option(None, "One directory holds every stage's outputs.", cli=False,
-                          config_help="one directory holds every stage's outputs (a new name: never another run's)")
-    workers: int = workers_option()
-    executor: str = option("local", "Where the stages' units run: local (a process pool on this machine) or ray (Ray "
-                           "tasks: a Ray started on 127.0.0.1 for this command and stopped afterwards, or the cluster "
-                           "at --address; pip install 'sftdata[ray]'). Outputs are the same bytes either way. Annotate "
-                           "and judge call the LLM from this process, so their --concurrency bounds the whole run, "
-                           "cluster-wide.", choices=lambda: sorted(EXECUTORS), fingerprint=False,
-                           config_help="local, or ray: the units as Ray tasks (docs/cluster.md).")
-    address: str | None = option(None, "The Ray cluster to join (HOST:PORT of its head, or ray://HOST:PORT); only with "
-                                 "--executor ray. Unreachable: one line and exit 1 within 10 s.", metavar="ADDR",
-                                 fingerprint=False, example="head-node:6379",
-                                 config_help="The Ray cluster to join (with executor = \"ray\").")
-    strict: bool = option(False, "Stop at the first bad record instead of ledgering it.",
-                          config_help="true: stop at the first bad record instead of ledgering it")
 
 
 @dataclass

@@ -26,5 +26,10 @@ class FatalError(SftdataError):
     """The run cannot go on."""
 
 
+class UsageError(SftdataError):
+    """A command line that does not make sense (options that exclude each other): said with the command's usage,
+    exit status 2, as a bad flag is."""
+
+
 class RetryableError(SftdataError):
     """A transient failure; the caller may retry."""

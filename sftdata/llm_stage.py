@@ -27,14 +27,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
+from .errors import UsageError
 from .exitcodes import EndpointUnavailable
 from .io import Ledger, atomic_path
+from .options import Flags, PathType, option
 from .stage import LLM_STATS, Deferred, Reject, Stage, llm_cost
 
 _NOT_ASKED = object()  # a unit halted by --strict before it started
+
+
+@dataclass
+class BatchFiles:
+    """The batch backend's two commands: write the request lines, or import the result lines."""
+
+    write_requests: Path | None = option(None, "batch: write OpenAI Batch API request lines here.", config=False,
+                                         click_type=PathType(dir_okay=False, as_path=True))
+    import_results: Path | None = option(None, "batch: read Batch API result lines and check them.", config=False,
+                                         click_type=PathType(exists=True, dir_okay=False, as_path=True))
 
 
 class LLMStage(Stage):
@@ -43,6 +56,7 @@ class LLMStage(Stage):
     ``async`` :meth:`process`, :meth:`batch_requests`, :meth:`batch_ids`, :meth:`from_results` and :meth:`entry`."""
 
     noted_on_failure = True
+    flags_after = (Flags(BatchFiles),)
     ledger: ClassVar[str]
     batch_prefix: ClassVar[str] = ""  # the custom_id prefix of this stage's lines in a Batch API file
     verb: ClassVar[str] = "processed"  # "annotated": what a deferred episode was not
@@ -76,6 +90,10 @@ class LLMStage(Stage):
 
     def from_results(self, unit: Any, lines: list[dict]) -> Any:
         """A unit's record or :class:`Reject` from its Batch API result lines."""
+        raise NotImplementedError
+
+    def tell(self, outcome: Any, echo: Any, run_dir: Path) -> None:
+        """What the command says of an invocation (and the exit status it calls for, raised)."""
         raise NotImplementedError
 
     def release(self) -> None:
@@ -220,3 +238,32 @@ class LLMStage(Stage):
         return (f"{counted(count, 'episode')} {plural(count, 'was', 'were')} not {self.verb} because the endpoint "
                 "failed on every attempt; nothing was rejected for it: run again to resume")
 
+    @classmethod
+    def invoke(cls, echo: Any, opts: Any, *, run_dir: Path, write_requests: Path | None,
+               import_results: Path | None) -> None:
+        """The stage on ``run_dir`` under its writer lock, said by :meth:`tell`; with the batch backend the request
+        lines written or the result lines imported."""
+        from .plural import counted
+        from .rundir import RunDir
+
+        batch = opts.backend == "batch"
+        if batch and bool(write_requests) == bool(import_results):
+            raise UsageError("the batch backend needs exactly one of --write-requests or --import-results")
+        run = RunDir(run_dir)
+        with run.writing():
+            stage = cls(run, opts, results=import_results if batch else None)
+            if batch and write_requests:
+                n = stage.write_requests(write_requests)
+                echo(f"wrote {counted(n, 'request line')} to {write_requests}; submit them to the Batch API, then "
+                     "run --import-results with the output file")
+                return
+            outcome = stage.execute()
+        stage.tell(outcome, echo, run_dir)
+
+
+def llm_stats_line(stats) -> str:
+    """Requests, retries, cache hits and tokens of an LLM stage, on one line."""
+    failed = stats.get("failed_requests", 0)
+    return (f"requests {stats['requests']}   retries {stats['retries']}   cache hits {stats['cache_hits']}   "
+            f"tokens in {stats['prompt_tokens']} out {stats['completion_tokens']}"
+            + (f"   failed requests {failed} (no answer: endpoint down, timeouts, 5xx)" if failed else ""))

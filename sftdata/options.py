@@ -38,6 +38,7 @@ class PathType:
     exists: bool = False
     file_okay: bool = True
     dir_okay: bool = True
+    as_path: bool = False  # the command gets a Path, not the text (an option no config or manifest keeps)
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,8 @@ def click_options(cls, skip: Sequence[str] = (), only: Sequence[str] | None = No
             values = choices_of(spec, cli=not overrides)
             if isinstance(spec.click_type, PathType):
                 t = spec.click_type
-                kwargs["type"] = click.Path(exists=t.exists, file_okay=t.file_okay, dir_okay=t.dir_okay)
+                kwargs["type"] = click.Path(exists=t.exists, file_okay=t.file_okay, dir_okay=t.dir_okay,
+                                            path_type=Path if t.as_path else None)
             elif isinstance(spec.click_type, SizeType):
                 kwargs["type"] = size_param(spec.click_type.least)
                 kwargs.setdefault("metavar", "WxH")
@@ -198,6 +200,19 @@ def click_options(cls, skip: Sequence[str] = (), only: Sequence[str] | None = No
             fn = opt(fn)
         return fn
     return decorate
+
+
+@dataclass(frozen=True)
+class Flags:
+    """Options of another record on a command (``--executor`` and ``--address`` of the top level): the arguments of
+    :func:`click_options`."""
+
+    record: type
+    skip: tuple[str, ...] = ()
+    only: tuple[str, ...] | None = None
+
+    def decorator(self):
+        return click_options(self.record, skip=self.skip, only=self.only)
 
 
 def choice_param(values: Sequence[str], what: str):

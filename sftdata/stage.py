@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Mapping
 
+from .command import Command
 from .errors import FatalError
 from .io import Ledger, disk_full_guard, text_for_output
 
@@ -191,10 +192,10 @@ class StageOutcome:
     new: Counter = field(default_factory=Counter)  # records / rejects / deferred of this invocation
 
 
-class Stage:
+class Stage(Command):
     """One stage over one run. A stage declares :attr:`name`, :attr:`options` (its options record),
     :attr:`key` (its manifest key), :meth:`fingerprint` (what it reads), :meth:`units` and :meth:`process`;
-    :meth:`execute` does the rest (see the module docstring)."""
+    :meth:`execute` does the rest (see the module docstring). Its command is made from it (:mod:`sftdata.command`)."""
 
     name: ClassVar[str]
     options: ClassVar[type]

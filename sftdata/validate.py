@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import FatalError, RecordError
+from .errors import FatalError, RecordError, UsageError
 from .model import Episode
 from .values import loads_strict
 from .checks.certify import OUTCOMES, certify_items
@@ -20,7 +20,9 @@ from .checks.check import CJK_THRESHOLD, Failure, check_items
 from .checks.schema import schema_failures
 from .config import ValidateTable
 from .stage import Stage
+from .options import Flags, PathType, option
 from .stage_inputs import validate_fingerprint
+from .toplevel import EXECUTOR_FLAGS
 
 _LIST_KEYS = ("items", "reconstruction", "output", "annotation")
 
@@ -209,18 +211,46 @@ def format_report(report: ValidationReport) -> str:
 VALIDATION_COUNTS = ("checked", "passed", "failed", "by_reason")
 
 
+@dataclass
+class ValidateFiles:
+    """What ``sftdata validate`` checks when it is not given a run, and where it writes the full report."""
+
+    episodes_path: Path | None = option(None, "An episodes.jsonl made elsewhere (with --annotations, instead of RUN).",
+                                        cli="--episodes", config=False,
+                                        click_type=PathType(exists=True, dir_okay=False, as_path=True))
+    annotations_path: Path | None = option(None, "Annotation lines: {id, items} records, or one raw seed 002 list per "
+                                           "episode line.", cli="--annotations", config=False,
+                                           click_type=PathType(exists=True, dir_okay=False, as_path=True))
+    report: Path | None = option(None, "Write the full report as JSON.", config=False,
+                                 click_type=PathType(dir_okay=False, as_path=True))
+
+
+def validated(payload: tuple[Path, Path, float]) -> ValidationReport:
+    """The one unit of ``sftdata validate``: the whole report of the annotations checked against the episodes."""
+    return validate_files(*payload)
+
+
 def _validate_run(payload: tuple[Path, Path, float]) -> dict[str, Any]:
     """The one unit of the validate stage: the run's annotations checked, as the manifest keeps the counts."""
-    report = validate_files(*payload)
+    report = validated(payload)
     return {"checked": report.checked, "passed": report.passed, "failed": report.failed,
             "by_reason": dict(report.by_reason)}
 
 
 class ValidateStage(Stage):
-    """``sftdata run``'s validate stage: every annotation of the run checked against its episode, redone only when
-    the episodes, the annotations, the options or the checks changed (:func:`validate_fingerprint`)."""
+    """Check reasoning/action alignment of an annotation file and report why items fail (exit 1 on failures).
 
+    \b
+    Examples:
+      sftdata validate processed/demo
+      sftdata validate --episodes episodes.jsonl --annotations reconstructions.jsonl --report report.json
+    """
+
+    # sftdata run's validate stage: every annotation of the run checked against its episode, redone only when the
+    # episodes, the annotations, the options or the checks changed (validate_fingerprint); the command checks a
+    # run or two files and reports every failure, without a manifest entry (see invoke)
     name, options, resumes, key = "validate", ValidateTable, False, "annotations"
+    arguments, flags_before, flags_after = (("run_dir", "run?"),), (Flags(ValidateFiles),), (EXECUTOR_FLAGS,)
     process = staticmethod(_validate_run)
 
     def fingerprint(self) -> dict[str, Any]:
@@ -237,3 +267,28 @@ class ValidateStage(Stage):
 
     def entry(self) -> dict[str, Any]:
         return self.counts
+
+    @classmethod
+    def invoke(cls, echo: Any, opts: ValidateTable, *, run_dir: Path | None, episodes_path: Path | None,
+               annotations_path: Path | None, report: Path | None, executor: str, address: str | None) -> None:
+        from .executors import executor as make_executor
+        from .io import write_json_atomic
+
+        if run_dir is not None:
+            if episodes_path or annotations_path:
+                raise UsageError("give either RUN or --episodes with --annotations, not both")
+            episodes_path, annotations_path = run_dir / "episodes.jsonl", run_dir / "annotations.jsonl"
+            if not annotations_path.exists():
+                raise FatalError(f"{run_dir} has no annotations.jsonl: run `sftdata annotate` first")
+        elif not (episodes_path and annotations_path):
+            raise UsageError("give RUN, or both --episodes and --annotations")
+        with make_executor(executor, 1, address) as chosen:  # the check is one unit
+            [(_, result)] = chosen.map(validated, [("annotations", (episodes_path, annotations_path,
+                                                                    opts.cjk_threshold))])
+        if isinstance(result, BaseException):
+            raise result
+        if report:
+            write_json_atomic(report, result.to_dict())
+        echo(format_report(result))
+        if not result.ok:
+            raise SystemExit(1)

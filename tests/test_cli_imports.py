@@ -35,10 +35,27 @@ def probe(*command_lines: list[str]) -> dict[str, dict]:
     return json.loads(result.stdout.rsplit("PROBE", 1)[1])
 
 
-def test_every_command_is_found_in_the_module_the_map_names():
-    from sftdata.cli import main
+# a fresh interpreter imports each command module but sftdata.cli (which imports them all) alone, then sftdata.cli,
+# and prints which commands each one registered
+REGISTERED = textwrap.dedent("""
+    import importlib, json
+    from sftdata.cli_base import main
 
-    assert {name: cmd.callback.__module__.rpartition(".")[2] for name, cmd in main.commands.items()} == COMMAND_MODULES
+    registered, seen = {}, set()
+    for module in sorted(set(%r) - {"cli"}) + ["cli"]:
+        importlib.import_module("sftdata." + module)
+        registered.update((name, module) for name in set(main.commands) - seen)
+        seen = set(main.commands)
+    print("PROBE" + json.dumps(registered))
+""" % (list(COMMAND_MODULES.values()),))
+
+
+def test_every_command_is_registered_by_the_module_the_map_names():
+    """The lazy group imports only the module the map names for a command: that module must register it (a
+    command made from its stage class is registered where the builder is called)."""
+    result = subprocess.run([sys.executable, "-c", REGISTERED], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.rsplit("PROBE", 1)[1]) == COMMAND_MODULES
 
 
 def test_version_imports_no_command():

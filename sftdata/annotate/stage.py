@@ -65,9 +65,24 @@ def _done_ids(run: RunDir, backend: str, model: str, prompt_version: str | froze
 
 
 class AnnotateStage(LLMStage):
-    """``sftdata annotate``: its units are the episodes not yet annotated or rejected by this model and prompt
-    version, each one :meth:`Annotator.episode`; the batch backend writes or imports Batch API files."""
+    """Reconstruct Chinese ReAct reasoning and a function call for every step (RUN/annotations.jsonl).
 
+    \b
+    Each reply is checked against the ground truth (one item per screenshot, one done and it is last, every
+    function and parameter equal to the action); failures are sent back to be fixed, up to --max-attempts.
+    Replies are cached by request: a killed run resumes without paying twice.
+
+    \b
+    Examples:
+      sftdata annotate processed/demo                       # offline template backend
+      OPENAI_API_KEY=... sftdata annotate processed/demo --backend openai \\
+          --base-url http://localhost:8000/v1 --model Qwen2.5-VL-72B-Instruct --concurrency 16
+      sftdata annotate processed/demo --backend batch --model gpt-4o --write-requests batch.jsonl
+      sftdata annotate processed/demo --backend batch --model gpt-4o --import-results results.jsonl
+    """
+
+    # its units are the episodes not yet annotated or rejected by this model and prompt version, each one
+    # Annotator.episode; the batch backend writes or imports Batch API files (the docstring is the command's help)
     name, options, key, ledger, verb = STAGE, AnnotateOptions, "reconstruction", ANNOTATIONS, "annotated"
 
     def check(self) -> None:
@@ -167,6 +182,24 @@ class AnnotateStage(LLMStage):
 
     def release(self) -> None:
         self.annotator.pool.shutdown(wait=False)
+
+    def tell(self, outcome: StageOutcome, echo: Any, run_dir: Any) -> None:
+        from ..exitcodes import EndpointUnavailable, NothingProduced
+        from ..llm_stage import llm_stats_line
+        from ..plural import counted
+
+        result = result_of(outcome)
+        echo(f"annotated {counted(result.new_annotated, 'new episode')}, rejected {result.new_rejected} "
+             f"(run total: {result.annotated} annotated, {result.rejected} rejected)")
+        if self.opts.backend != "template":
+            echo(llm_stats_line(result.stats))
+        for reason, count in sorted(result.by_reason.items(), key=lambda kv: -kv[1]):
+            echo(f"  rejected: {reason:<28} {count:>6}")
+        if result.deferred:
+            raise EndpointUnavailable(self.deferred_message(result.deferred))
+        if not result.annotated and result.rejected:
+            raise NothingProduced(f"no episode was annotated: all {result.rejected} were rejected "
+                                  f"(reasons in {run_dir}/rejects.jsonl)")
 
     def entry(self) -> dict[str, Any]:
         from ..io import iter_jsonl

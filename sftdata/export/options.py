@@ -4,6 +4,7 @@ keys are made from these fields (:mod:`sftdata.options`). Light on purpose: the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..options import PathType as _PathType, option, progress_option, workers_option
 
@@ -25,6 +26,16 @@ def _som_help() -> str:
     from ..formats import som_formats
     return ("Numbered boxes of the listed elements on a derived copy of each screenshot ("
             + ", ".join(som_formats()) + ").")
+
+
+@dataclass
+class ExportTarget:
+    """Where ``sftdata export`` writes (the run config names each export's folder itself)."""
+
+    out: Path | None = option(None, "Export directory: new, empty, or (with --force) an earlier export; outside RUN "
+                              "or in RUN/export/.", config=False, cli_required=True,
+                              click_type=_PathType(file_okay=False, as_path=True))
+    force: bool = option(False, "Replace an earlier sftdata export in --out (never any other folder).", config=False)
 
 
 @dataclass

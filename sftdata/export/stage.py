@@ -19,14 +19,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import FatalError
+from ..errors import FatalError, UsageError
 from ..exitcodes import NothingProduced
 from ..formats import get_format, resolve_family, som_formats
 from ..io import count_lines, disk_full_guard, read_json, text_for_output
 from ..judge.status import judge_status
 from ..review.apply import reviewed_annotations
 from ..rundir import RunDir
+from ..options import Flags
+from ..plural import counted
 from ..stage import Reject, Stage, StageOutcome, output_key
+from ..toplevel import EXECUTOR_FLAGS
 from .bundle import write_bundle
 from .episodes import episode_id, episode_samples
 from .lengths import LengthModel
@@ -35,13 +38,25 @@ from .som import supports as som_supported
 from .shards import (ExportResult, copy_file, deciding_party, drop_hint, export_fingerprint,  # noqa: F401
                      link_file, split_of, write_derived, write_shards)  # drop_hint: re-exported
 
-from .options import INEFFECTIVE_CHOICES, ExportOptions  # noqa: E402,F401 (the stage's options, re-exported)
+from .options import INEFFECTIVE_CHOICES, ExportOptions, ExportTarget  # noqa: E402,F401 (ExportOptions re-exported)
 
 
 class ExportStage(Stage):
-    """One export of a run into ``out`` (``force``: an earlier export of ours there may be replaced)."""
+    """Write single-step SFT samples as ms-swift JSONL shards with the original images and a train.sh.
 
+    \b
+    One sample per step: the task, earlier steps and the screenshot in; reasoning and one action out, in the
+    chosen agent format. Samples are sized in tokens and ordered into packs for `swift sft --packing true`.
+
+    \b
+    Example:
+      sftdata export processed/demo --format qwen2.5-vl --memory --out processed/demo/export/sft-qwen25
+      sftdata export processed/demo --format qwen2.5-vl --rl --out processed/demo/export/rl-qwen25
+    """
+
+    # one export of a run into ``out`` (``force``: an earlier export of ours there may be replaced)
     name, options, resumes, reads_only = "export", ExportOptions, False, True
+    flags_before, flags_after = (Flags(ExportTarget),), (EXECUTOR_FLAGS,)
     process = staticmethod(episode_samples)
 
     def __init__(self, run: RunDir, opts: ExportOptions, *, out: str | Path, force: bool = False,
@@ -69,6 +84,21 @@ class ExportStage(Stage):
             self.result.manifest = manifest
             return True
         return False
+
+    @classmethod
+    def invoke(cls, echo: Any, opts: ExportOptions, *, run_dir: Path, out: Path, force: bool, executor: str,
+               address: str | None) -> None:
+        from ..executors import executor as make_executor
+        from ..formats import load_all
+
+        if opts.som and not getattr(load_all()[opts.format], "som", False):
+            raise UsageError(f"--som draws numbered element boxes for formats whose prompt promises them "
+                             f"({', '.join(som_formats())}); {opts.format} does not")
+        run = RunDir(run_dir)
+        with run.writing(readonly_ok=True), make_executor(executor, opts.workers, address) as chosen:
+            stage = cls(run, opts, out=out, force=force, executor=chosen)
+            done = stage.execute(force=force)  # --force: export again; without it an unchanged export is not redone
+        said(done, echo, out, opts)
 
     def execute(self, *, force: bool = False) -> StageOutcome:
         """Export (a full disk is a one-line FatalError; the staging directory is removed and an earlier export
@@ -262,6 +292,31 @@ class ExportStage(Stage):
             yield Reject(reason, "the judge failed this episode (see judgements.jsonl)" if reason == "judge_rejected"
                          else f"no step of this episode can be expressed in {manifest['format']}", episode_id,
                          stage=stage)
+
+
+def said(done: StageOutcome, echo: Any, out: Path, opts: ExportOptions) -> None:
+    """What ``sftdata export`` says of an export into ``out`` (as given): its samples, tokens, packing, warnings (on
+    stderr) and drops."""
+    if done.skipped:
+        echo(f"{out} already holds this export of the same inputs and options; nothing to do (--force exports "
+             "it again).")
+        return
+    m = done.stage.result.manifest
+    echo(f"exported {m['samples'].get('train', 0)} train + {counted(m['samples'].get('val', 0), 'val sample')} "
+         f"({opts.format}) to {out}")
+    tokens = m["tokens"].get("total", {})
+    if tokens:
+        echo(f"tokens per sample ({m['family']}, text {m['text_tokens']['method']}): mean {tokens['mean']}, "
+             f"p95 {tokens['p95']}, max {tokens['max']} (max_length {opts.max_length})")
+    pk = m["packing"].get("train")
+    if pk:
+        echo(f"packing: {counted(pk['packs'], 'pack')}, efficiency {pk['efficiency']:.1%} "
+             f"(lower bound {counted(pk['lower_bound_packs'], 'pack')}, {pk['lower_bound_efficiency']:.1%})")
+    for warning in m.get("warnings", []):
+        echo(f"warning: {warning}", err=True)
+    for reason, count in m["dropped"].items():
+        echo(f"  dropped: {reason:<30} {count:>6}{drop_hint([reason])}")
+    echo(f"train with: bash {out}/{'train_grpo.sh' if opts.rl else 'train.sh'}")
 
 
 def export_run(run: RunDir, out: str | Path, opts: ExportOptions, *, force: bool = False) -> ExportResult:

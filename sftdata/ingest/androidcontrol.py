@@ -78,7 +78,7 @@ class AndroidControlIngest(IngestStage):
           --splits data/splits.json --split test
     """
 
-    name, source, options, inputs = STAGE, AndroidControlSource.type, AndroidControlSource, ("paths", "files")
+    name, source, options, arguments = STAGE, AndroidControlSource.type, AndroidControlSource, (("paths", "files"),)
     # a record takes a worker about 4 ms: two to a task cut the driver's CPU per record (0.37 -> 0.30 ms); 8 cut it
     # to 0.17 ms but measured slower in wall time on a loaded machine (a batch waits whole behind a descheduled
     # worker): docs/performance.md

@@ -45,7 +45,7 @@ class AnnotatedIngest(IngestStage):
       sftdata ingest annotated ../shared/fixtures/annotated --out processed/ocr --ocr
     """
 
-    name, source, options, inputs = STAGE, AnnotatedSource.type, AnnotatedSource, ("root", "folder")
+    name, source, options, arguments = STAGE, AnnotatedSource.type, AnnotatedSource, (("root", "folder"),)
     bar_unit = "ep"
     process = staticmethod(build_episode)
 

@@ -136,7 +136,7 @@ class Mind2WebIngest(IngestStage):
       sftdata ingest mind2web data/train/train_0.json --screenshots raw_dump/task --out processed/m2w-text
     """
 
-    name, source, options, inputs = STAGE, SOURCE, Mind2WebSource, ("paths", "paths")
+    name, source, options, arguments = STAGE, SOURCE, Mind2WebSource, (("paths", "paths"),)
     batch = 1  # a task carries its whole pages: one to a worker task, on any executor, so memory stays flat
     process = staticmethod(build_task)
 

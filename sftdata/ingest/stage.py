@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import FatalError, RecordError
+from ..exitcodes import NothingProduced
 from ..io import Ledger, disk_full_error, text_for_output
-from ..options import option
+from ..options import Flags, PathType, ProgressFlag, option
+from ..plural import counted
 from ..stage import Reject, Stage, StageOutcome
+from ..toplevel import TopLevel
 
 STAGE = "ingest"
 
@@ -54,6 +58,15 @@ class IngestResult:
     changed_kept: int = 0  # annotated: trajectories ingested earlier and changed since (their episodes kept)
     by_reason: dict[str, int] = field(default_factory=dict)
     elapsed_s: float = 0.0
+
+
+@dataclass
+class IngestTarget:
+    """The run ``sftdata ingest TYPE`` writes into (the run config names it at its top level)."""
+
+    run_dir: Path | None = option(None, "Run directory to write into (created if missing; re-running resumes).",
+                                  cli="--out", config=False, cli_required=True,
+                                  click_type=PathType(file_okay=False, as_path=True))
 
 
 def ingest_options(src: Any, *, strict: bool = False, workers: int = 1) -> IngestOptions:
@@ -96,7 +109,13 @@ class IngestStage(Stage):
     name: ClassVar[str]  # STAGE, in each source's class (a base that declares no name is not a stage of its own)
     source: ClassVar[str]  # the manifest key and the ledgers' ``source``
     options: ClassVar[type]  # the source's record (sftdata.sources): its config keys and command-line options
-    inputs: ClassVar[tuple[str, str]]  # (the record's field, "files" | "folder" | "paths"): the command's argument
+    # the command's argument: ((the record's field, "files" | "folder" | "paths"),), in each source's class
+    flags_before = (Flags(IngestTarget),)
+    flags_after = (Flags(TopLevel, skip=("run_dir",)), Flags(ProgressFlag))
+
+    @classmethod
+    def command_name(cls) -> str:
+        return cls.source  # sftdata ingest SOURCE
 
     def __init__(self, run: Any, src: Any, settings: IngestOptions | None = None, *, progress: bool | None = None,
                  executor: Any = None) -> None:
@@ -197,3 +216,51 @@ class IngestStage(Stage):
     def summary_lines(self, entry: dict[str, Any]) -> list[str]:
         """What the command prints of this source's entry before the run's summary."""
         return []
+
+    @classmethod
+    def invoke(cls, echo: Any, src: Any, *, run_dir: Path, workers: int, executor: str, address: str | None,
+               strict: bool, progress: bool | None) -> None:
+        """Ingest the source record ``src`` (the command line's) into ``run_dir``, then say what it did and what the
+        run holds; exit NOTHING_PRODUCED when the run holds no episode of this source."""
+        from ..executors import executor as make_executor
+        from ..rundir import RunDir
+        from ..summary import format_summary
+
+        chosen = make_executor(executor, workers, address)  # a wrong choice is refused before anything is written
+        run = RunDir(run_dir)
+        with run.creating(), run.writing(), chosen as running:
+            stage = cls(run, src, ingest_options(src, strict=strict, workers=workers), progress=progress,
+                        executor=running)
+            result = stage.ingest()
+        said(echo, run_dir, result)
+        for line in stage.summary_lines(run.manifest()["stages"]["ingest"][cls.source]):
+            echo(line)
+        echo(format_summary(run))
+        if not result.exported:
+            inputs = "the only input was" if result.rejected == 1 else f"all {result.rejected} inputs were"
+            why = (f"{inputs} rejected (reasons in {run_dir}/rejects.jsonl)" if result.rejected
+                   else "no input was selected")
+            raise NothingProduced(f"no {result.source} episode was ingested: {why}")
+
+
+def said(echo: Any, run_dir: Path, result: IngestResult) -> None:
+    """What ``sftdata ingest`` says of a source's ingest: skipped, or what it added and left out."""
+    from ..rundir import RunDir
+    from ..summary import rejected_inputs
+
+    if result.skipped:
+        echo(f"{run_dir}: ingest of {result.source} already finished with these inputs and options; nothing to do.")
+    else:
+        echo(f"ingested {counted(result.new_exported, f'new {result.source} episode')}, "
+             f"rejected {result.new_rejected}"
+             + (f", filtered out {result.filtered}" if result.filtered else "")
+             + f" ({result.elapsed_s:.1f} s in total for this source)")
+        named = rejected_inputs(RunDir(run_dir), result.source, result.new_rejected)
+        if named:  # a partial ingest exits 0 (something was produced, nothing lost) but says what it left out
+            echo(named)
+    if result.reread:
+        echo(f"read again {counted(result.reread, 'trajectory', 'trajectories')} rejected earlier and changed "
+             "since (their old rejects were taken back)")
+    if result.changed_kept:
+        echo(f"note: {counted(result.changed_kept, 'trajectory', 'trajectories')} changed after ingest; "
+             "their episodes stay as ingested (ingest into a new run to take the changes)")

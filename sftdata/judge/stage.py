@@ -85,8 +85,30 @@ def model_verdicts(verdicts: list, episode: Episode, record: dict, opts: JudgeOp
 
 
 class JudgeStage(LLMStage):
-    """``sftdata judge``: its units are the annotated episodes not yet judged with these settings (a judge model
-    reads only those with an item the checks leave unsure, unless ``judge_all``), each one a :class:`Judgement`."""
+    """Judge every annotated reasoning: aligned, grounded, hindsight, target, a 1-5 score (RUN/judgements.jsonl).
+
+    \b
+    The checks certify an item when its reasoning names what the call does, reject it on a contradiction or
+    hindsight, and leave it unsure otherwise. The rules backend records that (an unsure item is not failed, and
+    export holds it back); a judge model (openai, batch) reads the episodes that hold an unsure item, and its
+    verdict decides those items (--judge-all: every episode, every verdict).
+
+    \b
+    Failing episodes go to the rejects ledger as judge_<field> (judge_aligned, judge_hindsight, judge_grounded,
+    judge_target_unambiguous, judge_score) and export skips them. Replies are cached by request: a killed run
+    resumes without paying twice.
+
+    \b
+    Examples:
+      sftdata judge processed/demo                           # offline rules backend
+      OPENAI_API_KEY=... sftdata judge processed/demo --backend openai \\
+          --base-url http://localhost:8000/v1 --model Qwen2.5-VL-72B-Instruct --min-score 4
+      sftdata judge processed/demo --backend batch --model gpt-4o --write-requests judge.jsonl
+      sftdata judge processed/demo --backend batch --model gpt-4o --import-results judge-results.jsonl
+    """
+
+    # its units are the annotated episodes not yet judged with these settings (a judge model reads only those with
+    # an item the checks leave unsure, unless judge_all), each one a Judgement (the docstring is the command's help)
 
     name, options, key, ledger, verb, batch_prefix = STAGE, JudgeOptions, "verdicts", JUDGEMENTS, "judged", "judge::"
 
@@ -192,6 +214,28 @@ class JudgeStage(LLMStage):
     def release(self) -> None:
         if self.judge is not None:
             self.judge.pool.shutdown(wait=False)
+
+    def tell(self, outcome: StageOutcome, echo: Any, run_dir: Any) -> None:
+        from ..exitcodes import EndpointUnavailable
+        from ..llm_stage import llm_stats_line
+        from ..plural import counted
+
+        result = result_of(outcome)
+        echo(f"judged {counted(result.new_judged, 'new episode')}, {result.new_failed} failed "
+             f"(run total: {result.judged} judged, {result.passed} passed, {result.failed} failed)")
+        if result.outcomes:
+            o = result.outcomes
+            echo(f"items: {o['certified']} certified, {o['unsure']} unsure, {o['rejected']} rejected by the checks"
+                 + (f"; {result.by_checks} episodes had nothing unsure for the judge model" if result.by_checks
+                    else ""))
+        if self.opts.backend == "openai":
+            echo(llm_stats_line(result.stats))
+        for reason, count in result.by_reason.items():
+            echo(f"  failed: {reason:<28} {count:>6}")
+        if result.no_verdict:
+            echo(f"  no verdict (ledgered): {result.no_verdict}")
+        if result.deferred:
+            raise EndpointUnavailable(self.deferred_message(result.deferred))
 
     def entry(self) -> dict[str, Any]:
         latest: dict[str, dict] = {}

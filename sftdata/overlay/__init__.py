@@ -1,10 +1,20 @@
-"""Annotator overlays: draw seed-002 marks (:mod:`.draw`), find them again (:mod:`.detect`), remove them (:mod:`.restore`)."""
-from .detect import ArrowDetection, Detection, Marks, detect_marks, mark_mask
-from .draw import MarkStyle, action_label, annotator_image
-from .fonts import FontMissingError, find_cjk_font, load_font
-from .restore import remove_marks
+"""Annotator overlays: draw seed-002 marks (:mod:`.draw`), find them again (:mod:`.detect`), remove them
+(:mod:`.restore`).
 
-__all__ = [
-    "ArrowDetection", "Detection", "FontMissingError", "MarkStyle", "Marks", "action_label",
-    "annotator_image", "detect_marks", "find_cjk_font", "load_font", "mark_mask", "remove_marks",
-]
+Each name is imported from its module on first use: drawing marks (the annotate stage, its command's help) does not
+load OpenCV, which only finding and removing them need.
+"""
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {"ArrowDetection": "detect", "Detection": "detect", "Marks": "detect", "detect_marks": "detect",
+            "mark_mask": "detect", "MarkStyle": "draw", "action_label": "draw", "annotator_image": "draw",
+            "FontMissingError": "fonts", "find_cjk_font": "fonts", "load_font": "fonts", "remove_marks": "restore"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)

@@ -9,8 +9,18 @@ Example::
     from sftdata.report import write_report
     write_report("processed/demo", "report.html", max_length=8192, samples=3, seed=0)
 """
-from .data import RunSummary, summarize
-from .episodes import episode_views
-from .html import SECTIONS, render_report, write_report
+from importlib import import_module
+from typing import Any
+
+# each name and the module that defines it, imported on first use: the report stage (sftdata.report.stage) and its
+# command's help load neither the drawing modules nor matplotlib
+_EXPORTS = {"write_report": "html", "render_report": "html", "SECTIONS": "html", "summarize": "data",
+            "RunSummary": "data", "episode_views": "episodes"}
 
 __all__ = ["write_report", "render_report", "summarize", "episode_views", "RunSummary", "SECTIONS"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)

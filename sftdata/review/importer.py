@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import Ledger
+from ..options import option
 from ..plural import counted
 from ..checks.check import check_items
 from ..rundir import RunDir
@@ -95,7 +96,7 @@ def agreement(reviews: dict[tuple[str, int], StepReview], run: RunDir) -> dict[s
 class ReviewImportOptions:
     """What ``sftdata review import`` reads: a Label Studio JSON export of the review tasks."""
 
-    export: str
+    export: str = option(help="A Label Studio JSON export of review tasks.", cli=False, config=False, to_value=str)
 
 
 @dataclass
@@ -115,12 +116,24 @@ def _checked(payload: tuple[Decision, Any, list, str]) -> dict[str, Any]:
 
 
 class ReviewImportStage(Stage):
-    """The review import (see the module doc): its units are the decisions not yet in ``reviews.jsonl`` that name
-    a reviewable step; each becomes a record (and a rejected step a ``human_rejected`` reject). Never skipped as a
-    whole: a decision already imported is found by its key, and the manifest entry is rewritten only when a
-    decision was added (or the run has none yet)."""
+    """Apply a Label Studio JSON export of review tasks to RUN_DIR (idempotent).
 
-    name, options, key, bar_unit = STAGE, ReviewImportOptions, "human", None
+    \b
+    Edits are re-checked (alignment and hindsight) and applied only when they pass; accepted and edited items
+    carry their provenance in RUN/reviews.jsonl; rejected steps go to RUN/rejects.jsonl (human_rejected) and
+    their samples are left out of the next export. Agreement figures go into the run manifest.
+
+    \b
+    Example:
+      sftdata review import processed/demo project-1-at-2026-01-01-10-00.json
+    """
+
+    # the review import (see the module doc): its units are the decisions not yet in reviews.jsonl that name a
+    # reviewable step; each becomes a record (and a rejected step a human_rejected reject). Never skipped as a whole:
+    # a decision already imported is found by its key, and the manifest entry is rewritten only when a decision was
+    # added (or the run has none yet). The docstring is the help of `sftdata review import`.
+    name, options, key, bar_unit, command = STAGE, ReviewImportOptions, "human", None, "import"
+    arguments = (("run_dir", "run"), ("export", "file", "EXPORT_JSON"))
     process = staticmethod(_checked)
 
     def __init__(self, run: RunDir, opts: ReviewImportOptions, *, executor: Any = None) -> None:
@@ -194,6 +207,12 @@ class ReviewImportStage(Stage):
 
     def entry(self) -> dict[str, Any]:
         return self.result.summary
+
+    @classmethod
+    def invoke(cls, echo: Any, opts: ReviewImportOptions, *, run_dir: Path) -> None:
+        stage = cls(RunDir(run_dir), opts)
+        stage.execute()
+        echo(format_import(stage.result))
 
 
 def import_review(run: RunDir, export_path: str | Path) -> ImportResult:
