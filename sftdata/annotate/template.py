@@ -39,7 +39,7 @@ from ..checks.check import mark_words
 from ..checks.decision import quotable
 from .template_screen import (SPACE, SPACE_PUNCT, SUMMARY_MAX, SWIPES, TRAILING, action_summary, common_labels,
                               element_type, label_shown, labelled_element, observation, pick_labels, pick_variant,
-                              place, quote, salient_labels, target_description, unusual_first, whole_or_empty)
+                              place, quote, salient_labels, target_description)
 
 TEMPLATE_VERSION = "template/v3"
 
