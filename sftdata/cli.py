@@ -209,7 +209,7 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
     click.echo(f"wrote {counted(count, 'episode')} to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
-from . import cli_preflight, cli_stages  # noqa: E402,F401  (register annotate, validate, export, preflight)
+from . import cli_export, cli_preflight, cli_stages  # noqa: E402,F401  (register export, preflight, annotate, validate)
 from . import cli_review  # noqa: E402,F401  (register review)
 from . import cli_judge  # noqa: E402,F401  (register judge)
 from . import cli_eval  # noqa: E402,F401  (register eval)

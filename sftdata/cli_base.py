@@ -2,8 +2,8 @@
 
 The group loads its commands lazily: the command line's command is looked up in :data:`COMMAND_MODULES` and
 only that module is imported (``sftdata --version`` imports none; ``sftdata export`` imports
-:mod:`sftdata.cli_stages`, not the ingest commands and their sources). Listing the commands (``--help``)
-imports :mod:`sftdata.cli`, which registers them all.
+:mod:`sftdata.cli_export` and the export stage its command is made from, not the other stages). Listing the
+commands (``--help``) imports :mod:`sftdata.cli`, which registers them all.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def stage_command(cls, group: click.Group) -> click.Command:
 # the module that defines each command (tests/test_cli_imports.py checks it against the registered commands)
 COMMAND_MODULES = {
     "ingest": "cli", "run": "cli", "report": "cli", "inspect": "cli", "summary": "cli", "sample": "cli",
-    "annotate": "cli_stages", "validate": "cli_stages", "export": "cli_stages",
+    "annotate": "cli_stages", "validate": "cli_stages", "export": "cli_export",
     "judge": "cli_judge", "review": "cli_review", "preflight": "cli_preflight", "eval": "cli_eval",
 }
 
