@@ -1,4 +1,5 @@
-"""The ``sftdata`` command line: one command per stage, each with an example in its help."""
+"""The ``sftdata`` commands around the stages: ingest (one command per source, made from its stage class), run,
+report, inspect, summary, sample; the other command modules are in ``cli_base.COMMAND_MODULES``."""
 from __future__ import annotations
 
 import json
@@ -209,14 +210,9 @@ def sample(out, n_episodes, seed, size, mind2web, mind2web_json, annotated_web, 
     click.echo(f"wrote {counted(count, 'episode')} to {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
-from . import cli_export, cli_preflight, cli_stages  # noqa: E402,F401  (register export, preflight, annotate, validate)
-from . import cli_review  # noqa: E402,F401  (register review)
-from . import cli_judge  # noqa: E402,F401  (register judge)
-from . import cli_eval  # noqa: E402,F401  (register eval)
-
 if __name__ == "__main__":  # pragma: no cover
-    # run as `python -m sftdata.cli`, this file is __main__: use the imported module's group, which the stage
-    # commands registered on
+    # run as `python -m sftdata.cli`, this file is __main__: use the imported module's group, which the commands
+    # registered on
     from sftdata.cli import main as _main
 
     sys.exit(_main())

@@ -3,7 +3,7 @@
 The group loads its commands lazily: the command line's command is looked up in :data:`COMMAND_MODULES` and
 only that module is imported (``sftdata --version`` imports none; ``sftdata export`` imports
 :mod:`sftdata.cli_export` and the export stage its command is made from, not the other stages). Listing the
-commands (``--help``) imports :mod:`sftdata.cli`, which registers them all.
+commands (``--help``) imports every command module.
 """
 from __future__ import annotations
 
@@ -89,12 +89,18 @@ class LazyGroup(click.Group):
         if cmd_name not in self.commands:
             import_module(f"{__package__}.{COMMAND_MODULES.get(cmd_name, 'cli')}")
         if cmd_name not in self.commands:  # a command missing from the map: every module registers its own
-            import_module(f"{__package__}.cli")
+            self.load_all()
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        import_module(f"{__package__}.cli")
+        self.load_all()
         return super().list_commands(ctx)
+
+    @staticmethod
+    def load_all() -> None:
+        """Import every command module (each registers its commands)."""
+        for module in sorted(set(COMMAND_MODULES.values())):
+            import_module(f"{__package__}.{module}")
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

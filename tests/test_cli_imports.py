@@ -35,8 +35,7 @@ def probe(*command_lines: list[str]) -> dict[str, dict]:
     return json.loads(result.stdout.rsplit("PROBE", 1)[1])
 
 
-# a fresh interpreter imports each command module but sftdata.cli (which imports them all) alone, then sftdata.cli,
-# and prints which commands each one registered
+# a fresh interpreter imports each command module, sftdata.cli last, and prints which commands each one registered
 REGISTERED = textwrap.dedent("""
     import importlib, json
     from sftdata.cli_base import main
