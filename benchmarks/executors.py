@@ -1,7 +1,8 @@
 """The executors side by side in one run: ``local`` with 1 and 2 workers (``local-2`` sends the stage's batch of
 units to a worker as one task, ``local-2/1`` one unit per task, as before batches) and ``ray`` with 2 CPUs (a Ray
-started on 127.0.0.1), mapping the unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded
-AndroidControl record -> its episode line, screen comparison included) over the units of a synthetic run.
+started on 127.0.0.1, its tasks sized from the units' measured CPU, the stage's batch the fewest), mapping the
+unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded AndroidControl record -> its
+episode line, screen comparison included) over the units of a synthetic run.
 
     python benchmarks/executors.py                       # 2,000 and 500 episodes, 3 interleaved rounds
     python benchmarks/executors.py --episodes 4000 --rounds 5
@@ -11,7 +12,8 @@ AndroidControl record -> its episode line, screen comparison included) over the 
 The units are what the driver hands an executor: 24 generated episodes (1080x2400 screens) decoded once, their
 screenshots staged in a run's image store, then re-numbered copies up to ``--episodes``, streamed from a file
 (so the driver's memory stays flat too). Each round runs every contender once, in turn; the figures are min /
-median / max of the rounds. A Ray is started once per size and its start is printed apart from the map times.
+median / max of the rounds. A Ray is started once per size and its start (a first task run by each of its workers
+included) is printed apart from the map times.
 Peak RSS per worker is the worker's own high-water mark (VmHWM) as the unit reports it; each size gets fresh
 workers, so 500 against 2,000 episodes says whether a worker's memory grows with the run.
 
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from machine import CPU, footer, header, interleaved, load, spread  # noqa: E402
+from machine import CPU, footer, header, interleaved, live_descendants_cpu, load, spread  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out" / "executors"
 
@@ -95,7 +97,8 @@ def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = N
 
     done, cpu = 0, time.process_time()
     for _key, outcome in executor.map(partial(measured, build_episode), units(path),
-                                      batch=batch or AndroidControlIngest.batch):
+                                      batch=batch or AndroidControlIngest.batch,
+                                      max_batch=AndroidControlIngest.max_batch):
         if isinstance(outcome, BaseException):
             raise outcome
         line, pid, hwm = outcome
@@ -106,6 +109,17 @@ def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = N
     return done
 
 
+def ray_processes_cpu(run, into: list[dict[str, float]]):
+    """``run`` with the CPU seconds it cost the Ray's own processes (its workers, raylet, GCS: this process's
+    descendants, alive throughout) added to ``into``, by process name."""
+    def timed() -> None:
+        before = live_descendants_cpu()
+        run()
+        after = live_descendants_cpu()
+        into.append({name: cpu - before.get(name, 0.0) for name, cpu in after.items()})
+    return timed
+
+
 def compare(episodes: int, rounds: int) -> dict[str, object]:
     from sftdata.executors import LocalExecutor
     from sftdata.executors.ray_cluster import RayExecutor
@@ -114,6 +128,7 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
     build_units(episodes, path, OUT / "run")
     peaks = {"local-1": {}, "local-2": {}, "local-2/1": {}, "ray-2": {}}
     driver: dict[str, list[float]] = {name: [] for name in peaks}
+    ray_cpu: list[dict[str, float]] = []
     t0 = time.perf_counter()
     ray = RayExecutor(2)
     ray.open()
@@ -124,7 +139,7 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
             "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"], driver_cpu=driver["local-2"]),
             "local-2/1": lambda: run_map(LocalExecutor(2), path, peaks["local-2/1"], batch=1,
                                          driver_cpu=driver["local-2/1"]),
-            "ray-2": lambda: run_map(ray, path, peaks["ray-2"], driver_cpu=driver["ray-2"]),
+            "ray-2": ray_processes_cpu(lambda: run_map(ray, path, peaks["ray-2"], driver_cpu=driver["ray-2"]), ray_cpu),
         }, rounds)
     finally:
         ray.close()
@@ -137,8 +152,13 @@ def compare(episodes: int, rounds: int) -> dict[str, object]:
     cpu = {name: (statistics.median(driver[name]) * 1000 / episodes,
                   statistics.median([a - d for a, d in zip(CPU[name], driver[name])]) * 1000 / episodes)
            for name in ("local-1", "local-2", "local-2/1")}  # a Ray's workers are not this process's children
-    print("  CPU per episode, medians (driver / workers): " + "; ".join(
+    cpu["ray-2"] = (statistics.median(driver["ray-2"]) * 1000 / episodes,
+                    statistics.median(sum(r.values()) for r in ray_cpu) * 1000 / episodes)
+    print("  CPU per episode, medians (driver / workers; for ray-2 the Ray's processes): " + "; ".join(
         f"{name} {d:.2f} / {w:.2f} ms" for name, (d, w) in cpu.items()))
+    print("  ray-2's processes, ms of CPU per episode (median): " + ", ".join(
+        f"{name} {statistics.median(r.get(name, 0.0) for r in ray_cpu) * 1000 / episodes:.2f}"
+        for name in sorted({n for r in ray_cpu for n in r}) if any(r.get(name, 0) > 0.005 for r in ray_cpu)))
     return {"times": times, "peaks": {k: max(v.values()) for k, v in peaks.items()}, "cpu": cpu}
 
 
@@ -210,6 +230,9 @@ def executors(args: argparse.Namespace) -> None:
           f"local-1 / local-2 = {scale:.2f}x (target >= 1.7x); local-1 / local-2 one unit per task = "
           f"{unbatched:.2f}x")
     one = big["cpu"]["local-1"][0]
+    local, ray = (sum(big["cpu"][name]) for name in ("local-2", "ray-2"))
+    print(f"CPU per episode in all (driver and workers, medians): ray-2 {ray:.2f} ms, local-2 {local:.2f} ms: "
+          f"{ray / local:.2f}x (Ray's own cost in CPU, which a loaded machine moves much less than wall time)")
     for name in ("local-2", "local-2/1"):
         driver, workers = big["cpu"][name]
         print(f"{name}: the driver's serial share {driver:.2f} ms of CPU per episode against {workers:.2f} ms in the "

@@ -41,6 +41,31 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def live_descendants_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) so far of this process's descendants still running, summed by command name
+    (``ray::IDLE`` and ``ray::timed_batch`` as ``ray::``): the processes of a Ray this process started (its raylet,
+    GCS and workers), which :func:`cpu_seconds` cannot count before they end."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[tuple[int, str, float]]] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        if stat:
+            name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+            name = "ray::" if name.startswith("ray::") else name  # a Ray worker renames itself after its task
+            cpu = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+            children.setdefault(int(fields[1]), []).append((int(entry.name), name, cpu))
+    totals: dict[str, float] = {}
+    stack = [os.getpid()]
+    while stack:
+        for pid, name, cpu in children.get(stack.pop(), []):
+            totals[name] = totals.get(name, 0.0) + cpu
+            stack.append(pid)
+    return totals
+
+
 def interleaved(contenders: dict[str, Callable[[], object]], rounds: int,
                 between: Callable[[], object] | None = None) -> dict[str, list[float]]:
     """Wall-clock seconds of each contender in each of ``rounds`` rounds, the contenders taking turns within a

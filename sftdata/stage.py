@@ -203,7 +203,9 @@ class Stage(Command):
     reads_only: ClassVar[bool] = False  # True: a read-only or busy run is still read, and its manifest not noted
     bar_unit: ClassVar[str | None] = "ep"  # None: no progress bar (a stage that is one unit)
     noted_on_failure: ClassVar[bool] = False  # True: an invocation that fails still notes what it did (LLM usage)
-    batch: ClassVar[int | None] = None  # units sent to a worker as one task (None: the executor's default)
+    batch: ClassVar[int | None] = None  # units sent to a worker as one task (None: the executor's default; ray: the
+    # fewest, its tasks sized from the units' measured time)
+    max_batch: ClassVar[int | None] = None  # the most units to a task on any executor (large units: flat memory)
     stores_images: ClassVar[bool] = False  # True: its units put screenshots in the run's store (a kill's leftovers swept)
 
     def __init__(self, run: Any, opts: Any, *, progress: bool | None = None, executor: Any = None) -> None:
@@ -331,7 +333,7 @@ class Stage(Command):
 
     def _feed(self, bar: Any) -> None:
         """Each unit's outcome, in unit order, taken here (:meth:`take`)."""
-        for key, outcome in self.executor.map(self.process, self.units(), batch=self.batch):
+        for key, outcome in self.executor.map(self.process, self.units(), batch=self.batch, max_batch=self.max_batch):
             self.take(key, outcome)
             self.advance(key)
 

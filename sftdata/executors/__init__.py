@@ -1,9 +1,10 @@
 """Executors: how a stage's units are mapped to their outcomes. A stage hands an executor ``(key, payload)``
 pairs and a picklable function; the executor yields ``(key, outcome)`` **in input order** (an exception a unit
 raised is its outcome, a :class:`Ready` payload is its own outcome). Units go to a worker in batches (the stage's
-:attr:`~sftdata.stage.Stage.batch`, else the executor's default), so units of a few milliseconds do not cost the
-driver a submission each. The driver, the stage's own process, is the
-only writer of the ledgers and the manifest, so any executor that keeps this order writes the same bytes.
+:attr:`~sftdata.stage.Stage.batch`, else the executor's default, never more than its
+:attr:`~sftdata.stage.Stage.max_batch`), so units of a few milliseconds do not cost the driver a submission each;
+``ray`` sizes its tasks from the units' measured time, from the stage's batch up. The driver, the stage's own
+process, is the only writer of the ledgers and the manifest, so any executor that keeps this order writes the same bytes.
 
 ``local`` (:class:`~sftdata.executors.local.LocalExecutor`, the default) is a bounded process pool on this
 machine; ``ray`` (:class:`~sftdata.executors.ray_cluster.RayExecutor`, the ray extra) runs the units as Ray tasks
@@ -28,9 +29,9 @@ class Executor(Protocol):
     workers: int
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
-            batch: int | None = None) -> Iterator[tuple[K, Any]]:
+            batch: int | None = None, max_batch: int | None = None) -> Iterator[tuple[K, Any]]:
         """``(key, fn(payload))`` for each ``(key, payload)``, in input order; ``batch`` units to a task (None: the
-        executor's default)."""
+        executor's default), never more than ``max_batch`` (units too large to carry many at once)."""
 
     def __enter__(self) -> "Executor":
         """Start what the executor needs (a Ray), once."""

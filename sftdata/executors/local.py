@@ -8,7 +8,7 @@ in flight, so memory stays flat on a 47 GB input.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
 
 K = TypeVar("K")
 
@@ -50,15 +50,18 @@ def call_batch(fn: Callable[[Any], Any], payloads: list[Any]) -> list[Any]:
     return outcomes
 
 
-def batched(items: Iterable[tuple[K, Any]], size: int) -> Iterator[tuple[tuple[K, ...], list[Any] | Ready]]:
+def batched(items: Iterable[tuple[K, Any]], size: Union[int, Callable[[], int]]) \
+        -> Iterator[tuple[tuple[K, ...], list[Any] | Ready]]:
     """``(keys, payloads)`` of up to ``size`` consecutive units, or ``((key,), Ready)`` in its place (the units
-    before it go first, so the order holds).
+    before it go first, so the order holds). ``size`` may be a function, asked as each batch begins.
 
     >>> list(batched([("a", 1), ("b", 2), ("c", Ready(0)), ("d", 4)], 2))[:2]
     [(('a', 'b'), [1, 2]), (('c',), Ready(0))]
     """
+    size_now = size if callable(size) else lambda: size
     keys: list = []
     batch: list = []
+    limit = 1
     for key, payload in items:
         if isinstance(payload, Ready):
             if batch:
@@ -66,9 +69,11 @@ def batched(items: Iterable[tuple[K, Any]], size: int) -> Iterator[tuple[tuple[K
                 keys, batch = [], []
             yield (key,), payload
             continue
+        if not batch:
+            limit = size_now()
         keys.append(key)
         batch.append(payload)
-        if len(batch) >= size:
+        if len(batch) >= limit:
             yield tuple(keys), batch
             keys, batch = [], []
     if batch:
@@ -146,6 +151,8 @@ class LocalExecutor:
         pass
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
-            batch: int | None = None) -> Iterator[tuple[K, Any]]:
-        """``batch``: units per task, as the stage declares it (default: this executor's)."""
-        return ordered_map(fn, items, self.workers, batch=batch or self.batch)
+            batch: int | None = None, max_batch: int | None = None) -> Iterator[tuple[K, Any]]:
+        """``batch``: units per task, as the stage declares it (default: this executor's), no more than
+        ``max_batch``."""
+        batch = batch or self.batch
+        return ordered_map(fn, items, self.workers, batch=min(batch, max_batch) if max_batch else batch)

@@ -1,7 +1,10 @@
 """The ``ray`` executor: a stage's units as Ray tasks, on a Ray started here or on a cluster (``pip install
 'sftdata[ray]'``; docs/cluster.md). Outcomes come back **in input order** with at most ``window`` tasks in flight
-(twice the cluster's CPUs unless given; a task is a batch of units), so the driver, the only writer of the ledgers and the manifest, writes the
-same bytes as under the ``local`` executor.
+(twice the cluster's CPUs unless given), so the driver, the only writer of the ledgers and the manifest, writes the
+same bytes as under the ``local`` executor. A task is a batch of units sized from what the units took so far: about
+``task_s`` of a worker's CPU (:class:`TaskSize`), since each Ray task costs 2-6 ms of CPU between the driver, the
+raylet and the worker (the more when its arguments or results pass 100 KB and go through the object store), as
+much as an ingest unit: docs/cluster.md.
 
 The rule for a unit's function (the stages' workers keep it): **a task is idempotent**. It returns its outcome and
 writes nothing the driver reads back as a result; what it does write (the run's content-addressed image store) is
@@ -9,8 +12,9 @@ written atomically under a name fixed by the content, so a second attempt writes
 again when its worker process dies (``max_retries`` times), and the driver reads only the attempt that returned.
 
 - ``RayExecutor(workers)`` starts a Ray on this machine bound to 127.0.0.1 (``workers`` CPUs, no dashboard, usage
-  statistics off, a token for this run only kept in the environment, nothing written to the home folder) and stops
-  it on :meth:`~RayExecutor.close`;
+  statistics off, a token for this run only kept in the environment, nothing written to the home folder), waits
+  until each of its workers has run a first task (a fresh Ray's first task waits about 0.6 s for its worker: a
+  start cost, paid here once, not in the first stage's time) and stops it on :meth:`~RayExecutor.close`;
 - ``RayExecutor(workers, address="HOST:PORT")`` joins that cluster (``workers`` is then unused: the window follows
   the cluster's CPUs) and leaves it running; an address nobody answers is a :class:`~sftdata.errors.FatalError`
   within ``connect_timeout_s``, never a hang.
@@ -29,7 +33,9 @@ import functools
 import os
 import secrets
 import socket
+import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..errors import FatalError
@@ -47,6 +53,48 @@ _LOCAL_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # Ray then takes 127.0.
 def _token() -> str:
     """This process's token for the Rays it starts (Ray's loader keeps the first token it reads)."""
     return secrets.token_hex(32)
+
+
+def timed_batch(fn: Callable[[Any], Any], payloads: list[Any]) -> tuple[list[Any], float]:
+    """A Ray task's body: the batch's outcomes (:func:`~sftdata.executors.local.call_batch`) and the CPU seconds
+    the worker's thread spent on them, which size the tasks that follow (CPU, not wall time: a loaded machine would
+    make the units look slower and the tasks smaller, while Ray's cost per task, CPU too, stays the same)."""
+    start = time.thread_time()
+    outcomes = call_batch(fn, payloads)
+    return outcomes, time.thread_time() - start
+
+
+def _nothing(_payload: Any) -> None:
+    """The warm-up unit: the task around it is the point (a worker leased, the task function loaded)."""
+
+
+@dataclass
+class TaskSize:
+    """Units to the next Ray task: enough for about ``task_s`` CPU seconds of a worker at the mean seconds per
+    unit measured so far, never fewer than ``floor`` (the stage's batch; used alone until a task has returned) nor
+    more than ``cap`` (the stage's ``max_batch`` for large units, else the executor's).
+
+    >>> size = TaskSize(floor=2, cap=64, task_s=0.2)
+    >>> size(), size.add(units=2, seconds=0.008), size()
+    (2, None, 50)
+    """
+
+    floor: int
+    cap: int
+    task_s: float
+    units: int = 0
+    seconds: float = 0.0
+
+    def __call__(self) -> int:
+        cap = max(1, self.cap)
+        if not self.units:
+            return max(1, min(self.floor, cap))
+        want = self.task_s * self.units / self.seconds if self.seconds > 0 else cap
+        return max(1, min(cap, max(self.floor, int(want))))
+
+    def add(self, units: int, seconds: float) -> None:
+        self.units += units
+        self.seconds += seconds
 
 
 def _import_ray():
@@ -73,23 +121,26 @@ def _reachable(address: str, timeout_s: float) -> None:
 class RayExecutor:
     """Units as Ray tasks, yielded in input order; a context manager (or call :meth:`close`).
 
-    ``workers``: CPUs of the Ray started here (without ``address``). ``batch``: units per task (a Ray task costs
-    about a millisecond of the driver's time; a unit of ingest about 5-10 ms of a worker's). ``window``: tasks in
-    flight (default twice the cluster's CPUs, so at most ``window * batch`` units). ``max_retries``: attempts Ray
-    adds when a task's worker dies (the whole batch runs again).
+    ``workers``: CPUs of the Ray started here (without ``address``). Units per task: from ``batch`` (the stage's,
+    else this executor's ``batch``) up to ``max_batch`` (the stage's, else this executor's), aiming at ``task_s``
+    CPU seconds of a worker per task (:class:`TaskSize`). ``window``: tasks in flight (default twice the
+    cluster's CPUs, so at most ``window * max_batch`` units). ``max_retries``: attempts Ray adds when a task's worker
+    dies (the whole batch runs again).
     """
 
     name = "ray"
 
     def __init__(self, workers: int = 1, address: str | None = None, window: int | None = None,
-                 batch: int = 16, max_retries: int = 3, connect_timeout_s: float = 10.0) -> None:
+                 batch: int = 1, max_batch: int = 64, task_s: float = 0.2, max_retries: int = 3,
+                 connect_timeout_s: float = 10.0) -> None:
         self.workers = max(1, workers)
         self.address = address
         self.window = window
-        self.batch = max(1, batch)
+        self.batch, self.max_batch, self.task_s = max(1, batch), max(1, max_batch), task_s
         self.max_retries = max_retries
         self.connect_timeout_s = connect_timeout_s
         self._ray = None
+        self._task = None  # the remote task function (timed_batch), made once
         self._started = False  # this executor started the Ray it uses (and stops it)
         self._joined = False  # this executor joined a cluster (and leaves it, the cluster running on)
         self._saved_env: dict[str, str | None] = {}
@@ -107,7 +158,7 @@ class RayExecutor:
             return
         ray = _import_ray()
         if ray.is_initialized():  # inside a Ray job already: use it, leave it running
-            self._ray = ray
+            self._ray, self._task = ray, self._remote(ray)
             return
         if self.address:
             _reachable(self.address, self.connect_timeout_s)
@@ -119,7 +170,17 @@ class RayExecutor:
                     from None
         else:
             self._start_local(ray)
-        self._ray = ray
+        self._ray, self._task = ray, self._remote(ray)
+        if self._started:
+            self._warm_up()
+
+    def _remote(self, ray) -> Any:
+        return ray.remote(num_cpus=1, max_retries=self.max_retries)(timed_batch)
+
+    def _warm_up(self) -> None:
+        """One empty task per CPU of the Ray started here, waited for: a fresh Ray's first tasks wait about 0.6 s
+        for a worker (leased, connected to this job, the task function loaded), a start cost, paid in the start."""
+        self._ray.get([self._task.remote(_nothing, [None]) for _ in range(self.cpus())])
 
     def _start_local(self, ray) -> None:
         from ray._private import ray_constants
@@ -164,7 +225,7 @@ class RayExecutor:
                     os.environ[key] = value
             Config.initialize("")
             self._started = False
-        self._ray = None
+        self._ray = self._task = None
 
     def cpus(self) -> int:
         """The CPUs of the cluster this executor runs on."""
@@ -172,29 +233,30 @@ class RayExecutor:
         return max(1, int(self._ray.cluster_resources().get("CPU", self.workers)))
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[tuple[K, Any]],
-            batch: int | None = None) -> Iterator[tuple[K, Any]]:
+            batch: int | None = None, max_batch: int | None = None) -> Iterator[tuple[K, Any]]:
         """``(key, fn(payload))`` for each ``(key, payload)``, in input order (see the module docstring); ``batch``:
-        units per task, as the stage declares it (default: this executor's)."""
+        the fewest units to a task, ``max_batch`` the most (large units), as the stage declares them (default: this
+        executor's)."""
         self.open()
         ray = self._ray
         window = self.window or 2 * self.cpus()
-        task = ray.remote(num_cpus=1, max_retries=self.max_retries)(call_batch)
+        size = TaskSize(floor=batch or self.batch, cap=max_batch or self.max_batch, task_s=self.task_s)
         fn_ref = ray.put(fn)  # once per map: a partial's constants are not sent again with each task
         pending: deque = deque()  # (keys, ref) of a submitted batch, or ((key,), Ready) in its place
         try:
-            for keys, payloads in batched(items, max(1, batch or self.batch)):
-                pending.append((keys, payloads if isinstance(payloads, Ready) else task.remote(fn_ref, payloads)))
+            for keys, payloads in batched(items, size):
+                pending.append((keys, payloads if isinstance(payloads, Ready) else self._task.remote(fn_ref, payloads)))
                 while len(pending) >= window:
-                    yield from self._outcomes(*pending.popleft())
+                    yield from self._outcomes(*pending.popleft(), size)
             while pending:
-                yield from self._outcomes(*pending.popleft())
+                yield from self._outcomes(*pending.popleft(), size)
         finally:  # the consumer stopped early (--strict, an error): drop what is left
             if ray.is_initialized():  # (a Ray call after close would start a Ray of its own)
                 for _keys, ref in pending:
                     if not isinstance(ref, Ready):
                         ray.cancel(ref)
 
-    def _outcomes(self, keys: tuple, ref) -> Iterator[tuple[Any, Any]]:
+    def _outcomes(self, keys: tuple, ref, size: TaskSize) -> Iterator[tuple[Any, Any]]:
         if isinstance(ref, Ready):
             yield keys[0], ref.value
             return
@@ -202,7 +264,8 @@ class RayExecutor:
         if ray is None or not ray.is_initialized():
             raise FatalError("the ray executor was closed before its map ended")
         try:
-            got = ray.get(ref)
+            got, seconds = ray.get(ref)
+            size.add(len(keys), seconds)
         except ray.exceptions.RayTaskError as exc:  # raised outside the units (the batch's results did not pickle)
             got = [Raised(exc.cause if isinstance(exc.cause, Exception) else exc)] * len(keys)
         except ray.exceptions.RayError as exc:  # the worker died on every attempt, or its node was lost

@@ -137,7 +137,7 @@ class Mind2WebIngest(IngestStage):
     """
 
     name, source, options, arguments = STAGE, SOURCE, Mind2WebSource, (("paths", "paths"),)
-    batch = 1  # a task carries its whole pages: one to a worker task, on any executor, so memory stays flat
+    batch = max_batch = 1  # a task carries its whole pages: one to a task, on any executor, so memory stays flat
     process = staticmethod(build_task)
 
     def check(self) -> None:

@@ -44,6 +44,46 @@ def test_the_window_bounds_what_is_in_flight() -> None:
     assert len([k for k, _ in results]) == len(pulled) - 1
 
 
+def test_max_batch_caps_the_batch(monkeypatch) -> None:
+    """A stage's ``max_batch`` (units too large to carry many at once) wins over its batch and the executor's."""
+    import sftdata.executors.local as local
+
+    asked: list[int] = []
+    real = local.batched
+    monkeypatch.setattr(local, "batched", lambda items, size: asked.append(size) or real(items, size))
+    items = payloads(30)
+    got = [(k, comparable(o)) for k, o in LocalExecutor(2, batch=7).map(unit, items, max_batch=1)]
+    assert asked == [1] and got == [(k, comparable(o)) for k, o in LocalExecutor(1).map(unit, items)]
+    list(LocalExecutor(2).map(unit, items, batch=5))
+    assert asked == [1, 5]  # no cap: the batch as given
+
+
+def test_batched_asks_a_size_function_as_each_batch_begins() -> None:
+    sizes = iter([1, 3, 2, 9])
+    got = [keys for keys, _ in local_batched([(n, n) for n in range(8)], lambda: next(sizes))]
+    assert got == [(0,), (1, 2, 3), (4, 5), (6, 7)]
+
+
+def local_batched(items, size):
+    from sftdata.executors.local import batched
+
+    return batched(items, size)
+
+
+def test_task_size_aims_at_the_task_time_within_floor_and_cap() -> None:
+    from sftdata.executors.ray_cluster import TaskSize  # a plain record: Ray is not imported
+
+    size = TaskSize(floor=2, cap=64, task_s=0.1)
+    assert size() == 2  # nothing measured yet: the stage's batch
+    size.add(units=4, seconds=0.016)  # 4 ms a unit: 25 to a 0.1 s task
+    assert size() == 25
+    size.add(units=96, seconds=0.0)  # cheaper units on average: more, up to the cap
+    assert size() == 64
+    assert TaskSize(floor=2, cap=64, task_s=0.1, units=1, seconds=3.0)() == 2  # slow units: never below the floor
+    assert TaskSize(floor=4, cap=1, task_s=0.1)() == 1  # large units: the cap wins over the batch
+    assert TaskSize(floor=1, cap=1, task_s=0.1, units=10, seconds=0.001)() == 1
+
+
 def dies_at(n: int) -> int:
     if n == 9:
         os.kill(os.getpid(), signal.SIGKILL)

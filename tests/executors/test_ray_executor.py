@@ -101,9 +101,31 @@ def test_window_bounds_what_is_in_flight(ray_executor) -> None:
 
     results = ray_executor.map(unit, items())
     first = next(results)
-    in_flight = 2 * ray_executor.cpus() * ray_executor.batch  # tasks of `batch` units, twice the CPUs
+    in_flight = 2 * ray_executor.cpus() * ray_executor.max_batch  # tasks of at most `max_batch` units, twice the CPUs
     assert first[0] == 0 and len(pulled) <= in_flight < 400  # not the whole input up front
     assert [k for k, _ in results] == list(range(1, 400))
+
+
+@pytest.mark.ray
+def test_tasks_grow_from_the_stages_batch_and_never_pass_max_batch(ray_executor) -> None:
+    """Units of microseconds: after the first task returns, tasks carry ``max_batch`` units (many units in flight
+    for one consumed); a stage's ``max_batch`` of 1 keeps one unit to a task (a window of units in flight)."""
+    pulled = []
+
+    def items(count):
+        pulled.clear()
+        for n in range(count):
+            pulled.append(n)
+            yield n, n * 13 + 1  # never a multiple of 13 or 29: every unit succeeds
+
+    window = 2 * ray_executor.cpus()
+    results = ray_executor.map(abs, items(3000), batch=1)
+    consumed = [next(results) for _ in range(200)]
+    assert [k for k, _ in consumed] == list(range(200)) and len(pulled) > 200 + window
+    assert [k for k, _ in results] == list(range(200, 3000))
+    results = ray_executor.map(abs, items(300), batch=4, max_batch=1)
+    assert next(results) == (0, 1) and len(pulled) <= window
+    assert [k for k, _ in results] == list(range(1, 300))
 
 
 @pytest.mark.ray
