@@ -3,8 +3,9 @@ pairs and a picklable function; the executor yields ``(key, outcome)`` **in inpu
 raised is its outcome, a :class:`Ready` payload is its own outcome). Units go to a worker in batches (the stage's
 :attr:`~sftdata.stage.Stage.batch`, else the executor's default, never more than its
 :attr:`~sftdata.stage.Stage.max_batch`), so units of a few milliseconds do not cost the driver a submission each;
-``ray`` sizes its tasks from the units' measured time, from the stage's batch up. The driver, the stage's own
-process, is the only writer of the ledgers and the manifest, so any executor that keeps this order writes the same bytes.
+``ray`` sizes its tasks from the units' measured CPU, from the stage's batch up. The driver, the stage's own
+process, is the only writer of the ledgers and the manifest, so any executor that keeps this order writes the same
+bytes.
 
 ``local`` (:class:`~sftdata.executors.local.LocalExecutor`, the default) is a bounded process pool on this
 machine; ``ray`` (:class:`~sftdata.executors.ray_cluster.RayExecutor`, the ray extra) runs the units as Ray tasks

@@ -8,7 +8,7 @@ in flight, so memory stays flat on a 47 GB input.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 K = TypeVar("K")
 
@@ -50,7 +50,7 @@ def call_batch(fn: Callable[[Any], Any], payloads: list[Any]) -> list[Any]:
     return outcomes
 
 
-def batched(items: Iterable[tuple[K, Any]], size: Union[int, Callable[[], int]]) \
+def batched(items: Iterable[tuple[K, Any]], size: int | Callable[[], int]) \
         -> Iterator[tuple[tuple[K, ...], list[Any] | Ready]]:
     """``(keys, payloads)`` of up to ``size`` consecutive units, or ``((key,), Ready)`` in its place (the units
     before it go first, so the order holds). ``size`` may be a function, asked as each batch begins.

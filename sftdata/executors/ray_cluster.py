@@ -245,7 +245,8 @@ class RayExecutor:
         pending: deque = deque()  # (keys, ref) of a submitted batch, or ((key,), Ready) in its place
         try:
             for keys, payloads in batched(items, size):
-                pending.append((keys, payloads if isinstance(payloads, Ready) else self._task.remote(fn_ref, payloads)))
+                ref = payloads if isinstance(payloads, Ready) else self._task.remote(fn_ref, payloads)
+                pending.append((keys, ref))
                 while len(pending) >= window:
                     yield from self._outcomes(*pending.popleft(), size)
             while pending:
