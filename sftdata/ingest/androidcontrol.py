@@ -79,10 +79,9 @@ class AndroidControlIngest(IngestStage):
     """
 
     name, source, options, arguments = STAGE, AndroidControlSource.type, AndroidControlSource, (("paths", "files"),)
-    # a record takes a worker about 4 ms: two to a task cut the driver's CPU per record (0.37 -> 0.30 ms); 8 cut it
-    # to 0.17 ms but measured slower in wall time on a loaded machine (a batch waits whole behind a descheduled
-    # worker): docs/performance.md
-    bar_unit, batch = "B", 2
+    # a record takes a worker about 4 ms: eight to a task cut the driver's CPU per record (0.37 ms for one, 0.27 for
+    # two) so two workers reach 1.80x one on two idle cores (1.69x with two, 1.72x with four): docs/cluster.md
+    bar_unit, batch = "B", 8
     process = staticmethod(build_episode)
 
     def check(self) -> None:
