@@ -119,3 +119,8 @@ def main() -> None:
       sftdata ingest androidcontrol raw/sample/sample.tfrecord.gz --out processed/demo
       sftdata summary processed/demo
     """
+    from .options import workers_environment_problem
+
+    problem = workers_environment_problem()
+    if problem:
+        raise click.UsageError(problem)

@@ -85,14 +85,25 @@ def default_workers() -> int:
     machine shared with other jobs, a test runner that already keeps every core busy."""
     import os
 
-    given = os.environ.get("SFTDATA_WORKERS", "").strip()
-    if given.isdigit() and int(given) >= 1:
-        return int(given)
+    if workers_environment_problem() is None and os.environ.get("SFTDATA_WORKERS", "").strip():
+        return int(os.environ["SFTDATA_WORKERS"])
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     return max(1, min(8, cores))
+
+
+def workers_environment_problem() -> str | None:
+    """What is wrong with ``SFTDATA_WORKERS``, or None (unset, empty, or a whole number >= 1). The commands refuse
+    a bad value in one line before they run (an import-time default cannot raise); the library falls back to the
+    cores."""
+    import os
+
+    given = os.environ.get("SFTDATA_WORKERS", "").strip()
+    if not given or (given.isdigit() and int(given) >= 1):
+        return None
+    return f"SFTDATA_WORKERS={given!r} should be a whole number >= 1 (the default of --workers)"
 
 
 def workers_option(**spec: Any) -> Any:

@@ -155,8 +155,9 @@ def test_address_without_ray_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("given,expected", [("3", "3"), ("0", "cores"), ("two", "cores"), ("", "cores")])
 def test_sftdata_workers_sets_the_default_workers(given, expected):
-    """``SFTDATA_WORKERS`` (a whole number >= 1) is the default of ``--workers`` and of the config's key; anything
-    else is ignored and the default is this machine's cores, at most 8."""
+    """``SFTDATA_WORKERS`` (a whole number >= 1) is the default of ``--workers`` and of the config's key; unset or
+    empty, the default is this machine's cores, at most 8, and so it is for the library given a bad value (the
+    commands refuse one: the next test)."""
     import os
     import subprocess
     import sys
@@ -166,3 +167,17 @@ def test_sftdata_workers_sets_the_default_workers(given, expected):
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SFTDATA_WORKERS": given},
                          capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == out[1] == (out[2] if expected == "cores" else expected)
+
+
+@pytest.mark.parametrize("given", ["0", "two", "-1", "1.5"])
+def test_a_bad_sftdata_workers_is_one_line_before_any_command_runs(given, tmp_path, monkeypatch):
+    """Every command refuses a ``SFTDATA_WORKERS`` that is not a whole number >= 1 in one line (exit 2, as a bad
+    ``--workers``), before it reads or writes anything."""
+    monkeypatch.setenv("SFTDATA_WORKERS", given)
+    (tmp_path / "in").mkdir()
+    result = CliRunner().invoke(main, ["ingest", "annotated", str(tmp_path / "in"), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (f"Error: SFTDATA_WORKERS={given!r} should be a whole number >= 1 "
+                                              "(the default of --workers)")
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "run").exists()
