@@ -43,6 +43,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state
+from .after_decision import unaccounted_after_decision
 from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
@@ -56,7 +57,7 @@ from .target_evidence import Evidence
 OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
                   "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position",
-                  "later_screen_text", "acted_element_state")
+                  "later_screen_text", "acted_element_state", "unaccounted_after_decision")
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,10 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         state = acted_state(text, decision, function)
         if state:
             reasons.append(Reason("acted_element_state", f"“{state[:60]}” tells the acted-on element as changed"))
+        unaccounted = unaccounted_after_decision(text, episode, index, decision, function)
+        if unaccounted:
+            reasons.append(Reason("unaccounted_after_decision", f"“{unaccounted[:60]}”, said after the decision, is "
+                                  "neither the screen as it is, a plan, an expectation nor a purpose"))
         after = text[decision.span[1]:]
         later = [f.word for f in later_screen_words(after, episode, index) if not plan_clause(after, f.word)]
         if later:

@@ -1,0 +1,177 @@
+"""Positive evidence for what a reasoning says after its decision: each clause must be accounted for.
+
+Certification asks that nothing in a reasoning tell the future. Spotting known future wordings cannot prove that:
+a new writer always finds a new one. So after the decision every clause must be *accounted for* as something an
+agent knows before it acts, or the item is not certified (``unaccounted_after_decision``: a reader decides; this
+never rejects). A clause is accounted for when it is
+
+- a plan of later steps (``then``, ``next``, ``afterwards``, ``之后``, ``再``, ``接着``), a hedged expectation
+  (``should``, ``probably``, ``应该``, ``大概``, ``看看``), a purpose (``to …``, ``so …``, ``让…``, ``进详情页``),
+  a condition, a recall of earlier steps, the goal restated, a ruling-out (``not 归档``, ``而不是…``), the manner
+  of the action (``exactly``, ``按原样``, ``格式``), a judgement of the options (``cheaper``, ``更划算``), or an
+  action of its own (``Action: tap it``: the agreement checks read those);
+- or a description of the screen as it is: each of its words is on the current or an earlier screen, in the goal
+  or the call, or a place, a control's kind or a function word (``top-left``, ``那一行右边的按钮``).
+
+A clause that states a change, a success or the end of the run (``again``, ``now``, ``已经``, ``又``, ``成功``,
+``结束``, ``切成``, ``opens``, a closing ``了``) is never accounted for by a description; only a hedge, a plan or a
+condition can account for it. The decision's own clause is read past a joint that says "after it" (``上划之后
+Display 就在中间``): what follows is what happens then.
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> dark = Element(0, (0, 300, 1080, 400), text="Dark theme", flags=("visible",))
+>>> ep = Episode("e", "sample", "打开深色主题", [Step(0, shot, Action("click", element=dark), elements=[dark])])
+>>> unaccounted_after_decision("点 Dark theme，已经切成 On 了。", ep, 0)
+'已经切成 On 了'
+>>> unaccounted_after_decision("点 Dark theme，应该会切成 On。", ep, 0) is None
+True
+>>> unaccounted_after_decision("Tap Dark theme, the row at the top, not the one below.", ep, 0) is None
+True
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Episode
+from .calls import normalize
+from .decision import Decision, first_verb, mask_quotes, stated_decision
+from .finger import GLOSS
+from .future_text import known_texts
+from .hindsight import HEDGE
+
+# where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
+_CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
+                  r"|(?=\b(?:and|but|so|then|which|where)\b)|(?=然后|并且|接着|随后|同时|而且|但是?|不过)", re.I)
+_CONTENT = re.compile(r"[A-Za-z0-9\u4e00-\u9fff]")
+
+# a change, a success, the end of the run: never a description of the screen as it is
+_CHANGE = re.compile(
+    r"已经|(?<![不未])已(?![知售])|又|重新|成功|失败|生效|结束|完成|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
+    r"|出现|弹出(?!来)|弹了|跳转|跳到|跳出|刷新|加载(?:出|完|好)|显示(?:出|为|了)|现在(?:是|显示|变|已|就)|[^行好够对算罢]了\s*$"
+    r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
+    r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
+    r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
+    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|reads|says|inside|in there)\b", re.I)
+# what excuses a change: it is expected, planned or supposed, not reported
+_EXCUSE = re.compile(HEDGE.pattern + r"|看看|看是否|试试|如果|假如|要是|万一|一旦|以便|为了|才能|就能|好让|让|等|之后|然后|再|接着|随后|最后"
+                     r"|下一步|稍后|回头|待会|准备|打算|别|不要|不用|不必|\b(?:not|don't|never|then|next|after|afterwards|later|once|when|if|unless|until|whether"
+                     r"|hope(?:fully)?|plan|want|need|to|so that|in order to|can|let me|let's|i'll|we'll)\b", re.I)
+# the accounted-for kinds of clause other than a description: a plan, an expectation, a purpose, a condition,
+# history, the goal, a ruling-out, the manner of the action, a judgement
+_ACCOUNTED = re.compile(
+    _EXCUSE.pattern
+    + r"|^\s*(?:看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
+      r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较)"
+    + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|不是|而非|不要|不用|别|不点|不选|不必|无需|没必要|而不是|就行|即可|就好"
+      r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
+      r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|not|instead|rather|never|no need|i\.e\.|namely"
+      r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|enough|good|better|best|cheaper|cheapest"
+      r"|detour|fine|any|either|usually|typically|for|keep|leave|make|get|bring|go|come|looking|look|check|compare|start"
+      r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那", re.I)
+# a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
+_HEADING = re.compile(r"^\s*[-*•>\d.)]*\s*\**\s*(?:action|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
+                      r"|goal|step \d+|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步)\s*\**\s*$", re.I)
+
+# words a description may use besides the screen's own: places, kinds of control, function words
+_FILLER_EN = frozenset((
+    "the a an its it it's this that these those one ones of on in at to with and or is are which there here my our their "
+    "her his him them they row rows line button buttons btn link links field fields box input tab tabs icon icons item "
+    "items entry card cards list page screen bar menu option options section thumbnail thumbnails pic picture photo "
+    "image result results label title nav navigation top bottom left right middle center centre upper lower side "
+    "leftmost rightmost topmost first second third fourth fifth last next above below under beside near next to by "
+    "from corner area column header footer shot just also same other only both all each edge end far up down "
+    "whose labelled labeled called named marked says with its own blue red green grey gray big small little "
+    "lower-left lower-right upper-left upper-right top-left top-right bottom-left bottom-right mid "
+    "click tap january february march april may june july august september october november december").split())
+_FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
+              "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
+              "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
+              "底部", "上面", "下面", "旁边", "附近", "最上面", "最下面", "最左边", "最右边", "左上", "右上", "左下", "右下",
+              "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排")
+_FILLER_CHARS = set("的是在个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'&#.$¥/-]*|[\u4e00-\u9fff]+")
+_AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边方头来台])|\b(?:after that|and then)\b)[，,\s]*", re.I)
+
+
+def _clauses(text: str, start: int):
+    """(offset, clause) of ``text`` from ``start`` on, cut where :data:`_CUT` says (never inside a quotation)."""
+    masked = mask_quotes(text)
+    at = start
+    for m in _CUT.finditer(masked, start):
+        if m.start() > at:
+            yield at, text[at:m.start()]
+        at = max(at, m.end())
+    if at < len(text):
+        yield at, text[at:]
+
+
+def _known(episode: Episode, index: int, extra: tuple[str, ...]) -> tuple[str, list[str]]:
+    texts = known_texts(episode, index) + [normalize(e) for e in extra if e]
+    return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+
+
+def _leftover(clause: str, blob: str, phrases: list[str]) -> list[str]:
+    """The words of ``clause`` that neither the known texts nor the filler account for."""
+    said = normalize(clause)
+    for phrase in phrases:  # the longest known texts first: 已售54万, Urban earbuds fresh #1
+        if phrase in said:
+            said = said.replace(phrase, " ")
+    for word in _FILLER_ZH:
+        said = said.replace(word, " ")
+    out = []
+    for token in _TOKEN.findall(said):
+        token = token.strip("'.-/")
+        if not token or token in _FILLER_EN:
+            continue
+        if token[0] < "\u4e00":
+            if token not in blob and not re.fullmatch(r"\d{1,2}|#?\d{1,2}(?:st|nd|rd|th)?", token):
+                out.append(token)
+            continue
+        rest = "".join(c for c in token if c not in _FILLER_CHARS and c not in blob)
+        if rest:
+            out.append(rest)
+    return out
+
+
+def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
+    """Is ``clause`` (said after the decision) something an agent can know before acting? (see the module doc)"""
+    masked = GLOSS.sub(" ", mask_quotes(clause))
+    if not _CONTENT.search(masked) and not _CONTENT.search(clause):
+        return True
+    said = normalize(clause)
+    for phrase in phrases:  # a label on the screen may hold a change word (已售, Completed): it is the screen's
+        if len(phrase) >= 3 and phrase in said:
+            said = said.replace(phrase, " ")
+    change = _CHANGE.search(said)
+    if change:
+        return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
+    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or first_verb(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
+        return True
+    return not _leftover(clause, blob, phrases)
+
+
+def unaccounted_after_decision(text: str, episode: Episode, index: int, decision: Decision | None = None,
+                               function: dict[str, Any] | None = None) -> str | None:
+    """The first clause of ``text`` after its decision that is not accounted for (see the module doc), None when
+    each is (or the text states no decision). ``function``: the call, whose values and target count as known."""
+    decision = decision or stated_decision(text)
+    if decision is None:
+        return None
+    params = (function or {}).get("parameters")
+    extra = tuple(str(v) for v in params.values()) if isinstance(params, dict) else ()
+    blob, phrases = _known(episode, index, extra)
+    rest_at = decision.span[1] - len(decision.rest)
+    joint = _AFTER_JOINT.search(text, rest_at, decision.span[1])
+    if joint:  # 上划之后 Display 就在中间: what the decision's own clause says comes after it
+        after = text[joint.end():decision.span[1]]
+        if _CONTENT.search(after) and not (_EXCUSE.search(after) or first_verb(mask_quotes(after))):
+            return after.strip()
+    for _, clause in _clauses(text, decision.span[1]):
+        if not clause_accounted(clause, blob, phrases):
+            return clause.strip(" .。")
+    return None
+
+
+__all__ = ["clause_accounted", "unaccounted_after_decision"]
