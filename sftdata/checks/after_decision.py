@@ -40,6 +40,7 @@ from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import GLOSS
 from .future_text import known_texts
 from .hindsight import HEDGE
+from .named_other import other_card_control, other_numbered_card, other_quoted_value
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
 _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
@@ -135,6 +136,19 @@ def _leftover(clause: str, blob: str, phrases: list[str]) -> list[str]:
     return out
 
 
+_SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:i|we|i'll|we'll|let me|let's|to|then|and|please|just|now|so|action|also|first)"
+                             r"|[^A-Za-z\s]|\*)\s*$", re.I)
+
+
+def _acts(masked: str) -> bool:
+    """Does the clause take an action (``Action: tap it``, ``点它的商品图``)? An English verb with a subject of
+    its own before it (``results open with …``) reports, not acts."""
+    verb = first_verb(masked)
+    if verb is None:
+        return False
+    return not re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]) or bool(_SUBJECT_BEFORE.search(masked[:verb[0]]))
+
+
 def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     """Is ``clause`` (said after the decision) something an agent can know before acting? (see the module doc)"""
     masked = GLOSS.sub(" ", mask_quotes(clause))
@@ -147,7 +161,7 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     change = _CHANGE.search(said)
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
-    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or first_verb(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
+    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or _acts(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
         return True
     return not _leftover(clause, blob, phrases)
 
@@ -166,7 +180,7 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
     joint = _AFTER_JOINT.search(text, rest_at, decision.span[1])
     if joint:  # 上划之后 Display 就在中间: what the decision's own clause says comes after it
         after = text[joint.end():decision.span[1]]
-        if _CONTENT.search(after) and not (_EXCUSE.search(after) or first_verb(mask_quotes(after))):
+        if _CONTENT.search(after) and not (_EXCUSE.search(after) or _acts(mask_quotes(after))):
             return after.strip()
     for _, clause in _clauses(text, decision.span[1]):
         if not clause_accounted(clause, blob, phrases):
@@ -174,4 +188,28 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
     return None
 
 
-__all__ = ["clause_accounted", "unaccounted_after_decision"]
+def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
+           function: dict[str, Any]) -> list[tuple[str, str]]:
+    """(reason code, detail) of what keeps a grounded decision from certifying: a clause after it not accounted
+    for, another numbered card or control of the card named, another value quoted (:mod:`.named_other`)."""
+    out = []
+    quoted = other_quoted_value(text, function)
+    if quoted:
+        out.append(("other_value_quoted", f"“{quoted[:40]}” is quoted as the value, the call types another"))
+    if decision is None:
+        return out
+    step = episode.steps[index]
+    card = other_numbered_card(decision, step)
+    if card:
+        out.append(("other_card_named", f"the decision names {card}, a card other than the call's"))
+    control = other_card_control(decision, step)
+    if control:
+        out.append(("other_card_control", f"the decision names “{control[:40]}”, another control of the call's card"))
+    unaccounted = unaccounted_after_decision(text, episode, index, decision, function)
+    if unaccounted:
+        out.append(("unaccounted_after_decision", f"“{unaccounted[:60]}”, said after the decision, is neither the "
+                    "screen as it is, a plan, an expectation nor a purpose"))
+    return out
+
+
+__all__ = ["clause_accounted", "doubts", "unaccounted_after_decision"]

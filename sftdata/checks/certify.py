@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state
-from .after_decision import unaccounted_after_decision
+from .after_decision import doubts
 from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
@@ -57,7 +57,8 @@ from .target_evidence import Evidence
 OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
                   "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position",
-                  "later_screen_text", "acted_element_state", "unaccounted_after_decision")
+                  "later_screen_text", "acted_element_state", "unaccounted_after_decision",
+                  "other_card_named", "other_card_control", "other_value_quoted")
 
 
 @dataclass(frozen=True)
@@ -169,15 +170,13 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         state = acted_state(text, decision, function)
         if state:
             reasons.append(Reason("acted_element_state", f"“{state[:60]}” tells the acted-on element as changed"))
-        unaccounted = unaccounted_after_decision(text, episode, index, decision, function)
-        if unaccounted:
-            reasons.append(Reason("unaccounted_after_decision", f"“{unaccounted[:60]}”, said after the decision, is "
-                                  "neither the screen as it is, a plan, an expectation nor a purpose"))
         after = text[decision.span[1]:]
         later = [f.word for f in later_screen_words(after, episode, index) if not plan_clause(after, f.word)]
         if later:
             reasons.append(Reason("later_screen_text", f"“{later[0][:40]}”, said after the decision, is shown only "
                                   "on a later screen"))
+    if decided is not None and not missing:  # positive evidence for the rest of the text (pass 9)
+        reasons += [Reason(code, detail) for code, detail in doubts(decided[0], decided[1], episode, index, function)]
     for name in ("reasoning",) + ITEM_FIELDS:
         value = item.get(name)
         if not isinstance(value, str):

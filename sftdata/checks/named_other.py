@@ -1,0 +1,104 @@
+"""What a decision names besides the call's own target: another numbered card, another control of the card, another
+typed value in quotes. Each leaves the item unsure (a reader decides); none rejects it.
+
+- :func:`other_numbered_card`: the decision names a card by its number (``点 #20 那一行的 Save recipe``) that a card
+  of the screen other than the call's carries: the words of the target's row (``Save recipe``) are the same on
+  every card, the number says which;
+- :func:`other_card_control`: the decision names, whole, another control of the target's card (``右边的 Add to
+  cart`` when the call taps the card's title) and not the target itself;
+- :func:`other_quoted_value`: a quoted value that holds the call's typed value, or is held by it, yet differs
+  (``Put 'Chicago, IL' in the location field`` when the call types ``Chicago``).
+
+>>> other_quoted_value("Put 'Chicago, IL' in the location field.", {"name": "type", "parameters": {"text": "Chicago"}})
+'Chicago, IL'
+>>> other_quoted_value("Type 'Chicago' in the location field.", {"name": "type", "parameters": {"text": "Chicago"}})
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model import Step
+from .calls import element_label, normalize, target_element
+from .decision import Decision
+from .screen_text import element_texts, visible_elements
+from .target_group import card_of, group_of, is_control
+
+_NUMBER = re.compile(r"#\s?(\d{1,4})(?!\d)")
+# a ruling-out: what follows it in the clause names what the decision does not act on
+_CONTRAST = re.compile(r"而不是|而非|不是|不要|不点|别点|别|\b(?:not|instead of|rather than|never)\b", re.I)
+_QUOTED = re.compile(r"“([^”]{1,80})”|「([^」]{1,80})」|『([^』]{1,80})』|\"([^\"\n]{1,80})\"|‘([^’]{1,80})’"
+                     r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
+_EDGES = " \t.,;:!?。，；：！？"
+_TYPING = ("type", "input", "fill", "enter", "select", "set_value")
+
+
+def _named(decision: Decision) -> str:
+    """The decision's own words: its clause (an object may come before the verb: ``右边的 Add to cart 点掉``) and a
+    verbless appendix, less a ruling-out."""
+    said = f"{decision.phrase} {decision.appendix}"
+    contrast = _CONTRAST.search(said)
+    return said[:contrast.start()] if contrast else said
+
+
+def _card(step: Step):
+    target = target_element(step)
+    if target is None:
+        return None, [], []
+    visible = visible_elements(step)
+    group = group_of(step, target, visible)
+    return target, group, [e for e in card_of(step, target, visible) if e not in group]
+
+
+def other_numbered_card(decision: Decision, step: Step) -> str | None:
+    """``#N`` when the decision names a card number that the call's card does not carry and another visible
+    element of the screen does; None otherwise."""
+    target, group, card = _card(step)
+    if target is None:
+        return None
+    own = " ".join(t for e in group + card for t in element_texts(e))
+    others = [t for e in visible_elements(step) if e not in group and e not in card for t in element_texts(e)]
+    for m in _NUMBER.finditer(_named(decision)):
+        number = re.compile(rf"#\s?{m.group(1)}(?!\d)")
+        if not number.search(own) and any(number.search(t) for t in others):
+            return m.group().replace(" ", "")
+    return None
+
+
+def other_card_control(decision: Decision, step: Step) -> str | None:
+    """The label of another control of the target's card that the decision names whole, when it names neither the
+    target's label nor the card's title; None otherwise."""
+    target, group, card = _card(step)
+    if target is None:
+        return None
+    said = normalize(_named(decision))
+    if any(t and t in said for e in group for t in element_texts(e)):
+        return None
+    for e in card:
+        label = normalize(element_label(e))
+        if len(label) >= 3 and is_control(e) and label in said and not any(
+                label in t for g in group for t in element_texts(g)):
+            rest = said.replace(label, " ")
+            if not any(len(t) >= 3 and t in rest for c in card if c is not e for t in element_texts(c)):
+                return element_label(e)
+    return None
+
+
+def other_quoted_value(text: str, function: dict[str, Any]) -> str | None:
+    """A quoted value of ``text`` that holds the call's typed value or is held by it, but differs from it."""
+    if not isinstance(text, str) or function.get("name") not in _TYPING:
+        return None
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    value = next((str(params[k]) for k in ("text", "value") if params.get(k)), "")
+    wanted = normalize(value).strip(_EDGES)
+    if len(wanted) < 2:
+        return None
+    for m in _QUOTED.finditer(text):
+        quoted = next(g for g in m.groups() if g is not None)
+        said = normalize(quoted).strip(_EDGES)
+        if len(said) >= 2 and said != wanted and (wanted in said or said in wanted):
+            return quoted
+    return None
+
+
+__all__ = ["other_card_control", "other_numbered_card", "other_quoted_value"]
