@@ -202,7 +202,7 @@ def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
     card = other_numbered_card(decision, step)
     if card:
         out.append(("other_card_named", f"the decision names {card}, a card other than the call's"))
-    control = other_card_control(decision, step)
+    control = other_card_control(decision, step, text)
     if control:
         out.append(("other_card_control", f"the decision names “{control[:40]}”, another control of the call's card"))
     unaccounted = unaccounted_after_decision(text, episode, index, decision, function)

@@ -22,7 +22,7 @@ from ..model import Step
 from .calls import element_label, normalize, target_element
 from .decision import Decision
 from .screen_text import element_texts, visible_elements
-from .target_group import card_of, group_of, is_control
+from .target_group import card_of, group_of, is_control, own_texts
 
 _NUMBER = re.compile(r"#\s?(\d{1,4})(?!\d)")
 # a ruling-out: what follows it in the clause names what the decision does not act on
@@ -65,19 +65,20 @@ def other_numbered_card(decision: Decision, step: Step) -> str | None:
     return None
 
 
-def other_card_control(decision: Decision, step: Step) -> str | None:
-    """The label of another control of the target's card that the decision names whole, when it names neither the
-    target's label nor the card's title; None otherwise."""
+def other_card_control(decision: Decision, step: Step, text: str = "") -> str | None:
+    """The label of another control of the target's card that the decision names whole, when neither it nor
+    ``text`` (the whole reasoning) names the target's own label; None otherwise."""
     target, group, card = _card(step)
-    if target is None:
+    if target is None or len(normalize(element_label(target))) >= 3 and normalize(element_label(target)) in normalize(text):
         return None
     said = normalize(_named(decision))
-    if any(t and t in said for e in group for t in element_texts(e)):
+    visible = visible_elements(step)
+    mine = [t for e in group for t in own_texts(e, target, group, visible)]  # a row's text less its other controls
+    if any(t and t in said for t in mine):
         return None
     for e in card:
         label = normalize(element_label(e))
-        if len(label) >= 3 and is_control(e) and label in said and not any(
-                label in t for g in group for t in element_texts(g)):
+        if len(label) >= 3 and is_control(e) and label in said and not any(label in t for t in mine):
             rest = said.replace(label, " ")
             if not any(len(t) >= 3 and t in rest for c in card if c is not e for t in element_texts(c)):
                 return element_label(e)
