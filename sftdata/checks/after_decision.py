@@ -57,7 +57,8 @@ _CHANGE = re.compile(
     r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|reads|says|inside|in there)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + r"|看看|看是否|试试|如果|假如|要是|万一|一旦|以便|为了|才能|就能|好让|让|等|之后|然后|再|接着|随后|最后"
-                     r"|下一步|稍后|回头|待会|准备|打算|别|不要|不用|不必|\b(?:not|don't|never|then|next|after|afterwards|later|once|when|if|unless|until|whether"
+                     r"|下一步|稍后|回头|待会|准备|打算|别|不要|不用|不必|之前|刚才|刚刚|此前|先前|上一步|上次"
+                     r"|\b(?:earlier|previously|before|last time|not|don't|never|then|next|after|afterwards|later|once|when|if|unless|until|whether"
                      r"|hope(?:fully)?|plan|want|need|to|so that|in order to|can|let me|let's|i'll|we'll)\b", re.I)
 # the accounted-for kinds of clause other than a description: a plan, an expectation, a purpose, a condition,
 # history, the goal, a ruling-out, the manner of the action, a judgement
@@ -138,6 +139,7 @@ def _leftover(clause: str, blob: str, phrases: list[str]) -> list[str]:
 
 _SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:i|we|i'll|we'll|let me|let's|to|then|and|please|just|now|so|action|also|first)"
                              r"|[^A-Za-z\s]|\*)\s*$", re.I)
+_ZH_SUBJECT_BEFORE = re.compile(r"(?:我|就|再|先|直接|要|去|来|并|然后|接着|需要|所以|于是|可以|得)\s*$")
 
 
 def _acts(masked: str) -> bool:
@@ -146,7 +148,10 @@ def _acts(masked: str) -> bool:
     verb = first_verb(masked)
     if verb is None:
         return False
-    return not re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]) or bool(_SUBJECT_BEFORE.search(masked[:verb[0]]))
+    before = masked[:verb[0]]
+    if re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]):
+        return bool(_SUBJECT_BEFORE.search(before))
+    return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before))  # not 底部浮出三个时长按钮
 
 
 def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
