@@ -54,11 +54,12 @@ _CHANGE = re.compile(
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
-    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|reads|says|inside|in there)\b", re.I)
+    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + r"|看看|看是否|试试|如果|假如|要是|万一|一旦|以便|为了|才能|就能|好让|让|等|之后|然后|再|接着|随后|最后"
                      r"|下一步|稍后|回头|待会|准备|打算|别|不要|不用|不必|之前|刚才|刚刚|此前|先前|上一步|上次"
-                     r"|\b(?:earlier|previously|before|last time|not|don't|never|then|next|after|afterwards|later|once|when|if|unless|until|whether"
+                     r"|这样|可以|^\s*(?:把|让|使|好让)"
+                     r"|\b(?:earlier|previously|before|last time|not|don't|never|won't|will not|can't|expecting|then|next|after|afterwards|later|once|when|if|unless|until|whether"
                      r"|hope(?:fully)?|plan|want|need|to|so that|in order to|can|let me|let's|i'll|we'll)\b", re.I)
 # the accounted-for kinds of clause other than a description: a plan, an expectation, a purpose, a condition,
 # history, the goal, a ruling-out, the manner of the action, a judgement
@@ -71,7 +72,8 @@ _ACCOUNTED = re.compile(
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|not|instead|rather|never|no need|i\.e\.|namely"
       r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|enough|good|better|best|cheaper|cheapest"
       r"|detour|fine|any|either|usually|typically|for|keep|leave|make|get|bring|go|come|looking|look|check|compare|start"
-      r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那", re.I)
+      r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|不需要|先不|暂不|启动|运行"
+      r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
 _HEADING = re.compile(r"^\s*[-*•>\d.)]*\s*\**\s*(?:action|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
                       r"|goal|step \d+|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步)\s*\**\s*$", re.I)
@@ -86,7 +88,7 @@ _FILLER_EN = frozenset((
     "from corner area column header footer shot just also same other only both all each edge end far up down "
     "whose labelled labeled called named marked says with its own blue red green grey gray big small little "
     "lower-left lower-right upper-left upper-right top-left top-right bottom-left bottom-right mid "
-    "click tap january february march april may june july august september october november december").split())
+    "click tap tag badge price january february march april may june july august september october november december").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
@@ -94,6 +96,8 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
               "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排")
 _FILLER_CHARS = set("的是在个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'&#.$¥/-]*|[\u4e00-\u9fff]+")
+_PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边方头来台])|\b(?:after that|and then)\b)[，,\s]*", re.I)
 
 
@@ -141,6 +145,8 @@ _SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:i|we|i'll|we'll|let me|let's|to|then|an
                              r"|[^A-Za-z\s]|\*)\s*$", re.I)
 _ZH_SUBJECT_BEFORE = re.compile(r"(?:我|就|再|先|直接|要|去|来|并|然后|接着|需要|所以|于是|可以|得)\s*$")
 
+_ZH_WHERE = re.compile(r"^\s*(?:于是|所以|因此|然后|接着|就|再|先|我|要|直接)*\s*在[^，,。]{0,16}$")  # 于是在屏幕中央向左滑动
+
 
 def _acts(masked: str) -> bool:
     """Does the clause take an action (``Action: tap it``, ``点它的商品图``)? An English verb with a subject of
@@ -151,7 +157,7 @@ def _acts(masked: str) -> bool:
     before = masked[:verb[0]]
     if re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]):
         return bool(_SUBJECT_BEFORE.search(before))
-    return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before))  # not 底部浮出三个时长按钮
+    return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before) or _ZH_WHERE.match(before))  # not 底部浮出三个时长按钮
 
 
 def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
@@ -187,9 +193,12 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
         after = text[joint.end():decision.span[1]]
         if _CONTENT.search(after) and not (_EXCUSE.search(after) or _acts(mask_quotes(after))):
             return after.strip()
-    for _, clause in _clauses(text, decision.span[1]):
-        if not clause_accounted(clause, blob, phrases):
+    planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
+    for at, clause in _clauses(text, decision.span[1]):
+        if not clause_accounted(clause, blob, phrases) and not (planned and not _CHANGE.search(normalize(clause))):
             return clause.strip(" .。")
+        planned = (planned or bool(_PLAN.search(clause))) and not _SENTENCE_END.search(text, at + len(clause),
+                                                                                       at + len(clause) + 1)
     return None
 
 
@@ -198,7 +207,7 @@ def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
     """(reason code, detail) of what keeps a grounded decision from certifying: a clause after it not accounted
     for, another numbered card or control of the card named, another value quoted (:mod:`.named_other`)."""
     out = []
-    quoted = other_quoted_value(text, function)
+    quoted = other_quoted_value(text, function, episode.goal or "")
     if quoted:
         out.append(("other_value_quoted", f"“{quoted[:40]}” is quoted as the value, the call types another"))
     if decision is None:

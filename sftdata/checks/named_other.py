@@ -85,8 +85,9 @@ def other_card_control(decision: Decision, step: Step, text: str = "") -> str | 
     return None
 
 
-def other_quoted_value(text: str, function: dict[str, Any]) -> str | None:
-    """A quoted value of ``text`` that holds the call's typed value or is held by it, but differs from it."""
+def other_quoted_value(text: str, function: dict[str, Any], goal: str = "") -> str | None:
+    """A quoted value of ``text`` that holds the call's typed value or is held by it, but differs from it (not the
+    ``goal`` quoted, nor a sentence that holds the value among much else)."""
     if not isinstance(text, str) or function.get("name") not in _TYPING:
         return None
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -97,7 +98,8 @@ def other_quoted_value(text: str, function: dict[str, Any]) -> str | None:
     for m in _QUOTED.finditer(text):
         quoted = next(g for g in m.groups() if g is not None)
         said = normalize(quoted).strip(_EDGES)
-        if len(said) >= 2 and said != wanted and (wanted in said or said in wanted):
+        if len(said) >= 2 and said != wanted and (wanted in said or said in wanted) and said not in normalize(goal) \
+                and len(said) <= 2 * len(wanted) + 8:
             return quoted
     return None
 
