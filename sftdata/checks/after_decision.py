@@ -21,7 +21,8 @@ Display 就在中间``): what follows is what happens then.
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
 >>> dark = Element(0, (0, 300, 1080, 400), text="Dark theme", flags=("visible",))
->>> ep = Episode("e", "sample", "打开深色主题", [Step(0, shot, Action("click", element=dark), elements=[dark])])
+>>> ep = Episode("e", "sample", "打开深色主题", [Step(0, shot, Action("click", point=(540, 350), element=dark),
+...                                            elements=[dark])])
 >>> unaccounted_after_decision("点 Dark theme，已经切成 On 了。", ep, 0)
 '已经切成 On 了'
 >>> unaccounted_after_decision("点 Dark theme，应该会切成 On。", ep, 0) is None

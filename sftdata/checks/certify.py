@@ -13,7 +13,9 @@
   screen shows: a guess, never hindsight), ``name_not_on_screen`` (a name no screen so far, the goal, the
   history or the call shows), ``conflicting_decision`` (a contradiction, but an action clause also names what the
   call does), ``later_screen_text`` (a word after the decision only a later screen shows), ``acted_element_state``
-  (the acted-on element told as changed) and ``run_position``.
+  (the acted-on element told as changed), ``run_position``, and (:mod:`.after_decision`) ``unaccounted_after_decision``
+  (a clause after the decision that is neither the screen as it is, a plan, an expectation, a purpose nor
+  another thing known before acting), ``other_card_named``, ``other_card_control`` and ``other_value_quoted``.
 
 Unsure items go to a reader: the LLM judge when one is configured, else the review queue; export takes certified
 items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes them all).
