@@ -23,21 +23,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .calls import normalize
+from .calls import normalize, said_as_word
 from .decision import Decision, action_clauses, mask_quotes
 
 _CLAUSE = re.compile(r"[^，,；;。.!！?？—–\n]+")
 _HEDGE = re.compile(r"会|应该|可能|将|如果|要是|然后|再|以便|为了|看看|是否|\b(?:will|should|would|might|may|if|then"
                     r"|so that|to see|whether|expect|hopefully|after|next|later)\b|之后|接下来|稍后|下一步", re.I)
-
-
-def _said(word: str, clause: str) -> bool:
-    flat = normalize(word).strip()
-    cjk = re.search(r"[\u3400-\u9fff]", flat) is not None
-    if len(flat) < (2 if cjk else 4):
-        return False
-    edge = "" if cjk else r"(?<![a-z0-9])"
-    return re.search(edge + re.escape(flat) + ("" if cjk else r"(?![a-z0-9])"), normalize(clause)) is not None
 
 
 _PRONOUN = re.compile(r"\s*(?:它|他|她|这|那|一下|一次|\b(?:it|this|that|them|once|again)\b)", re.I)
@@ -67,7 +58,7 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
             continue
         if any(a < at[1] and at[0] < b for a, b in acting):
             continue  # another decision or a plan: not a state
-        said = [w for w in words if _said(w, clause)]
+        said = [w for w in words if said_as_word(w, clause, shortest=4, shortest_cjk=2)]
         rest = normalize(clause)
         for w in said:
             rest = rest.replace(normalize(w).strip(), " ")

@@ -128,3 +128,34 @@ def grounding_label(step: Step) -> str | None:
 
 def mentions(haystack: str, needle: str) -> bool:
     return normalize(needle) in normalize(haystack)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1 << 12)
+def word_pattern(term: str, joiners: str = "") -> re.Pattern[str]:
+    """The pattern of ``term`` (normalised) as a whole word: an end of it that is a Latin letter or a digit may
+    not run on into another letter or digit (nor into one of ``joiners``); a CJK end may (Chinese has no spaces)."""
+    edge = "a-z0-9" + re.escape(joiners)
+    head = rf"(?<![{edge}])" if term[:1].isascii() and term[:1].isalnum() else ""
+    tail = rf"(?![{edge}])" if term[-1:].isascii() and term[-1:].isalnum() else ""
+    return re.compile(head + re.escape(term) + tail)
+
+
+def said_as_word(term: str, text: str, *, joiners: str = "", shortest: int = 1, shortest_cjk: int = 1) -> bool:
+    """``text`` says ``term`` as a whole word, case, width and spaces aside (see :func:`word_pattern`); a term
+    shorter than ``shortest`` characters (``shortest_cjk`` when it holds a CJK character) is never said.
+    ``joiners``: characters that join words (``-`` keeps ``in`` out of ``check-in``).
+
+    >>> said_as_word("Save", "tap SAVE now"), said_as_word("save", "autosave"), said_as_word("保存", "点保存按钮")
+    (True, False, True)
+    >>> said_as_word("in", "check-in"), said_as_word("in", "check-in", joiners="-")
+    (True, False)
+    >>> said_as_word("ok", "tap ok", shortest=4), said_as_word("确定", "点确定", shortest=4, shortest_cjk=2)
+    (False, True)
+    """
+    flat = normalize(term)
+    if len(flat) < (shortest_cjk if _CJK.search(flat) else shortest) or not flat:
+        return False
+    return word_pattern(flat, joiners).search(normalize(text)) is not None

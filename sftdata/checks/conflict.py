@@ -33,7 +33,7 @@ from typing import Any
 from ..model import Step
 from .agreement import BACK_CONTROL, COMPATIBLE
 from .agreement_target import CONTRAST
-from .calls import grounding_label, normalize
+from .calls import grounding_label, normalize, said_as_word
 from .decision import HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
 from .finger import FINGER_EN, FINGER_MOVES, FINGER_ZH
 from .evidence import decision_evidence, said_whole
@@ -42,15 +42,6 @@ from .evidence import decision_evidence, said_whole
 _PURPOSE = re.compile(r"\b(?:to|so that|in order to|for)\b|以便|为了|好让|来(?=[找看查打进])|去(?=[找看查])|找|^\s*(?:查看|看看|浏览)", re.I)
 _LANDMARK = re.compile(r"[^\s，,。“”\"']{1,12}(?:旁边|旁|附近|边上|下方|上方)的?|\b(?:next to|beside|near|below|above) (?:the )?\S+(?: \S+)?",
                        re.I)  # 搜索框旁边的 / next to the search box: a landmark, not the target
-
-
-def _said(text: str, name: str) -> bool:
-    flat, said = normalize(name).strip(), normalize(text)
-    if not flat:
-        return False
-    edge = r"(?<![A-Za-z0-9])" if flat[0].isalnum() and flat[0].isascii() else ""
-    tail = r"(?![A-Za-z0-9])" if flat[-1].isalnum() and flat[-1].isascii() else ""
-    return re.search(edge + re.escape(flat) + tail, said) is not None
 
 
 def decision_names_call(text: str, function: dict[str, Any], step: Step, other: str = "") -> str | None:
@@ -73,7 +64,7 @@ def decision_names_call(text: str, function: dict[str, Any], step: Step, other: 
     said = _LANDMARK.sub(" ", said)
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
     names = [grounding_label(step) or ""] + quotes_in(str(params.get("target_element") or ""))
-    return next((n for n in names if n and _said(said, n)), None)
+    return next((n for n in names if n and said_as_word(n, said)), None)
 
 
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")

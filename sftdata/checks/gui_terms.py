@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .calls import said_as_word, word_pattern
+
 # Each group is one meaning: Chinese terms, then English ones (normalised: lower case).
 TERMS: tuple[tuple[str, ...], ...] = (
     ("加入购物车", "加购物车", "加购", "add to cart", "add to bag", "add to basket"),
@@ -94,13 +96,6 @@ TERMS: tuple[tuple[str, ...], ...] = (
 _LATIN = re.compile(r"[a-z]")
 
 
-def _said(term: str, text: str) -> bool:
-    """``text`` (normalised) holds ``term``: a Chinese term as a run, an English one as whole words."""
-    if not _LATIN.search(term):
-        return term in text
-    return re.search(rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9-])", text) is not None
-
-
 @lru_cache(maxsize=1)
 def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """Each group split into its Chinese and its English terms, longest first."""
@@ -124,8 +119,7 @@ def translations(text: str) -> list[tuple[str, str]]:
     taken: list[tuple[int, int]] = []
     terms = sorted(((t, zh, en) for zh, en in _groups() for t in zh + en), key=lambda x: -len(x[0]))
     for term, zh, en in terms:
-        pattern = re.escape(term) if not _LATIN.search(term) else rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9-])"
-        for m in re.finditer(pattern, text):
+        for m in word_pattern(term, "-").finditer(text):
             if any(a <= m.start() and m.end() <= b for a, b in taken):
                 continue
             taken.append((m.start(), m.end()))
@@ -143,9 +137,10 @@ def translated(said: str, shown: list[str], target: list[str], fields: list[list
     (``home``, ``search``) gives no evidence against the target."""
     extra = []
     for source, term in translations(said):
-        if term in extra or _said(term, said) or any(_said(source, t) for t in shown):
+        if term in extra or said_as_word(term, said, joiners="-") or any(
+                said_as_word(source, t, joiners="-") for t in shown):
             continue
-        named = int(any(_said(term, t) for t in target)) + sum(term in f for f in fields)
+        named = int(any(said_as_word(term, t, joiners="-") for t in target)) + sum(term in f for f in fields)
         if named == 1:
             extra.append(term)
     return " ".join([said] + extra)
