@@ -39,16 +39,17 @@ LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
-    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@]))(?![框法栏区域])"),
+    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项联提建里中])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它|等(?:几|[一二三两\d])秒)"),
-    ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"),
-    ("open", r"(?:打开|开启|进入|访问|前往)"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
+    ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
+                 r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
+    ("open", r"(?:打开|开启|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往)"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
     ("click", LABEL_IMPERATIVE_ZH),
 )
@@ -60,13 +61,18 @@ _VERBS_EN = (
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
              r"|return(?:ing)? to the home screen)\b"),
     ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
+                 r"|us(?:e|ing) (?:the )?(?:system |device |android |phone'?s? )?back (?:key|gesture)"
                  r"|back key)\b"),
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
-              r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on)\b"),
+              r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
+              r"|try(?= (?:the|its|that|this) )|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
+              r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
+              r"|(?:confirm|send|submit|save|search|delete|remove|apply|finish|proceed|continue|close|dismiss|post|reply)"
+              r"(?=(?: (?:it|this|that|them))? (?:with|via|using|through) (?:the|its|that|this) ))\b(?!-\w)"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -96,6 +102,7 @@ _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|�
                           r"|^\s+(?:is|was|currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)?", re.I)
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
+_NEED_FIRST = re.compile(r"(?<=[\u4e00-\u9fff])(?:就?得|需要|必须|要)先(?=[\u4e00-\u9fff])")  # X 得先 Y: X is why, Y is what
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*$")  # 往上滑之后，…点…: the clause that says when, not what
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
@@ -200,6 +207,10 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # the consequence of a condition
             conditional = False
             verb = first_verb(masked)
+            need = _NEED_FIRST.search(masked)
+            if verb is not None and need is not None and verb[0] < need.start():  # 要打字得先点输入框: a purpose first
+                later = first_verb(masked[need.end():])
+                verb = (later[0] + need.end(), later[1], later[2] + need.end()) if later else None
             if verb is None:
                 continue
             at, kind, end = verb
