@@ -99,9 +99,13 @@ _DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:�
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
 _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
-                          r"|^\s+(?:is|was|currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)?", re.I)
+                          r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)", re.I)
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
+_NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|might|i|we|you|then|so|now|just|and|or|not|also|first|time|way|next)\b)"
+_SUBJECT = re.compile(rf"^\s*(?:(?:the|this|that|its|their|these|those|both|all|new|more)\s+)?(?:{_NOT_NOUN}[a-z-]+\s+){{0,2}}"
+                      rf"{_NOT_NOUN}(?!(?:this|his|is|was|has|does|as|us|yes|plus|thus|always|perhaps|its)\b)[a-z]{{2,}}s\s+$"
+                      rf"|^\s*(?:the|this|that|its|their|a|an)\s+(?:{_NOT_NOUN}[A-Za-z0-9-]+\s+){{1,3}}$", re.I)
 _NEED_FIRST = re.compile(r"(?<=[\u4e00-\u9fff])(?:就?得|需要|必须|要)先(?=[\u4e00-\u9fff])")  # X 得先 Y: X is why, Y is what
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*$")  # 往上滑之后，…点…: the clause that says when, not what
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
@@ -112,8 +116,9 @@ _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不�
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
                        r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|no|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
-_LATER = re.compile(r"^\s*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
-                    r"|^\s*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b", re.I)
+_LATER = re.compile(r"^[\s\d.)、）*•-]*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
+                    r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
+                    r"|^[\s\d.)*•-]*(?:\d+[.)]\s*)?(?:next|after this|from there)\b(?!\s+(?:to|is|one|item|page|button|tab|link|result)\b)", re.I)
 _LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
                            r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$", re.I)
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
@@ -221,6 +226,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if re.match(r"(?:start|begin) with\b", masked[at:end], re.I) and re.match(r"\s*[:：]", masked_text[start + len(masked):]):
                 continue  # Start with the location: type Chicago …: what the colon brings is the decision
             before, after = masked[:at], masked[end:]
+            if _SUBJECT.search(before) and not _MARKER.search(before):
+                continue  # results open with …, the Color select shows …: a subject and what it does, no decision
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
             if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
