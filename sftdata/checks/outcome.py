@@ -61,7 +61,7 @@ _RESULT_ZH = re.compile(
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
     r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即")
 _RESULT_EN = re.compile(
-    r"\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
+    r"(?<=[a-z]{3}s )open\b|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
     r"|reads|turns|turned|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
     r"|put|empty)|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
@@ -89,6 +89,19 @@ _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
+
+
+_SO = re.compile(r"\bso\s+(?:that\s+)?(?:the|its|my|a|an|it|they|i|we)\b|(?<![不没])(?:好|能|以)?让|使(?!用)", re.I)  # tap X so the keyboard shows up: why
+_ENGLISH_WORDS = re.compile(r"[A-Za-z]{2,}")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _grammar(clause: str) -> str:
+    """``clause`` as its grammar reads it: in an English clause (three English words or more) the Chinese words are
+    names cited from the screen (``my earlier 在吗``), never its hedges; blanked, the length kept."""
+    if len(_ENGLISH_WORDS.findall(clause)) < 3:
+        return clause
+    return _CJK_RUN.sub(lambda m: " " * len(m.group()), clause)
 
 
 def _clauses(text: str, start: int = 0):
@@ -142,7 +155,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         result = _RESULT_EN.search(rest)
         caused = _GERUND.match(masked[span[0]:span[1]]) and _CAUSES.search(rest)  # Swiping down brings X …
         if caused or _AFTER_IN_CLAUSE.search(rest) or _ARROW.search(rest) or (
-                result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))):
+                result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))
+                and not _SO.search(rest[:result.start()])):
             return text[span[0]:span[1]].strip(" .。")
     start = span[1]
     if values and re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
@@ -166,8 +180,9 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
         if result and _LATER_END.search(clause):
             continue  # Denver goes into To afterwards: a plan told as the order of things
-        if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", clause[:result.start()]))) or _BELOW.search(clause)
-                or (not _HEDGED.search(clause) and not _CURRENT.search(clause)
+        grammar = _grammar(clause)
+        if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", grammar[:result.start()]))) or _BELOW.search(clause)
+                or (not _HEDGED.search(grammar) and not _CURRENT.search(clause)
                     and (_STATEMENT.search(clause) or _subject_predicate(clause)))):
             return text[m.start():m.end()].strip(" .。")
     return None
