@@ -271,6 +271,10 @@ def stated_decision(text: str) -> Decision | None:
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
     if chosen.verb == "swipe" and direction is None:  # 往回滑一点，手指向下: the finger said in a gloss of its own
         direction = finger_gloss(re.split(r"[，,；;]", chosen.follow.lstrip("，,；; "))[0] if chosen.follow else "")
+    if chosen.verb == "swipe" and direction is None:  # 手指往下拖一点，往回翻一些: one swipe said twice in a sentence
+        said = {finger_direction(c.clause) for c in candidates if c.verb == "swipe" and c is not chosen
+                and not _SENTENCE_END.search(text, *sorted((c.offset + len(c.clause), chosen.offset)))}
+        direction = said.pop() if len(said) == 1 else None
     quotes = quotes_in(tail)
     pronoun = _PRONOUN.match(chosen.masked[chosen.end:]) is not None
     if not quotes and pronoun:  # 点击它 / tap it: the thing named just before
