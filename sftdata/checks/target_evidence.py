@@ -298,6 +298,16 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     return False
 
 
+_LABEL_WORD = re.compile(r"[a-z0-9]{3,}|[\u4e00-\u9fff]{2,}")
+
+
+def _without_words(said: str, label: str) -> str:
+    """``said`` without the words of ``label`` (its Latin words of 3+ characters, its CJK runs)."""
+    for word in sorted(set(_LABEL_WORD.findall(label)), key=len, reverse=True):
+        said = re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", " ", said)
+    return said
+
+
 def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     """(the target's evidence, its score, the best score of another element, the best score another element's
     words alone give) for ``said``."""
@@ -318,7 +328,11 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
                               + [normalize(o) for o in own])
     label = normalize(element_label(target))
     unshared = said.replace(label, " ") if label else said  # the words besides the target's own label
-    card_score, card_words = _score(unshared, [t for e in card if e not in peers for t in element_texts(e)])
+    card_texts = [t for e in card if e not in peers for t in element_texts(e)]
+    card_score, card_words = _score(unshared, card_texts)
+    if any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
+        unshared = _without_words(unshared, label)  # a twin shares the name: the card's other words must tell
+        card_score, card_words = _score(unshared, card_texts)  # them apart (Samsonite 跑步鞋（¥3999 那一款）)
     own_label = normalize(element_label(target)).replace(" ", "")
     scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
               and not (e in card and _caption(e, own_label))}
