@@ -26,7 +26,7 @@ from .evidence import said_whole
 from .finger import finger_direction
 from .target_evidence import Evidence, names_rival, target_evidence
 
-_LINE = re.compile(r"^\s*\**Action\**\s*[:：]\s*`?([A-Za-z_]+)\s*(?:\((.*)\))?`?\s*[.。]?\s*$", re.I | re.M)
+_LINE = re.compile(r"^\s*\**Action\**\s*[:：]\s*`?([A-Za-z_]+)\s*(?:\((.*)\)|[ \t]+([^()\n]+?))?`?\s*[.。]?\s*$", re.I | re.M)
 _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"}, "open_app": {"open_app", "launch"},
              "press_home": {"press_home", "home"}, "press_back": {"press_back", "back", "go_back"},
              "go_back": {"go_back", "back"}, "type": {"type", "input"}, "input": {"type", "input"},
@@ -46,12 +46,13 @@ def action_line(text: str) -> str:
 def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[Evidence] | None:
     """The evidence of ``text``'s last ``Action:`` line in call notation for ``function`` on ``step``: None when
     the text has no such line, [] when the line names another function or does not name what the call does."""
-    lines = list(_LINE.finditer(text)) if isinstance(text, str) else []
+    lines = [m for m in _LINE.finditer(text) if "_" in m.group(1) or not any(m.groups()[2:])] if isinstance(
+        text, str) else []  # open_app(商城), and a snake_case name before bare arguments: open_app 商城
     if not lines:
         return None
     name = str(function.get("name") or "")
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
-    said, args = lines[-1].group(1).lower(), (lines[-1].group(2) or "").strip()
+    said, args = lines[-1].group(1).lower(), next((a for a in lines[-1].groups()[1:] if a), "").strip()
     if said not in _SYNONYMS.get(name, {name}):
         return []
     verb = [Evidence("verb", said)]
