@@ -31,7 +31,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
-LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请)(?![了过成]))"
+LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请)(?![了过成]))"
 LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
@@ -49,7 +49,7 @@ _VERBS_ZH = (
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
                  r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
     ("open", r"(?:打开|开启|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往)"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
     ("click", LABEL_IMPERATIVE_ZH),
 )
@@ -69,13 +69,15 @@ _VERBS_EN = (
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
               r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
-              r"|try(?= (?:the|its|that|this) )|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
+              r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b))|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
               r"|(?:confirm|send|submit|save|search|delete|remove|apply|finish|proceed|continue|close|dismiss|post|reply)"
               r"(?=(?: (?:it|this|that|them))? (?:with|via|using|through) (?:the|its|that|this) ))\b(?!-\w)"),
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
+    ("click", r"\b(?:the (?:right|correct) (?:button|option|choice|control|link|tab|entry|one)|the one to (?:tap|press|click|hit|pick"
+              r"|choose|use)|my (?:pick|choice)) (?:is|here is)\b"),  # so the right button is 加入购物车
     ("click", r"(?:(?<=^)|(?<=^\s)|(?<=\bso )|(?<=I'll )|(?<=let me )|(?<=let's )|(?<=we'll )|(?<=I will ))"
               r"(?:start|begin) with\b(?!\s+(?:a |an |one )?(?:\w+ing|swipe|scroll)\b)"),  # start with Lisbon
     ("home", r"^[\s\-–—→>*•]*home (?:key|button)\b"),
@@ -90,7 +92,7 @@ HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_TASK_LABEL = re.compile(r"\s*(?:目标|任务|\b(?:goal|task))\s*[：:]", re.I)
+_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|\b(?:goal|task))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
 _DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
@@ -114,7 +116,7 @@ _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
-                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|no|never|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
+                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|no|never|nothing|none|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
                        re.I)
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
@@ -133,6 +135,7 @@ _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|
                      r"|\b(?:so|therefore|thus|now|next|I'll|I will|I need to|I should|I must|I'm going to|I am going to"
                      r"|let me|let's|I have to|the next action|my next action|I)\b", re.I)
 
+_BARE = re.compile(r"\s*(?:一下|一次)?\s*(?:去|来)?\s*(?:$|准备|以便|好|看看)")  # 点一下准备输入: no object of its own
 _PRONOUN = re.compile(r"\s*(?:一下)?(?:它的|它|这个|这一项|这一条|这条|这款|该项|那个|\b(?:its|it|this|that|this one|that one)\b)", re.I)
 
 
@@ -276,7 +279,8 @@ def stated_decision(text: str) -> Decision | None:
                 and not _SENTENCE_END.search(text, *sorted((c.offset + len(c.clause), chosen.offset)))}
         direction = said.pop() if len(said) == 1 else None
     quotes = quotes_in(tail)
-    pronoun = _PRONOUN.match(chosen.masked[chosen.end:]) is not None
+    pronoun = (_PRONOUN.match(chosen.masked[chosen.end:]) is not None
+               or (_BARE.match(chosen.masked[chosen.end:]) is not None and chosen.lead.strip(" ，,") != chosen.clause[:chosen.start].strip(" ，,")))
     if not quotes and pronoun:  # 点击它 / tap it: the thing named just before
         quotes = quotes_in(chosen.lead)[-1:]
     continuation = ""

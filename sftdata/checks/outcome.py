@@ -25,7 +25,7 @@ import re
 
 from ..model import Episode
 from .calls import normalize
-from .decision import action_clauses, mask_quotes, quotes_in
+from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
 from .gui_terms import translations
@@ -33,11 +33,12 @@ from .hindsight import EN_NUM, HEDGE, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
-_EXPECTED = re.compile(HEDGE.pattern + r"|将(?![其它他她之])|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
+_EXPECTED = re.compile(HEDGE.pattern + r"|将(?![其它他她之])|通常|一般|往往|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps|usually|typically|normally|generally"
+                       r"|often)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
-                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after"
+                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after|from there"
                       r"|afterwards|later|whether|in case)\b", re.I)
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
 _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"
@@ -154,7 +155,10 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         rest = masked[rest_at:span[1]]
         result = _RESULT_EN.search(rest)
         caused = _GERUND.match(masked[span[0]:span[1]]) and _CAUSES.search(rest)  # Swiping down brings X …
-        if caused or _AFTER_IN_CLAUSE.search(rest) or _ARROW.search(rest) or (
+        arrow = _ARROW.search(rest)
+        if arrow and first_verb(rest[arrow.end():]) is not None:
+            arrow = None  # Return to the home screen → press Home: the arrow says how
+        if caused or _AFTER_IN_CLAUSE.search(rest) or arrow or (
                 result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))
                 and not _SO.search(rest[:result.start()])):
             return text[span[0]:span[1]].strip(" .。")
