@@ -34,6 +34,8 @@ _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"
              "done": {"done", "finish"}, "wait": {"wait"}}
 
 
+_BARE_ONLY = ("press_home", "press_back", "go_back")  # functions without arguments
+_ARROW = re.compile(r"->|→|=>|⇒")
 _ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*\**Action\**\s*[:：]\s*(.+?)\s*$", re.I | re.M)
 
 
@@ -46,7 +48,8 @@ def action_line(text: str) -> str:
 def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[Evidence] | None:
     """The evidence of ``text``'s last ``Action:`` line in call notation for ``function`` on ``step``: None when
     the text has no such line, [] when the line names another function or does not name what the call does."""
-    lines = [m for m in _LINE.finditer(text) if "_" in m.group(1) or not any(m.groups()[2:])] if isinstance(
+    lines = [m for m in _LINE.finditer(text) if not m.group(3) or ("_" in m.group(1) and m.group(1).lower() not in _BARE_ONLY
+                                                                    and not _ARROW.search(m.group(3)))] if isinstance(
         text, str) else []  # open_app(商城), and a snake_case name before bare arguments: open_app 商城
     if not lines:
         return None

@@ -38,7 +38,8 @@ _EXPECTED = re.compile(HEDGE.pattern + r"|将(?![其它他她之])|通常|一般
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|能(?!量)|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
-                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|next|after|from there"
+                      r"|\bnext\b(?!\s+(?:one|page|screen|view|photo|picture|image|item|row|card|results?|entry|listing|tab|slide|thumbnail)\b)"
+                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|after|from there"
                       r"|afterwards|later|whether|in case)\b", re.I)
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
 _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"
@@ -60,7 +61,7 @@ _STATEMENT = re.compile(PRICE.pattern + r"|\d\s*%|\d+\s*/\s*\d+|\b\d+ of \d+\b|�
 _RESULT_ZH = re.compile(
     r"出现|显示|弹出|弹了出来|跳转|跳到|跳出|变成|变为|变了|变[红绿蓝亮灰黄]|亮起|亮了|消失|不见了|加载(?:出|完|好)|刷新|展开了|收起了"
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
-    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即")
+    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
 _RESULT_EN = re.compile(
     r"(?<=[a-z]{3}s )open\b|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
     r"|reads|turns|turned|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
@@ -77,6 +78,8 @@ _RESULT_EN = re.compile(
 _AFTER_IN_CLAUSE = re.compile(r"(?:后|之后|以后|完)(?:就|便|即|先)?[^，,。]{0,12}?(?:" + _RESULT_ZH.pattern + ")"
                               r"|(?:打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|选中了|勾上了|填好了|变了|亮了)"
                               r"|(?:出现|显示|弹出|跳转|跳到|跳出|变成|变为|消失|刷新|列出|切换到|加载)[^，,。]{0,4}了")
+_NEXT_SCREEN = re.compile(r"(?:下一页|下一屏|下个页面|下一个页面|新页面|进去以?后|\b(?:the )?next (?:page|screen|view)\b|\bthe following (?:page|screen)\b)"
+                          r"[^，,。()（）]{0,6}?(?:是|有|显示|列出|出现|\b(?:is|has|lists|shows|reads|says|opens)\b)", re.I)  # the next screen, as fact
 _ARROW = re.compile(r"->|→|=>|⇒")  # swipe right -> back on 1/30: what the arrow points to is the result
 _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b", re.I)  # the list then starts: no plan
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
@@ -148,6 +151,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     if not isinstance(text, str):
         return None
     masked = GLOSS.sub(lambda m: " " * len(m.group()), mask_quotes(text))  # (finger moves up) says how, not what then
+    masked = masked.replace("->", " →").replace("=>", " →")  # tap it -> the list shows up: two clauses
     for value in values:
         if value and len(value) >= 2:
             masked = masked.replace(value, "□" * len(value))
@@ -158,7 +162,10 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         arrow = _ARROW.search(rest)
         if arrow and first_verb(rest[arrow.end():]) is not None:
             arrow = None  # Return to the home screen → press Home: the arrow says how
-        if caused or _AFTER_IN_CLAUSE.search(rest) or arrow or (
+        told = _NEXT_SCREEN.search(rest)
+        if told and _EXPECTED.search(rest[told.start():]):
+            told = None  # （下一页应该是设置）: an expectation
+        if caused or _AFTER_IN_CLAUSE.search(rest) or arrow or told or (
                 result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", rest[:result.start()]))
                 and not _SO.search(rest[:result.start()])):
             return text[span[0]:span[1]].strip(" .。")
