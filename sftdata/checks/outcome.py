@@ -172,7 +172,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     start = span[1]
     if values and re.match(r"\s*[:：]", masked[start:]):  # Type the reply: … is the decision's own
         line_end = masked.find("\n", start)
-        start = line_end if line_end >= 0 else len(masked)
+        said = re.match(r"\s*[:：]\s*□+[!！.。]?", masked[start:])  # the value itself, when it follows the colon
+        start = start + said.end() if said else line_end if line_end >= 0 else len(masked)
     acting = {(c.span[0], c.span[1], c.span[1] - len(c.rest)) for c in action_clauses(text)}
     for m in _clauses(masked, start):  # a clause before an action's verb (the list stays … until I press Go) is not it
         clause = m.group()
@@ -180,14 +181,16 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         if waits and any(a <= m.start() < b and m.start() + waits.start() < verb for a, b, verb in acting):
             clause = clause[:waits.start()]  # the list stays … until I press Go: what comes before the wait is not it
         purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause)
-        acts = any(a <= m.start() < b and m.start() + len(clause) >= verb for a, b, verb in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
+        acts = any(a <= m.start() < b and m.start() + len(clause) >= verb and not (m.start() >= verb and re.search(
+            r"[(（→]\s*$", masked[a:m.start()])) for a, b, verb in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
         result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
         aside = _ASIDE.search(clause)
         if aside and result and aside.start() >= result.end() and _JOINED.search(clause, result.end(), aside.start()):
             aside = None  # X shows up and that's the task: a second sentence joined to the outcome, not its frame
         if acts or _HISTORY.search(clause) or aside or purpose:
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
-        if not result and (_PLACES_TARGET.match(clause) or not _CONTENT.search(PRICE.sub(" ", clause))):
+        if not result and not _AFTER.match(clause) and (_PLACES_TARGET.match(clause)
+                                                         or not _CONTENT.search(PRICE.sub(" ", clause))):
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
         if result and _LATER_END.search(clause):
             continue  # Denver goes into To afterwards: a plan told as the order of things
