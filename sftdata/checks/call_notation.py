@@ -59,6 +59,8 @@ def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[E
     if said not in _SYNONYMS.get(name, {name}):
         return []
     verb = [Evidence("verb", said)]
+    if name in _BARE_ONLY and re.search(r"[A-Za-z\u4e00-\u9fff]{2}", args):
+        return []  # press_home(that brings up the launcher): words where no argument belongs
     if name in ("press_home", "press_back", "go_back", "done", "wait"):
         return verb
     if name == "open_app":
