@@ -160,7 +160,8 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     for said, span in objects:
         if names_rival(said, step):
             return [], True
-        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(r"一下|一次|再|就|了", "", said))
+        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(  # 点一下准备开听: a purpose is no object
+            r"一下|一次|再|就|了|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
             for context in [_dashed(text, span[1]), _topic(text, span)] + (

@@ -71,8 +71,9 @@ _VERBS_EN = (
               r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
               r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b))|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
-              r"|(?:confirm|send|submit|save|search|delete|remove|apply|finish|proceed|continue|close|dismiss|post|reply)"
-              r"(?=(?: (?:it|this|that|them))? (?:with|via|using|through) (?:the|its|that|this) ))\b(?!-\w)"),
+              r"|(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
+              r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
+              r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -216,7 +217,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
             conditional = False
             verb = first_verb(masked)
             need = _NEED_FIRST.search(masked)
-            if verb is not None and need is not None and verb[0] < need.start():  # 要打字得先点输入框: a purpose first
+            if need is not None and (verb is None or verb[0] < need.start()):  # 要打字得先点输入框: a purpose first
                 later = first_verb(masked[need.end():])
                 verb = (later[0] + need.end(), later[1], later[2] + need.end()) if later else None
             if verb is None:
