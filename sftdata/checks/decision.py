@@ -234,6 +234,9 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # results open with …, the Color select shows …: a subject and what it does, no decision
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
+            if (re.match(r"(?:后|之后|以后)", after) and first_verb(after) is None and re.search(r"在|是|有|了", after)
+                    and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以", after)):
+                continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
             if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):

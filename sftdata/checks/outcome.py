@@ -32,7 +32,7 @@ from .gui_terms import translations
 from .hindsight import EN_NUM, HEDGE, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
-_CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→]|(?<=\d)[:：](?=\d))+|(?<=\w)\.(?=\s|$)")
+_CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
 _EXPECTED = re.compile(HEDGE.pattern + r"|将(?![其它他她之])|通常|一般|往往|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps|usually|typically|normally|generally"
                        r"|often)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more

@@ -64,6 +64,8 @@ def _next_screen() -> Step:
     "点开 Evening calm（下一页是 Moonlight Sonata）。",
     "点 Evening calm，接着看到 Gymnopedie 这一首。",
     "Tap Evening calm. The next screen lists Gymnopedie.",
+    "Tap Evening calm, the row next to Road trip. Now the screen reads Gymnopedie.",
+    "点 Evening calm，打开后 Clair de Lune 在最上面。",
 ])
 def test_an_outcome_after_the_decision_is_never_certified(text):
     assert tap(1, text, later=[_next_screen()]).outcome != "certified"
@@ -80,9 +82,15 @@ def test_an_english_clause_citing_chinese_words_reads_its_hedges_in_english():
     "点 Evening calm，应该会看到里面的曲目。",
     "Tap Evening calm, the one in the middle.",
     "Tap Evening calm — it's the second row.",
+    "点 Evening calm，打开后应该会列出曲目。",
 ])
 def test_a_hedged_expectation_or_the_targets_description_is_no_outcome(text):
     got = tap(1, text)
+    assert got.outcome == "certified", got.reasons
+
+
+def test_a_when_clause_before_a_tap_is_no_statement():
+    got = tap(3, "选中后点播放。")
     assert got.outcome == "certified", got.reasons
 
 
