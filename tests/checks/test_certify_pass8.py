@@ -77,20 +77,19 @@ def test_an_english_clause_citing_chinese_words_reads_its_hedges_in_english():
     assert outcome_clause(text, decision.span, decision.span[1] - len(decision.rest)) is not None
 
 
-@pytest.mark.parametrize("text", [
-    "Tap Evening calm; it should list the quiet tracks.",
-    "点 Evening calm，应该会看到里面的曲目。",
-    "Tap Evening calm, the one in the middle.",
-    "Tap Evening calm — it's the second row.",
-    "点 Evening calm，打开后应该会列出曲目。",
+@pytest.mark.parametrize("index,text", [
+    (1, "Tap Evening calm; it should list the quiet tracks."),  # an expectation
+    (1, "点 Evening calm，应该会看到里面的曲目。"),
+    (1, "点 Evening calm，打开后应该会列出曲目。"),
+    (1, "Tap Evening calm, the one in the middle."),  # the target described as it is now
+    (1, "Tap Evening calm — it's the second row."),
+    (3, "选中后点播放。"),  # a when-clause before the tap
+    # rejected-good on part 19: a plan's later item is not the decision
+    (1, "1) Library is showing.\n2) The goal wants the evening list, so tap Evening calm.\n3) Next I'll press 播放."),
+    (1, "- 列表已经出来了\n- 先点 Evening calm\n- 之后再点播放"),
 ])
-def test_a_hedged_expectation_or_the_targets_description_is_no_outcome(text):
-    got = tap(1, text)
-    assert got.outcome == "certified", got.reasons
-
-
-def test_a_when_clause_before_a_tap_is_no_statement():
-    got = tap(3, "选中后点播放。")
+def test_hedges_descriptions_and_a_plans_later_items_leave_the_tap_certified(index, text):
+    got = tap(index, text)
     assert got.outcome == "certified", got.reasons
 
 
@@ -98,17 +97,6 @@ def test_a_subject_before_an_english_verb_is_no_decision():
     assert stated_decision("Results open with a red kettle.") is None
     assert stated_decision("The Color select shows Black still.") is None
     assert stated_decision("This time select the Blue one.").verb == "click"
-
-
-# -- rejected-good: a plan's later item ------------------------------------------------------------------------
-
-@pytest.mark.parametrize("text", [
-    "1) Library is showing.\n2) The goal wants the evening list, so tap Evening calm.\n3) Next I'll press 播放.",
-    "- 列表已经出来了\n- 先点 Evening calm\n- 之后再点播放",
-])
-def test_a_later_item_of_a_numbered_plan_is_not_the_decision(text):
-    got = tap(1, text)
-    assert got.outcome == "certified", got.reasons
 
 
 def test_next_without_an_earlier_decision_is_still_the_decision():
