@@ -30,6 +30,7 @@ from .agreement_target import CONTRAST, before_contrast, leading_words, names_la
 from .app_names import same_app
 from .calls import normalize, target_element
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
+from .ruled_out import unruled
 from .screen_text import element_texts, visible_elements
 
 # function name -> verb classes a reasoning may state for it
@@ -258,6 +259,7 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
         return []
     name = str(function.get("name") or "")
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    text = unruled(text, step)  # a ruled-out mention (no need to search, 别点 X) is neither target nor rival
     decision = stated_decision(text)
     out = []
     done = _done_problem(text, decision, name)

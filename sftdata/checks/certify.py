@@ -53,6 +53,7 @@ from .conflict import call_evidence
 from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
+from .ruled_out import unruled
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
 
@@ -134,8 +135,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     texts = [t for t in (item.get("reasoning"), item.get("thought")) if isinstance(t, str) and t.strip()]
     evidence, missing, decided = [], "no decision: the item states no text", None
     for text in texts:  # the reasoning's decision, else the thought's
-        decision = stated_decision(text)
-        evidence, missing = decision_evidence(text, function, step, decision)
+        read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)
+        decision = stated_decision(read)
+        evidence, missing = decision_evidence(read, function, step, decision)
         decided = (text, decision)
         if not missing:
             break
