@@ -22,18 +22,21 @@ import re
 from typing import Iterable
 
 from ..model import Step
+from .quoting import mask_quotes
 from .screen_text import element_texts, visible_elements
 
 # a ruling-out before the term: what follows it, up to the end of its clause, is not acted on
 _BEFORE = re.compile(
     r"(?-i:\b(?:no need to|don't need to|do not need to|needn't|there's no need to|not necessary to|instead of"
     r"|rather than|don't|do not|never|not|without|skip(?:ping)?|avoid(?:ing)?|ignor(?:e|ing))\b)"
+    r"|(?:^|(?<=[,;:—–.!?] )|(?<=\n))(?-i:(?:No need to|Instead of|Rather than|Don't|Do not|Never|Not|Without|Skip"
+    r"|Avoid|Ignore)\b)"
     r"|(?<![是要])(?:不用|不必|无需|无须|没必要|不需要|用不着|犯不着|而不是|而非|不是|不要|先不|别)",
 )
 # ... unless it is no ruling-out at all: a doubt, a reminder, a condition, "not only", "whether or not"
 _NOT_RULING = re.compile(
     r"(?:not|never) (?:sure|certain|only|just|yet|quite|too|very)\b|(?:don't|do not|never) forget\b"
-    r"|(?:don't|do not) (?:know|see|think|have)\b|不是很|不是吗|不要忘|别忘|不用说|不是说|不是只")
+    r"|(?:don't|do not) (?:know|see|think|have)\b|不是很|不是吗|不要忘|别忘|不用说|不是说|不是只", re.I)
 _BEFORE_GUARD = re.compile(r"(?:\bif|\bwhether or|\bor|是否|要|是)\s*$")
 # where the ruled-out stretch ends: the clause's end, or the turn to what is done instead
 _SCOPE_END = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)|\s-\s|(?-i:\b(?:but|just|and|instead|so|then)\b)"
@@ -61,6 +64,7 @@ def ruled_out_spans(text: str, labels: Iterable[str] = ()) -> list[tuple[int, in
     """The stretches of ``text`` that name what a ruling-out in their clause excludes."""
     keep = _protected(text, labels)
     out: list[tuple[int, int]] = []
+    text = mask_quotes(text)  # a ruling word inside a quotation (a typed reply, a label) rules nothing out
     for m in _BEFORE.finditer(text):
         if any(a <= m.start() < b for a, b in keep) or _NOT_RULING.match(text, m.start()) \
                 or _BEFORE_GUARD.search(text[max(0, m.start() - 12):m.start()]):
@@ -92,10 +96,11 @@ def mask_ruled_out(text: str, labels: Iterable[str] = ()) -> str:
 
 
 def unruled(text: str, step: Step) -> str:
-    """:func:`mask_ruled_out` with ``step``'s visible labels kept as names."""
+    """:func:`mask_ruled_out` with ``step``'s visible labels and typed text kept as they are."""
     if not isinstance(text, str):
         return text
-    return mask_ruled_out(text, {t for e in visible_elements(step) for t in element_texts(e)})
+    kept = {t for e in visible_elements(step) for t in element_texts(e)} | {step.action.text or ""}
+    return mask_ruled_out(text, kept)
 
 
 __all__ = ["mask_ruled_out", "ruled_out_spans", "unruled"]

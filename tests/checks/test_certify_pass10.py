@@ -1,0 +1,85 @@
+"""Pass 10: a mention a ruling-out excludes is neither evidence nor a contradiction (ruled_out); the rejecting
+readers ask for a clear contradiction or hindsight. Wordings made up here, unlike the labelled parts'."""
+from __future__ import annotations
+
+import pytest
+
+from sftdata.checks.certify import Certification, certify
+from sftdata.checks.ruled_out import mask_ruled_out
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+
+PHONE = Screenshot("0" * 64, "p.png", 1080, 2400)
+V = ("visible", "clickable")
+
+
+def _episode(step: Step, goal: str) -> Episode:
+    return Episode("e", "m", goal, [step, Step(1, step.screenshot, Action("done"))], platform="mobile")
+
+
+def notes_step(target: int) -> Step:
+    labels = ("Search notes", "New note", "Not now", "Shopping list", "Trip ideas")
+    boxes = [(40, 200, 1040, 320), (760, 2150, 1040, 2330), (40, 2150, 400, 2330), (0, 400, 1080, 600),
+             (0, 600, 1080, 800)]
+    els = [Element(n, b, text=t, flags=V) for n, (t, b) in enumerate(zip(labels, boxes))]
+    return Step(0, PHONE, Action("click", point=els[target].center, element=els[target]), elements=els)
+
+
+def tap(text: str, target: int) -> Certification:
+    label = notes_step(target).elements[target].text
+    item = {"reasoning": text, "function": {"name": "click", "parameters": {"target_element": f"“{label}”按钮"}}}
+    return certify(_episode(notes_step(target), "Write a new note"), 0, item, cjk_threshold=0.0)
+
+
+@pytest.mark.parametrize("text", [
+    "No need to use Search notes — tap New note at the bottom right.",
+    "Rather than Search notes, go straight for New note.",
+    "不必用 Search notes，直接点 New note。",
+    "别点 Search notes，点右下角的 New note。",
+    "Search notes is the wrong control for this; tap New note.",
+    "Search notes 不对，点 New note。",
+])
+def test_a_ruled_out_mention_is_no_contradiction(text):
+    got = tap(text, 1)
+    assert got.outcome != "rejected", got.reasons
+
+
+@pytest.mark.parametrize("text", [
+    "the note is right there already, no need to open Search notes — just tap that card",
+    "用不着 Search notes 了，直接点那条笔记",
+    "Skip Search notes and tap that one.",
+])
+def test_a_ruled_out_mention_is_no_evidence(text):
+    got = tap(text, 0)
+    assert got.outcome != "certified", got.evidence
+
+
+@pytest.mark.parametrize("text", [
+    "Search notes is the wrong one here, so tap New note.",
+    "不是 Search notes，要点 New note。",
+])
+def test_the_decision_beside_a_ruled_out_target_still_contradicts(text):
+    assert tap(text, 0).outcome == "rejected"
+
+
+def test_a_label_that_holds_a_ruling_word_is_a_name():
+    assert tap("A prompt is in the way: tap Not now at the bottom left.", 2).outcome == "certified"
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("Don't forget to tap Save first.", "Save"),
+    ("Not sure the list has it; tap Search anyway.", "Search"),
+    ("是不是要点保存？先点保存。", "保存"),
+    ("Tap Send whether or not the preview loaded.", "Send"),
+])
+def test_a_doubt_or_a_reminder_rules_nothing_out(text, kept):
+    assert kept in mask_ruled_out(text)
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("Instead of the filter chip, open the sort menu.", "filter chip"),
+    ("先不管那个广告，往下翻。", "那个广告"),
+    ("the banner isn't the one, the Buy button is", "banner"),
+    ("不需要点放大镜，搜索框已经在上面", "放大镜"),
+])
+def test_what_a_ruling_out_excludes_is_blanked(text, gone):
+    assert gone not in mask_ruled_out(text)
