@@ -59,7 +59,7 @@ _VERBS_EN = (
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
-             r"|return(?:ing)? to the home screen)\b"),
+             r"|return(?:ing)? to the home screen|(?:head|get)(?:ing)? (?:back )?home)\b"),
     ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|us(?:e|ing) (?:the )?(?:system |device |android |phone'?s? )?back (?:key|gesture)"
                  r"|back key)\b"),
@@ -102,7 +102,8 @@ _DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:�
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
 _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
-                          r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)", re.I)
+                          r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)"
+                          r"|^\s+(?:shows|reads|says|displays)\s", re.I)
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
 _NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|might|i|we|you|then|so|now|just|and|or|not|also|first|time|way|next)\b)"

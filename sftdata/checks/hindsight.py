@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 
-from .decision import stated_decision
+from .decision import first_verb, stated_decision
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
@@ -171,7 +171,8 @@ _NOT_PAST = {"is", "are", "be", "been", "being", "am", "the", "a", "an", "my", "
 _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "selected", "needed", "based",
              "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
              "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
-             "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved"}
+             "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
+             "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped"}  # a property said of an item, not a change
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
@@ -222,9 +223,20 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         for m in pattern.finditer(sentence):
             left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
             # English: a modal anywhere after it too ("after that, Reserve now should go through" is a plan)
+            if _PLANNED_NEXT.match(m.group()) and _acts_next(sentence[m.end():]):
+                continue  # after that head home: a plan of the next action, not what happens
             if not _MODAL.search(sentence[left:m.end()] if pattern is _ZH_EVENTS else sentence[left:]):
                 spans.append(m.span())
     return spans + _more_triggers(sentence)
+
+
+_PLANNED_NEXT = re.compile(r"\s*(?:right |immediately |just )?after (?:this|that)\b", re.I)
+
+
+def _acts_next(rest: str) -> bool:
+    """Does ``rest`` open with an action verb (``after that head home``: what the agent will do next)?"""
+    verb = first_verb(_mask(rest))
+    return verb is not None and not rest[:verb[0]].strip(" ,")
 
 
 def _after_reports(sentence: str) -> list[tuple[int, int]]:

@@ -83,3 +83,30 @@ def test_a_doubt_or_a_reminder_rules_nothing_out(text, kept):
 ])
 def test_what_a_ruling_out_excludes_is_blanked(text, gone):
     assert gone not in mask_ruled_out(text)
+
+
+def _done(text: str) -> Certification:
+    done = Step(1, PHONE, Action("done"), elements=notes_step(1).elements)
+    return certify(Episode("e", "m", "Turn on sync", [notes_step(1), done], platform="mobile"), 1,
+                   {"reasoning": text, "function": {"name": "done", "parameters": {}}}, cjk_threshold=0.0)
+
+
+@pytest.mark.parametrize("text", ["Switch reads Enabled at last. Job complete.", "Slider shows 80% already. All done."])
+def test_a_noun_before_shows_or_reads_is_a_subject_not_a_verb(text):
+    assert _done(text).outcome != "rejected"
+
+
+def test_a_tap_beside_a_subject_that_shows_is_still_a_decision():
+    assert _done("Switch to the Sync tab and tap it.").outcome == "rejected"
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Close the viewer with the back key, and after that go home.", []),
+    ("Leave the album with the back key; right after that get back home.", []),
+    ("Press back. After that the album grid reloads.", ["After that"]),
+    ("Open the second note, the one titled Trip ideas.", []),
+    ("Pick the cheapest mug, the one priced ¥39.", []),
+])
+def test_after_that_before_an_action_and_a_property_participle_are_no_hindsight(text, found):
+    from sftdata.checks.hindsight import find_hindsight
+    assert find_hindsight(text) == found
