@@ -30,34 +30,28 @@ def tap(text: str, target: int) -> Certification:
     return certify(_episode(notes_step(target), "Write a new note"), 0, item, cjk_threshold=0.0)
 
 
-@pytest.mark.parametrize("text", [
-    "No need to use Search notes — tap New note at the bottom right.",
-    "Rather than Search notes, go straight for New note.",
-    "不必用 Search notes，直接点 New note。",
-    "别点 Search notes，点右下角的 New note。",
-    "Search notes is the wrong control for this; tap New note.",
-    "Search notes 不对，点 New note。",
+@pytest.mark.parametrize("text, target, never", [
+    ("No need to use Search notes — tap New note at the bottom right.", 1, "rejected"),
+    ("Rather than Search notes, go straight for New note.", 1, "rejected"),
+    ("不必用 Search notes，直接点 New note。", 1, "rejected"),
+    ("别点 Search notes，点右下角的 New note。", 1, "rejected"),
+    ("Search notes is the wrong control for this; tap New note.", 1, "rejected"),
+    ("Search notes 不对，点 New note。", 1, "rejected"),
+    # the ruled-out mention is the call's target: no evidence for it
+    ("the note is right there already, no need to open Search notes — just tap that card", 0, "certified"),
+    ("用不着 Search notes 了，直接点那条笔记", 0, "certified"),
+    ("Skip Search notes and tap that one.", 0, "certified"),
+    # the decision beside a ruled-out target still names another element
+    ("Search notes is the wrong one here, so tap New note.", 0, "certified"),
+    ("不是 Search notes，要点 New note。", 0, "certified"),
 ])
-def test_a_ruled_out_mention_is_no_contradiction(text):
-    got = tap(text, 1)
-    assert got.outcome != "rejected", got.reasons
+def test_a_ruled_out_mention_is_neither_contradiction_nor_evidence(text, target, never):
+    got = tap(text, target)
+    assert got.outcome != never, (got.reasons, got.evidence)
 
 
-@pytest.mark.parametrize("text", [
-    "the note is right there already, no need to open Search notes — just tap that card",
-    "用不着 Search notes 了，直接点那条笔记",
-    "Skip Search notes and tap that one.",
-])
-def test_a_ruled_out_mention_is_no_evidence(text):
-    got = tap(text, 0)
-    assert got.outcome != "certified", got.evidence
-
-
-@pytest.mark.parametrize("text", [
-    "Search notes is the wrong one here, so tap New note.",
-    "不是 Search notes，要点 New note。",
-])
-def test_the_decision_beside_a_ruled_out_target_still_contradicts(text):
+@pytest.mark.parametrize("text", ["Search notes is the wrong one here, so tap New note.", "不是 Search notes，要点 New note。"])
+def test_a_decision_naming_another_element_is_rejected(text):
     assert tap(text, 0).outcome == "rejected"
 
 
@@ -65,24 +59,20 @@ def test_a_label_that_holds_a_ruling_word_is_a_name():
     assert tap("A prompt is in the way: tap Not now at the bottom left.", 2).outcome == "certified"
 
 
-@pytest.mark.parametrize("text, kept", [
-    ("Don't forget to tap Save first.", "Save"),
-    ("Not sure the list has it; tap Search anyway.", "Search"),
-    ("是不是要点保存？先点保存。", "保存"),
-    ("Tap Send whether or not the preview loaded.", "Send"),
+@pytest.mark.parametrize("text, word, kept", [
+    # a doubt, a reminder or a condition rules nothing out
+    ("Don't forget to tap Save first.", "Save", True),
+    ("Not sure the list has it; tap Search anyway.", "Search", True),
+    ("是不是要点保存？先点保存。", "保存", True),
+    ("Tap Send whether or not the preview loaded.", "Send", True),
+    # what a ruling-out excludes is blanked
+    ("Instead of the filter chip, open the sort menu.", "filter chip", False),
+    ("先不管那个广告，往下翻。", "那个广告", False),
+    ("the banner isn't the one, the Buy button is", "banner", False),
+    ("不需要点放大镜，搜索框已经在上面", "放大镜", False),
 ])
-def test_a_doubt_or_a_reminder_rules_nothing_out(text, kept):
-    assert kept in mask_ruled_out(text)
-
-
-@pytest.mark.parametrize("text, gone", [
-    ("Instead of the filter chip, open the sort menu.", "filter chip"),
-    ("先不管那个广告，往下翻。", "那个广告"),
-    ("the banner isn't the one, the Buy button is", "banner"),
-    ("不需要点放大镜，搜索框已经在上面", "放大镜"),
-])
-def test_what_a_ruling_out_excludes_is_blanked(text, gone):
-    assert gone not in mask_ruled_out(text)
+def test_what_a_ruling_out_blanks(text, word, kept):
+    assert (word in mask_ruled_out(text)) is kept
 
 
 def _done(text: str) -> Certification:
