@@ -89,12 +89,18 @@ _FILLER_EN = frozenset((
     "from corner area column header footer shot just also same other only both all each edge end far up down "
     "whose labelled labeled called named marked says with its own blue red green grey gray big small little "
     "lower-left lower-right upper-left upper-right top-left top-right bottom-left bottom-right mid "
-    "click tap tag badge price january february march april may june july august september october november december").split())
+    "click tap tag badge price january february march april may june july august september october november december "
+    # relation and place words of an apposition that singles the target out (the one between X and Y, the title
+    # link in the upper part of the list, the one dated …)
+    "between among amid beneath underneath within alongside part half portion grid tile cell slot spot "
+    "dated priced titled labeled rated tagged captioned numbered sized").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
               "底部", "上面", "下面", "旁边", "附近", "最上面", "最下面", "最左边", "最右边", "左上", "右上", "左下", "右下",
-              "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排")
+              "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排",
+              "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
+              "右边那", "旁边的", "挨着", "紧挨", "隔壁")
 _FILLER_CHARS = set("的是在个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'&#.$¥/-]*|[\u4e00-\u9fff]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)

@@ -88,7 +88,7 @@ _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
 _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
-                            r"|next)\b|就在|它在|也就是|(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边)"
+                            r"|next)\b|就在|它在|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边)"
                             r"[^，,。了]{0,4}$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
@@ -192,6 +192,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         if not result and not _AFTER.match(clause) and (_PLACES_TARGET.match(clause)
                                                          or not _CONTENT.search(PRICE.sub(" ", clause))):
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
+        if re.fullmatch(r"\s*(?:there|here|in it|into it|on it)\s*", clause, re.I):
+            continue  # enter Maple Street there: the field named before, not a statement
         if result and _LATER_END.search(clause):
             continue  # Denver goes into To afterwards: a plan told as the order of things
         grammar = _grammar(clause)
