@@ -64,7 +64,10 @@ def finger_direction(clause: str) -> str | None:
 
 
 GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen|feed|手指|内容|页面|列表)[^()（）]{0,24}?"
-                   r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,16}[)）]", re.I)  # (finger moves up), （手指向下）
+                   r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,16}[)）]"
+                   r"|(?:—|–|--|\s-\s)\s*(?:the\s+|my\s+)?(?:finger|手指)\s*(?:moves?|moving|goes|going|travels|slides|往|向|朝)?\s*"
+                   r"(?:up|down|left|right|upward|downward|上|下|左|右)[滑划拖移]?\s*(?=$|[.。,，;；\n])",
+                   re.I)  # (finger moves up), （手指向下）, … — finger moves down: how, not what happens
 
 
 def finger_gloss(text: str) -> str | None:
