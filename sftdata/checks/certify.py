@@ -94,6 +94,21 @@ class Certification:
         return self.reasons[0].code if self.reasons else ""
 
 
+
+def _names_said(text: str, step) -> tuple[str, ...]:
+    """The target's label and the screen's longer names (two words or more) as ``text`` writes them, in any case:
+    a name (Quick show max #13, organic show pro #13) is not a verb."""
+    target = target_element(step)
+    labels = {element_label(target)} if target is not None else set()
+    labels |= {element_label(e) for e in step.elements if len(element_label(e) or "") >= 8
+               and " " in element_label(e).strip()}
+    out = []
+    for label in sorted(filter(None, labels), key=len, reverse=True):
+        m = re.search(re.escape(label), text, re.I)
+        if m:
+            out.append(m.group())
+    return tuple(out)
+
 def certify(episode: Episode, index: int, item: Any, *, cjk_threshold: float = CJK_THRESHOLD) -> Certification:
     """The certification of ``item`` as the reconstruction of step ``index`` of ``episode`` (the later steps, when
     the episode has them, are read for hindsight; one step is enough for the rest)."""
@@ -166,8 +181,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
         params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
-        target = target_element(step)  # its label is a name (Quick show max #13), not a verb
-        named = (element_label(target),) if target is not None and element_label(target) in text else ()
+        named = _names_said(text, step)
         outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named)
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))

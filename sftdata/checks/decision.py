@@ -32,7 +32,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
 LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请)(?![了过成]))"
-LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b"
+LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b|(?:buy|book|get) tickets?\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
 
