@@ -71,7 +71,7 @@ def other_card_control(decision: Decision, step: Step, text: str = "") -> str | 
     target, group, card = _card(step)
     if target is None or len(normalize(element_label(target))) >= 3 and normalize(element_label(target)) in normalize(text):
         return None
-    said = normalize(_named(decision))
+    said = normalize(f"{_named(decision)} {decision.antecedent}")  # Save recipe next to #19, click that
     visible = visible_elements(step)
     mine = [t for e in group for t in own_texts(e, target, group, visible)]  # a row's text less its other controls
     if any(t and t in said for t in mine):
