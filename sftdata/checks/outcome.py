@@ -88,8 +88,9 @@ _CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
 _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
-                            r"|next)\b|就在|它在|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边)"
-                            r"[^，,。了]{0,4}$)", re.I)  # what the target is, where it is: not what happens
+                            r"|next)\b|就在|它在|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
+                            r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
+                            r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
