@@ -85,8 +85,9 @@ def default_workers() -> int:
     machine shared with other jobs, a test runner that already keeps every core busy."""
     import os
 
-    if workers_environment_problem() is None and os.environ.get("SFTDATA_WORKERS", "").strip():
-        return int(os.environ["SFTDATA_WORKERS"])
+    given = os.environ.get("SFTDATA_WORKERS", "").strip()
+    if given and workers_environment_problem() is None:
+        return int(given)
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

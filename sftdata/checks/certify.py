@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Episode
@@ -94,7 +95,6 @@ class Certification:
         return self.reasons[0].code if self.reasons else ""
 
 
-
 def _names_said(text: str, step) -> tuple[str, ...]:
     """The target's label and the screen's longer names (two words or more) as ``text`` writes them, in any case:
     a name (Quick show max #13, organic show pro #13) is not a verb."""
@@ -104,10 +104,17 @@ def _names_said(text: str, step) -> tuple[str, ...]:
                and " " in element_label(e).strip()}
     out = []
     for label in sorted(filter(None, labels), key=len, reverse=True):
-        m = re.search(re.escape(label), text, re.I)
+        m = _label_pattern(label).search(text)
         if m:
             out.append(m.group())
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _label_pattern(label: str) -> re.Pattern[str]:
+    """``label`` as written, in any case (a screen's labels recur over an episode's items)."""
+    return re.compile(re.escape(label), re.I)
+
 
 def certify(episode: Episode, index: int, item: Any, *, cjk_threshold: float = CJK_THRESHOLD) -> Certification:
     """The certification of ``item`` as the reconstruction of step ``index`` of ``episode`` (the later steps, when
