@@ -5,6 +5,7 @@ being decoded again.
 """
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
@@ -126,16 +127,20 @@ class AndroidControlIngest(IngestStage):
         """This process reads, checks CRCs and filters; a record the reader rejects is a Ready outcome, ledgered in
         record order."""
         from ..loaders import androidcontrol
+        from ..loaders.read_ahead import read_ahead
         from ..loaders.tfrecord import read_tfrecords
 
         opts, done, labels = self.opts, self.done, record_labels(self.files)
-        handled = len(done)
+        handled, read = len(done), deque()  # compressed bytes read, for the bar (moved here, not in a reading thread)
         with disk_full_guard(self.run.path):
             for f in self.files:
                 where = {"file": labels[f], "content": content_id(f)}  # two seeks each: see .shards
-                for frame in read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
-                                            skip=lambda i, w=where: done.passed_over({**w, "index": i}),
-                                            on_progress=self.bar.update):
+                frames = read_tfrecords(f, max_record_bytes=opts.max_record_bytes,
+                                        skip=lambda i, w=where: done.passed_over({**w, "index": i}),
+                                        on_progress=read.append)
+                for frame in read_ahead(frames) if self.pooled() else frames:
+                    while read:
+                        self.bar.update(read.popleft())
                     if opts.limit is not None and handled >= opts.limit:
                         return
                     ref = {**where, "index": frame.index, "offset": frame.offset}
@@ -168,6 +173,12 @@ class AndroidControlIngest(IngestStage):
                         meta["split"] = self.split_of[episode_id]
                     features = androidcontrol.stage_screenshots(features, self.run.images)  # workers get keys
                     yield (ref, episode_id), (features, str(self.run.path), meta, opts.screen_change)
+
+    def pooled(self) -> bool:
+        """Whether the episodes are built outside this process (a pool, Ray): then the next records are inflated in
+        a thread while this one stores screenshots and feeds the workers (:mod:`..loaders.read_ahead`); one worker
+        in this process keeps the whole ingest on one core."""
+        return getattr(self.executor, "name", "local") != "local" or getattr(self.executor, "workers", 1) > 1
 
     def strict_message(self, reject: Reject) -> str:
         ref = reject.extra["record"]
