@@ -1,39 +1,45 @@
 """The executors side by side in one run: ``local`` with 1 and 2 workers (``local-2`` sends the stage's batch of
 units to a worker as one task, ``local-2/1`` one unit per task, as before batches) and ``ray`` with 2 CPUs (a Ray
-started on 127.0.0.1, its tasks sized from the units' measured CPU, the stage's batch the fewest), mapping the
-unit the ingest stage maps (``sftdata.ingest.androidcontrol.build_episode``: one decoded AndroidControl record -> its
-episode line, screen comparison included) over the units of a synthetic run.
+started on 127.0.0.1, its tasks sized from the units' measured CPU, the stage's batch the fewest), each running the
+AndroidControl ingest stage as ``sftdata ingest androidcontrol`` does into a new run: the driver reads, inflates,
+checks and decodes the records and ledgers the episodes; the executor maps the stage's unit
+(``sftdata.ingest.androidcontrol.build_episode``: one decoded record -> its screenshots stored, its episode line,
+screen comparison included).
 
     python benchmarks/executors.py                       # 2,000 and 500 episodes, 5 interleaved rounds
-    python benchmarks/executors.py --episodes 4000 --rounds 5
+    python benchmarks/executors.py --episodes 4000 --rounds 7
     python benchmarks/executors.py --stage-costs 200     # also: seconds per episode of ingest, annotate, export
     python benchmarks/executors.py --stage-costs 200 --rounds 0   # those alone
 
-The units are what the driver hands an executor: 24 generated episodes (1080x2400 screens) decoded once, their
-screenshots staged in a run's image store, then re-numbered copies up to ``--episodes``, streamed from a file
-(so the driver's memory stays flat too). Each round runs every contender once, in turn; the figures are min /
-median / max of the rounds. A Ray is started once per size and its start (a first task run by each of its workers
-included) is printed apart from the map times.
+The input is a GZIP TFRecord (the release's format, made once in ``benchmarks/out/executors``) of re-numbered
+copies of 24 generated episodes (1080x2400 screens), each copy's screenshots files of their own (a private PNG
+chunk), so every run stores every screenshot as a real one does; the smaller size is the first ``--small`` records
+of it. Each round runs every contender once, in turn, each into an empty run; the figures are min / median / max of
+the rounds, and a ratio of two contenders is taken within each round (the median of those, with their min-max),
+which a drift of the machine's load between rounds does not move as it moves the medians of each. A Ray is started
+once per size and its start (a first task run by each of its workers included) is printed apart from the times.
 Peak RSS per worker is the worker's own high-water mark (VmHWM) as the unit reports it; each size gets fresh
 workers, so 500 against 2,000 episodes says whether a worker's memory grows with the run.
 
 The CPU seconds per episode of the driver (its own, threads included) and of the pool's workers say how large the
-driver's serial share is whatever the load: the speed-up two idle cores could give is bounded by local-1's CPU over
-the larger of the driver's and half the workers' (printed beside the measured ratio, never in its place).
+driver's share is whatever the load: the driver inflates the next records in a thread while its main thread stores
+the screenshots and feeds the workers, so the speed-up two idle cores could give is bounded by local-1's CPU over
+half of everything's (driver and workers share the two cores; printed beside the measured ratio, never in its
+place).
 
-Targets: ray / local-2 <= 1.3x; local-1 / local-2 >= 1.7x; worker peak RSS flat in the run's size. The targets are
-judged on the median of the round-by-round ratios (the contenders of one round run back to back, so a slow drift
-of the machine's load moves both sides of a ratio); the ratio of the medians is printed beside it.
+Targets (issue 34), judged on the median of the round-by-round ratios: ray / local-2 <= 1.3x; local-1 / local-2
+>= 1.7x; worker peak RSS flat in the run's size.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import pickle
+import shutil
 import statistics
 import subprocess
 import sys
 import time
+import zlib
 from functools import partial
 from pathlib import Path
 
@@ -59,56 +65,72 @@ def measured(fn, payload):
     return fn(payload), os.getpid(), _hwm_mb()
 
 
-def build_units(episodes: int, path: Path, run_path: Path) -> None:
-    """``episodes`` ingest units (re-numbered copies of 24 generated episodes) pickled one after another."""
-    from sftdata.ingest import IngestOptions
+def _own_chunk(png: bytes, copy: int) -> bytes:
+    """``png`` with a private ancillary chunk (``sfTd``, the copy's number) after its IHDR: another file, the same
+    pixels, header and intactness, so every copy's screenshots are stored anew as a real run's are."""
+    body = b"sfTd" + copy.to_bytes(4, "big")
+    return png[:33] + (4).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big") + png[33:]
+
+
+def build_input(episodes: int, path: Path) -> None:
+    """A GZIP TFRecord (the release's format) of ``episodes`` re-numbered copies of 24 generated episodes, each
+    copy's screenshots files of their own."""
     from sftdata.loaders import androidcontrol
-    from sftdata.rundir import RunDir
+    from sftdata.loaders.protos import make_example
+    from sftdata.loaders.tfrecord import write_tfrecords
     from sftdata.synthetic.sample import generate_records
 
     if path.exists():
         return
-    run = RunDir(run_path)
-    run.path.mkdir(parents=True, exist_ok=True)
-    base = [androidcontrol.stage_screenshots(androidcontrol.decode_features(r), run.images)
-            for r in generate_records(n_episodes=24, seed=7)]
-    screen_change = IngestOptions().screen_change
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
+    base = [androidcontrol.decode_features(r) for r in generate_records(n_episodes=24, seed=7)]
+
+    def copies():
         for i in range(episodes):
-            features = dict(base[i % len(base)], episode_id=[500000 + i])
-            pickle.dump(((i, str(500000 + i)), (features, str(run.path), {"record": {"index": i}}, screen_change)),
-                        f, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
+            features = base[i % len(base)]
+            yield make_example({**features, "episode_id": [500000 + i],
+                                "screenshots": [_own_chunk(png, i) for png in features["screenshots"]]})
+    write_tfrecords(path, copies())
 
 
-def units(path: Path):
-    with open(path, "rb") as f:
-        while True:
-            try:
-                yield pickle.load(f)
-            except EOFError:
-                return
-
-
-def run_map(executor, path: Path, peaks: dict[int, float], batch: int | None = None,
-            driver_cpu: list[float] | None = None) -> int:
-    """Map the units as the stage does: its function, its batch (units to a task) unless ``batch`` is given; the
-    driver's own CPU seconds (its threads included: pickling, the pool's queues) go to ``driver_cpu``."""
+def _measured_ingest():
+    """The AndroidControl ingest stage, its unit wrapped in :func:`measured` (the ledgers get the line alone)."""
     from sftdata.ingest.androidcontrol import AndroidControlIngest, build_episode
 
-    done, cpu = 0, time.process_time()
-    for _key, outcome in executor.map(partial(measured, build_episode), units(path),
-                                      batch=batch or AndroidControlIngest.batch,
-                                      max_batch=AndroidControlIngest.max_batch):
-        if isinstance(outcome, BaseException):
-            raise outcome
-        line, pid, hwm = outcome
-        peaks[pid] = max(peaks.get(pid, 0.0), hwm)
-        done += 1
+    class MeasuredIngest(AndroidControlIngest):
+        process = staticmethod(partial(measured, build_episode))
+        peaks: dict[int, float] = {}
+
+        def write(self, key, outcome) -> None:
+            line, pid, hwm = outcome
+            self.peaks[pid] = max(self.peaks.get(pid, 0.0), hwm)
+            super().write(key, line)
+    return MeasuredIngest
+
+
+def run_ingest(executor, data: Path, run_path: Path, limit: int, peaks: dict[int, float],
+               batch: int | None = None, driver_cpu: list[float] | None = None) -> int:
+    """Ingest the first ``limit`` records of ``data`` into a new run at ``run_path`` as ``sftdata ingest
+    androidcontrol`` does (this process reads, inflates, checks and decodes; the executor stores the screenshots
+    and builds the episodes; this process ledgers), the stage's batch unless ``batch`` is given; the driver's own CPU
+    seconds (its threads included: reading, pickling, the pool's queues, the ledgers) go to ``driver_cpu``."""
+    from sftdata.ingest import IngestOptions
+    from sftdata.rundir import RunDir
+    from sftdata.sources import AndroidControlSource
+
+    stage_class = _measured_ingest()
+    if batch:
+        stage_class.batch = batch
+    run, cpu = RunDir(run_path), time.process_time()
+    with run.creating(), run.writing():
+        stage = stage_class(run, AndroidControlSource(paths=[data]), IngestOptions(limit=limit), progress=False,
+                            executor=executor)
+        stage.peaks = peaks
+        result = stage.ingest()
     if driver_cpu is not None:
         driver_cpu.append(time.process_time() - cpu)
-    return done
+    if result.new_exported != limit:
+        raise SystemExit(f"expected {limit} episodes, ingested {result.new_exported} (rejected {result.rejected})")
+    return result.new_exported
 
 
 def ray_processes_cpu(run, into: list[dict[str, float]]):
@@ -122,30 +144,36 @@ def ray_processes_cpu(run, into: list[dict[str, float]]):
     return timed
 
 
-def compare(episodes: int, rounds: int) -> dict[str, object]:
+def compare(episodes: int, rounds: int, data: Path) -> dict[str, object]:
     from sftdata.executors import LocalExecutor
     from sftdata.executors.ray_cluster import RayExecutor
 
-    path = OUT / f"units-{episodes}.pkl"
-    build_units(episodes, path, OUT / "run")
+    run_path = OUT / "run"
     peaks = {"local-1": {}, "local-2": {}, "local-2/1": {}, "ray-2": {}}
     driver: dict[str, list[float]] = {name: [] for name in peaks}
     ray_cpu: list[dict[str, float]] = []
+
+    def ingest(executor, name, batch=None):
+        return lambda: run_ingest(executor, data, run_path, episodes, peaks[name], batch, driver[name])
+
+    def fresh_run() -> None:  # made by this script alone
+        if run_path.exists():
+            shutil.rmtree(run_path)
     t0 = time.perf_counter()
     ray = RayExecutor(2)
     ray.open()
     ray_start = time.perf_counter() - t0
     try:
         times = interleaved({
-            "local-1": lambda: run_map(LocalExecutor(1), path, peaks["local-1"], driver_cpu=driver["local-1"]),
-            "local-2": lambda: run_map(LocalExecutor(2), path, peaks["local-2"], driver_cpu=driver["local-2"]),
-            "local-2/1": lambda: run_map(LocalExecutor(2), path, peaks["local-2/1"], batch=1,
-                                         driver_cpu=driver["local-2/1"]),
-            "ray-2": ray_processes_cpu(lambda: run_map(ray, path, peaks["ray-2"], driver_cpu=driver["ray-2"]), ray_cpu),
-        }, rounds)
+            "local-1": ingest(LocalExecutor(1), "local-1"),
+            "local-2": ingest(LocalExecutor(2), "local-2"),
+            "local-2/1": ingest(LocalExecutor(2), "local-2/1", batch=1),
+            "ray-2": ray_processes_cpu(ingest(ray, "ray-2"), ray_cpu),
+        }, rounds, between=fresh_run)
     finally:
         ray.close()
-    print(f"\n{episodes} episodes, {rounds} rounds; {load()}; Ray start {ray_start:.1f} s (not in the map times)")
+        fresh_run()
+    print(f"\n{episodes} episodes, {rounds} rounds; {load()}; Ray start {ray_start:.1f} s (not in the times)")
     for name, values in times.items():
         workers = sorted(peaks[name].values())
         where = "the driver (in-process)" if name == "local-1" else f"{len(workers)} worker processes"
@@ -221,32 +249,43 @@ def main() -> None:
     footer()
 
 
+def _round_ratios(times: dict[str, list[float]], top: str, bottom: str) -> tuple[float, float, float, float]:
+    """Median, min and max of ``top / bottom`` within each round (both ran in it, back to back: a drift of the
+    machine's load between rounds falls on both), and the ratio of their medians last."""
+    each = ratios(times[top], times[bottom])
+    of_medians = statistics.median(times[top]) / statistics.median(times[bottom])
+    return statistics.median(each), min(each), max(each), of_medians
+
+
 def executors(args: argparse.Namespace) -> None:
-    big = compare(args.episodes, args.rounds)
-    small = compare(args.small, args.rounds)
+    data = OUT / f"input-{args.episodes}.tfrecord.gz"
+    build_input(args.episodes, data)
+    big = compare(args.episodes, args.rounds, data)
+    small = compare(args.small, args.rounds, data)  # the first --small records of the same input
     t = big["times"]
-    ray_ratio = statistics.median(t["ray-2"]) / statistics.median(t["local-2"])
-    scale = statistics.median(t["local-1"]) / statistics.median(t["local-2"])
-    unbatched = statistics.median(t["local-1"]) / statistics.median(t["local-2/1"])
-    print(f"\nratios at {args.episodes} episodes (of the medians): ray / local-2 = {ray_ratio:.2f}x; "
-          f"local-1 / local-2 = {scale:.2f}x; local-1 / local-2 one unit per task = {unbatched:.2f}x")
-    paired = {pair: ratios(t[pair[0]], t[pair[1]]) for pair in (("ray-2", "local-2"), ("local-1", "local-2"))}
-    print("ratios round by round (the contenders of one round ran back to back, so a drift of the machine's load "
-          "moves both; min / median / max): " + "; ".join(
-              f"{top} / {bottom} = {spread(values)}x" for (top, bottom), values in paired.items()))
-    ray_paired = statistics.median(paired["ray-2", "local-2"])
-    scale_paired = statistics.median(paired["local-1", "local-2"])
-    print(f"targets, judged on the median of the round-by-round ratios: ray / local-2 = {ray_paired:.2f}x "
-          f"(<= 1.3x: {'met' if ray_paired <= 1.3 else 'not met'}); local-1 / local-2 = {scale_paired:.2f}x "
-          f"(>= 1.7x: {'met' if scale_paired >= 1.7 else 'not met'})")
+    print(f"\nratios at {args.episodes} episodes, {args.rounds} rounds: the median of the round-by-round ratios "
+          "(min-max), then the ratio of the medians")
+    targets = {("ray-2", "local-2"): "target <= 1.3x", ("local-1", "local-2"): "target >= 1.7x",
+               ("local-1", "local-2/1"): "one record per task"}
+    for (top, bottom), what in targets.items():
+        median, low, high, of_medians = _round_ratios(t, top, bottom)
+        verdict = ""
+        if "target" in what:
+            met = median <= 1.3 if ">" not in what else median >= 1.7
+            verdict = f", judged on the median of the round-by-round ratios: {'met' if met else 'not met'}"
+        print(f"  {top} / {bottom} = {median:.2f}x ({low:.2f}-{high:.2f}); ratio of medians {of_medians:.2f}x  "
+              f"[{what}{verdict}]")
     one = big["cpu"]["local-1"][0]
     local, ray = (sum(big["cpu"][name]) for name in ("local-2", "ray-2"))
-    print(f"CPU per episode in all (driver and workers, medians): ray-2 {ray:.2f} ms, local-2 {local:.2f} ms: "
-          f"{ray / local:.2f}x (Ray's own cost in CPU, which a loaded machine moves much less than wall time)")
+    print(f"CPU per episode in all (driver and workers, medians): local-1 {one:.2f} ms, local-2 {local:.2f} ms, "
+          f"ray-2 {ray:.2f} ms: ray-2 / local-2 {ray / local:.2f}x (Ray's own cost in CPU, which a loaded machine "
+          "moves much less than wall time)")
     for name in ("local-2", "local-2/1"):
         driver, workers = big["cpu"][name]
-        print(f"{name}: the driver's serial share {driver:.2f} ms of CPU per episode against {workers:.2f} ms in the "
-              f"workers; on two idle cores local-1 / {name} could reach {one / max(driver, workers / 2):.2f}x")
+        bound = one / ((driver + workers) / 2)
+        print(f"{name}: the driver {driver:.2f} ms of CPU per episode (its reading thread included) against "
+              f"{workers:.2f} ms in the workers; on two idle cores local-1 / {name} could reach at most {bound:.2f}x "
+              "(local-1's CPU over half of all the CPU: driver, its reading thread and workers share the two cores)")
     for name in ("local-2", "ray-2"):
         print(f"worker peak RSS {name}: {small['peaks'][name]:.0f} MB at {args.small} episodes, "
               f"{big['peaks'][name]:.0f} MB at {args.episodes} "
