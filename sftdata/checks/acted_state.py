@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .calls import normalize, said_as_word
+from .calls import CJK_CLASS, normalize, said_as_word
 from .decision import Decision, action_clauses, mask_quotes
 
 _CLAUSE = re.compile(r"[^，,；;。.!！?？—–\n]+")
@@ -62,7 +62,7 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
         rest = normalize(clause)
         for w in said:
             rest = rest.replace(normalize(w).strip(), " ")
-        if said and re.search(r"[\u3400-\u9fff]|[a-z]{2,}", rest):  # a predicate beside it, not the value alone
+        if said and re.search(rf"[{CJK_CLASS}]|[a-z]{{2,}}", rest):  # a predicate beside it, not the value alone
             return clause.strip()
     return None
 

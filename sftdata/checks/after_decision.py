@@ -36,17 +36,18 @@ import re
 from typing import Any
 
 from ..model import Episode
-from .calls import normalize
+from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import GLOSS
 from .future_text import known_texts
 from .hindsight import HEDGE
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
+from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
 _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
                   r"|(?=\b(?:and|but|so|then|which|where)\b)|(?=然后|并且|接着|随后|同时|而且|但是?|不过)", re.I)
-_CONTENT = re.compile(r"[A-Za-z0-9\u4e00-\u9fff]")
+_CONTENT = re.compile(rf"[A-Za-z0-9{CJK_CLASS}]")
 
 # a change, a success, the end of the run: never a description of the screen as it is
 _CHANGE = re.compile(
@@ -58,9 +59,9 @@ _CHANGE = re.compile(
     r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + r"|看看|看是否|试试|如果|假如|要是|万一|一旦|以便|为了|才能|就能|好让|让|等|之后|然后|再|接着|随后|最后"
-                     r"|下一步|稍后|回头|待会|准备|打算|别|不要|不用|不必|之前|刚才|刚刚|此前|先前|上一步|上次"
+                     r"|下一步|稍后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"
                      r"|这样|可以|^\s*(?:把|让|使|好让)"
-                     r"|\b(?:earlier|previously|before|last time|not|don't|never|won't|will not|can't|expecting|then|next|after|afterwards|later|once|when|if|unless|until|whether"
+                     r"|\b(?:earlier|previously|before|last time|" + EXCUSING_EN + r"|expecting|then|next|after|afterwards|later|once|when|if|unless|until|whether"
                      r"|hope(?:fully)?|plan|want|need|to|so that|in order to|can|let me|let's|i'll|we'll)\b", re.I)
 # the accounted-for kinds of clause other than a description: a plan, an expectation, a purpose, a condition,
 # history, the goal, a ruling-out, the manner of the action, a judgement
@@ -68,12 +69,12 @@ _ACCOUNTED = re.compile(
     _EXCUSE.pattern
     + r"|^\s*(?:看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较)"
-    + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|不是|而非|不要|不用|别|不点|不选|不必|无需|没必要|而不是|就行|即可|就好"
+    + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|就行|即可|就好"
       r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
-      r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|not|instead|rather|never|no need|i\.e\.|namely"
+      r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
       r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|enough|good|better|best|cheaper|cheapest"
       r"|detour|fine|any|either|usually|typically|for|keep|leave|make|get|bring|go|come|looking|look|check|compare|start"
-      r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|不需要|先不|暂不|启动|运行"
+      r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|启动|运行"
       r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
 _HEADING = re.compile(r"^\s*[-*•>\d.)]*\s*\**\s*(?:action|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
@@ -102,7 +103,7 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
               "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
               "右边那", "旁边的", "挨着", "紧挨", "隔壁")
 _FILLER_CHARS = set("的是在个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9'&#.$¥/-]*|[\u4e00-\u9fff]+")
+_TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边方头来台])|\b(?:after that|and then)\b)[，,\s]*", re.I)
@@ -138,7 +139,7 @@ def _leftover(clause: str, blob: str, phrases: list[str]) -> list[str]:
         token = token.strip("'.-/")
         if not token or token in _FILLER_EN:
             continue
-        if token[0] < "\u4e00":
+        if not CJK.match(token):
             if token not in blob and not re.fullmatch(r"\d{1,2}|#?\d{1,2}(?:st|nd|rd|th)?", token):
                 out.append(token)
             continue

@@ -26,11 +26,11 @@ import re
 from typing import Any
 
 from ..model import Step
-from .agreement_target import CONTRAST, before_contrast, leading_words, names_label, same_text, shorten, target_problem
+from .agreement_target import before_contrast, leading_words, names_label, same_text, shorten, target_problem
 from .app_names import same_app
-from .calls import normalize, target_element
+from .calls import CJK_CLASS, normalize, target_element
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
-from .ruled_out import unruled
+from .ruled_out import CONTRAST, unruled
 from .screen_text import element_texts, visible_elements
 
 # function name -> verb classes a reasoning may state for it
@@ -105,7 +105,7 @@ _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?:[\u4e00-\u9fff]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 

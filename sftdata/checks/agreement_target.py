@@ -21,8 +21,9 @@ import re
 from typing import Any
 
 from ..model import Step
-from .calls import element_label, normalize, target_element
+from .calls import CJK, CJK_CLASS, element_label, normalize, target_element
 from .decision import SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
+from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 
 
@@ -154,12 +155,10 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
             if names_label(text, t) and not any(same_text(t, v) for v in values if v)][:1]
 
 
-CONTRAST = re.compile(r"\b(?:rather than|instead of|(?-i:not|never)|(?:^|(?<=[,;:—–-] )|(?<=[,;:—–-]))(?:Not|Never))\b|而不是|而非|不是|不用|不去|别",
-                      re.I)  # "Do Not Disturb" is a label: a contrast is lower case, or leads its clause
 _PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
 
 
-_WORDY = re.compile(r"[\u4e00-\u9fff].*[\u4e00-\u9fff]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
+_WORDY = re.compile(rf"[{CJK_CLASS}].*[{CJK_CLASS}]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
 
 
 def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str, str],
@@ -256,14 +255,14 @@ def before_contrast(decision: Decision) -> tuple[str, ...]:
 
 def _long(text: str) -> bool:
     """Long enough to single out a label: 3+ CJK characters or 5+ others."""
-    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    cjk = len(CJK.findall(text))
     return cjk >= 3 or len(text) - cjk >= 5
 
 
 def names_label(text: str, label: str) -> bool:
     """Does ``text`` name ``label`` unquoted: 2+ CJK characters, a price, or a 4+ letter Latin label as whole
     words."""
-    if re.search(r"[\u4e00-\u9fff]", label):
+    if CJK.search(label):
         return len(label) >= 2 and label in text
     return (len(label) >= 4 or _PRICE.fullmatch(label) is not None) and re.search(rf"(?<![A-Za-z0-9]){re.escape(label)}(?![A-Za-z0-9])", text) is not None
 

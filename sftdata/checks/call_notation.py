@@ -21,7 +21,7 @@ from typing import Any
 
 from ..model import Step
 from .app_names import app_names
-from .calls import normalize
+from .calls import CJK_CLASS, normalize
 from .evidence import said_whole
 from .finger import finger_direction
 from .target_evidence import Evidence, names_rival, target_evidence
@@ -59,7 +59,7 @@ def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[E
     if said not in _SYNONYMS.get(name, {name}):
         return []
     verb = [Evidence("verb", said)]
-    if name in _BARE_ONLY and re.search(r"[A-Za-z\u4e00-\u9fff]{2}", args):
+    if name in _BARE_ONLY and re.search(rf"[A-Za-z{CJK_CLASS}]{{2}}", args):
         return []  # press_home(that brings up the launcher): words where no argument belongs
     if name in ("press_home", "press_back", "go_back", "done", "wait"):
         return verb

@@ -130,7 +130,10 @@ def mentions(haystack: str, needle: str) -> bool:
     return normalize(needle) in normalize(haystack)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+CJK_CLASS = "\u3400-\u9fff"
+"""The CJK ideographs (the unified block and extension A), for a character class: ``rf"[A-Za-z{CJK_CLASS}]"``."""
+CJK = re.compile(f"[{CJK_CLASS}]")
+"""One CJK ideograph."""
 
 
 @lru_cache(maxsize=1 << 12)
@@ -156,6 +159,6 @@ def said_as_word(term: str, text: str, *, joiners: str = "", shortest: int = 1, 
     (False, True)
     """
     flat = normalize(term)
-    if len(flat) < (shortest_cjk if _CJK.search(flat) else shortest) or not flat:
+    if len(flat) < (shortest_cjk if CJK.search(flat) else shortest) or not flat:
         return False
     return word_pattern(flat, joiners).search(normalize(text)) is not None

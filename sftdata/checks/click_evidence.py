@@ -20,7 +20,8 @@ from typing import Any
 
 from ..model import Step
 from .agreement import COMPATIBLE
-from .agreement_target import CONTRAST
+from .calls import CJK, CJK_CLASS
+from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
 from .target_evidence import Evidence, head_names_other, names_rival, target_evidence, twin_place_conflict
 
@@ -45,7 +46,7 @@ def _cut(rest: str) -> str:
     m = _PURPOSE_EN.search(masked[:end])
     end = m.start() if m else end
     verb = first_verb(masked[:end])
-    if verb is not None and masked[:verb[0]].strip(" 一下的了") and re.search(r"[\u4e00-\u9fff]", masked[verb[0]:verb[2]]):
+    if verb is not None and masked[:verb[0]].strip(" 一下的了") and CJK.search(masked[verb[0]:verb[2]]):
         end = verb[0]  # 点它进入: the object ends where the next verb starts
     return rest[:end]
 
@@ -64,7 +65,7 @@ def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
     if not sentences:
         return "" if whole else []
     last = sentences[-1]
-    if not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
+    if not re.search(rf"[A-Za-z{CJK_CLASS}]{{2}}", mask_quotes(last).rstrip(" ，,;；")) and len(sentences) > 1:
         last = sentences[-2] + last
     parts, tails = [], []
     for part in re.split(r"[，,；;—–]", last):
@@ -75,8 +76,8 @@ def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
         m = CONTRAST.search(masked)
         part = part[:m.start()] if m else part
         m = SPATIAL.search(mask_quotes(part))
-        part = part[:m.start()] if m and not re.search(r"[\u4e00-\u9fff]", m.group()) else part
-        if re.search(r"[A-Za-z0-9\u4e00-\u9fff]", mask_quotes(part)):
+        part = part[:m.start()] if m and not CJK.search(m.group()) else part
+        if _CONTENT.search(mask_quotes(part)):
             parts.append(part)
     if whole:
         return " ".join(parts)
@@ -105,7 +106,7 @@ def _dashed(text: str, end: int) -> str:
 
 _PLACED_BY = re.compile(r"\s(?:next to|beside|by|for|of|in|on|under|below|above|inside|within|at|from|near"
                         r"|(?:that |which )?belongs? to|belonging to)\s", re.I)
-_CONTENT = re.compile(r"[A-Za-z0-9\u4e00-\u9fff]")
+_CONTENT = re.compile(rf"[A-Za-z0-9{CJK_CLASS}]")
 
 
 def object_head(said: str) -> str:
@@ -138,7 +139,7 @@ def _topic(text: str, span: tuple[int, int]) -> str:
     masked = mask_quotes(clause)
     verb = first_verb(masked)
     lead = clause[:verb[0]] if verb else ""
-    if not re.search(r"[\u4e00-\u9fff]", lead) or re.search(r"已|了|如果|要是|\b(?:if|when)\b", mask_quotes(lead), re.I):
+    if not CJK.search(lead) or re.search(r"已|了|如果|要是|\b(?:if|when)\b", mask_quotes(lead), re.I):
         return ""
     return lead
 
@@ -160,7 +161,7 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     for said, span in objects:
         if names_rival(said, step):
             return [], True
-        bare = not re.search(r"[A-Za-z0-9\u4e00-\u9fff]", re.sub(  # 点一下准备开听: a purpose is no object
+        bare = not _CONTENT.search(re.sub(  # 点一下准备开听: a purpose is no object
             r"一下|一次|再|就|了|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to

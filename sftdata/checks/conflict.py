@@ -32,7 +32,7 @@ from typing import Any
 
 from ..model import Step
 from .agreement import BACK_CONTROL, COMPATIBLE
-from .agreement_target import CONTRAST
+from .ruled_out import CONTRAST
 from .calls import grounding_label, normalize, said_as_word
 from .decision import HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
 from .finger import FINGER_EN, FINGER_MOVES, FINGER_ZH

@@ -21,8 +21,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .calls import CJK_CLASS
 from .finger import finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
+from .ruled_out import NEGATED_BEFORE
 
 
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
@@ -75,7 +77,7 @@ _VERBS_EN = (
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel)(?= (?:it |this |that )?"
-              r"(?:with|via|using) (?:the|its|that) [\"'“‘「]?[\u4e00-\u9fff])"),  # confirm with the 删除 inside the dialog
+              r"(?:with|via|using) (?:the|its|that) [\"'“‘「]?[" + CJK_CLASS + r"])"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -112,16 +114,13 @@ _NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|migh
 _SUBJECT = re.compile(rf"^\s*(?:(?:the|this|that|its|their|these|those|both|all|new|more)\s+)?(?:{_NOT_NOUN}[a-z-]+\s+){{0,2}}"
                       rf"{_NOT_NOUN}(?!(?:this|his|is|was|has|does|as|us|yes|plus|thus|always|perhaps|its)\b)[a-z]{{2,}}s\s+$"
                       rf"|^\s*(?:the|this|that|its|their|a|an)\s+(?:{_NOT_NOUN}[A-Za-z0-9-]+\s+){{1,3}}$", re.I)
-_NEED_FIRST = re.compile(r"(?<=[\u4e00-\u9fff])(?:就?得|需要|必须|要)先(?=[\u4e00-\u9fff])")  # X 得先 Y: X is why, Y is what
+_NEED_FIRST = re.compile(rf"(?<=[{CJK_CLASS}])(?:就?得|需要|必须|要)先(?=[{CJK_CLASS}])")  # X 得先 Y: X is why, Y is what
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*$")  # 往上滑之后，…点…: the clause that says when, not what
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
-_NEGATION = re.compile(r"(?:不(?![过同错少久仅但])|不用|不必|无需|无须|没必要|不需要|别|勿|避免|而不是|没有)[^，,。]{0,4}$"
-                       r"|\b(?:don't|do not|won't|will not|shouldn't|should not|no need to|not|no|never|nothing|none|instead of|rather than|without)\s+(?:\w+\s+){0,2}$",
-                       re.I)
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
                     r"|^[\s\d.)*•-]*(?:\d+[.)]\s*)?(?:next|after this|from there)\b(?!\s+(?:to|is|one|item|page|button|tab|link|result)\b)", re.I)
@@ -244,7 +243,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue
-            if _NEGATION.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
+            if NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
                     kind == "input" and _TYPE_NOUN.match(after)):
                 continue  # Guests 下拉现在是 1 / Job type is Any: the control's state, not a decision
             if (seen_decision or sentence_has) and _LATER.match(masked):

@@ -24,18 +24,17 @@ from typing import Any
 from ..model import Step
 from .agreement import COMPATIBLE
 from .app_names import app_names
-from .calls import normalize, target_element
-from .agreement_target import CONTRAST
+from .calls import CJK, normalize, target_element
 from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
                        stated_decision)
 from .click_evidence import click_evidence
+from .ruled_out import CONTRAST, DENIED
 from .target_evidence import Evidence, names_rival
 
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a scroll's direction is the view's
 _STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
                     r"|shown|displayed|checked|on|off)\b|\bnow (?:shows|reads|says)\b|已经?(?:选|填|输入|显示|是)|现在(?:是|显示)", re.I)
 _NARRATED = re.compile(r"(?:[滑划翻拉推]|滚动)(?:了|完|过|后|之后|以后)|\b(?:swiped|scrolled|after swiping|after scrolling)\b", re.I)
-_DENIED = re.compile(r"不|没|别|而非|\b(?:not|don't|never|instead|rather)\b", re.I)
 _TASK = re.compile(r"任务|目标|\b(?:task|goal)\b", re.I)
 _IF = re.compile(r"如果|假如|要是|万一|是否|\b(?:if|unless|whether|in case)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
@@ -86,7 +85,7 @@ def _object(decision: Decision) -> str:
     return " ".join(p for p in (decision.rest, decision.appendix, decision.continuation, decision.antecedent) if p)
 
 
-_CJK_AFTER = re.compile(r"[\u4e00-\u9fff]")
+_CJK_AFTER = CJK
 _CJK_JOINS = "并然再后就来吧了即进到在和发去，。、；！？,.;!? "  # what may follow a typed Chinese value
 
 
@@ -128,7 +127,7 @@ def _value_sentence(value: str, text: str) -> str | None:
         masked = mask_quotes(part)
         bare = QUOTE.sub(lambda m: m.group() if normalize(m.group()[1:-1]) == normalize(value) else "", part)
         if (said_whole(value, bare) and not _HISTORY.search(masked) and not _STATE.search(masked)
-                and not _TASK.search(masked) and not _DENIED.search(masked)):
+                and not _TASK.search(masked) and not DENIED.search(masked)):
             return sentence
     return None
 

@@ -30,14 +30,14 @@ import re
 from dataclasses import dataclass
 
 from ..model import Episode
-from .calls import normalize
+from .calls import CJK_CLASS, normalize
 from .decision import quotes_in
 from .screen_text import PRICE as _PRICE, element_texts, screen_texts
 
 MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK characters...
 MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
 MIN_QUOTED = 2  # a quoted span of this length or more is a name
-_CJK = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]")
+_CJK = re.compile(rf"[{CJK_CLASS}\u3040-\u30ff]")
 _SPACES = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
 _MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1000XM4
@@ -157,7 +157,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     return found
 
 
-_TOKEN = re.compile(r"[\u3400-\u9fff\u3040-\u30ff]{2,}|[a-z0-9][a-z0-9'&.-]*[a-z0-9]", re.I)
+_TOKEN = re.compile(rf"[{CJK_CLASS}\u3040-\u30ff]{{2,}}|[a-z0-9][a-z0-9'&.-]*[a-z0-9]", re.I)
 MIN_TOKEN_LATIN = 4  # a later screen's word of this many Latin characters (or two CJK) in a text is a doubt
 
 

@@ -21,12 +21,11 @@ from typing import Any
 from ..model import Step
 from .calls import element_label, normalize, target_element
 from .decision import Decision
+from .ruled_out import CONTRAST
 from .screen_text import element_texts, visible_elements
 from .target_group import card_of, group_of, is_control, own_texts
 
 _NUMBER = re.compile(r"#\s?(\d{1,4})(?!\d)")
-# a ruling-out: what follows it in the clause names what the decision does not act on
-_CONTRAST = re.compile(r"而不是|而非|不是|不要|不点|别点|别|\b(?:not|instead of|rather than|never)\b", re.I)
 _QUOTED = re.compile(r"“([^”]{1,80})”|「([^」]{1,80})」|『([^』]{1,80})』|\"([^\"\n]{1,80})\"|‘([^’]{1,80})’"
                      r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
 _EDGES = " \t.,;:!?。，；：！？"
@@ -37,7 +36,7 @@ def _named(decision: Decision) -> str:
     """The decision's own words: its clause (an object may come before the verb: ``右边的 Add to cart 点掉``) and a
     verbless appendix, less a ruling-out."""
     said = f"{decision.phrase} {decision.appendix}"
-    contrast = _CONTRAST.search(said)
+    contrast = CONTRAST.search(said)
     return said[:contrast.start()] if contrast else said
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ..model import Episode
-from .calls import normalize
+from .calls import CJK_CLASS, normalize
 from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
@@ -84,7 +84,7 @@ _ARROW = re.compile(r"->|→|=>|⇒")  # swipe right -> back on 1/30: what the a
 _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b", re.I)  # the list then starts: no plan
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
 _AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
-_CONTENT = re.compile(r"[A-Za-z\u4e00-\u9fff0-9]{2}")
+_CONTENT = re.compile(rf"[A-Za-z{CJK_CLASS}0-9]{{2}}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
 _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
@@ -98,7 +98,7 @@ _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以�
 
 _SO = re.compile(r"\bso\s+(?:that\s+)?(?:the|its|my|a|an|it|they|i|we)\b|(?<![不没])(?:好|能|以)?让|使(?!用)", re.I)  # tap X so the keyboard shows up: why
 _ENGLISH_WORDS = re.compile(r"[A-Za-z]{2,}")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_CJK_RUN = re.compile(rf"[{CJK_CLASS}]+")
 
 
 def _grammar(clause: str) -> str:
@@ -119,7 +119,7 @@ _DETERMINER = re.compile(r"(?:the|both|all|its|their|it|they|this|these|those|ev
 _RELATION_WORD = re.compile(r"(?:at|on|in|of|for|from|with|by|near|next|beside|under|over|above|below|behind|to|into"
                             r"|onto|and|or|but|right|left|just|between|inside|within|without|via)$", re.I)
 _SCREEN_SUBJECT = re.compile(r"^\s*(?:搜索结果|结果|页面|网页|列表|屏幕|界面|内容|输入框|下拉框|弹窗|对话框|键盘|数字|计数)"
-                             r"[\u4e00-\u9fff]{2}")
+                             r"[" + CJK_CLASS + r"]{2}")
 
 
 def _subject_predicate(clause: str) -> bool:

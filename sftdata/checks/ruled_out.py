@@ -7,6 +7,11 @@ rules out (``立即购买 is the wrong button``, ``搜索框不对``, ``the ad i
 the decision and the contradiction readers read the text; a label of the screen that holds a ruling word
 (``Not now``, ``Don't allow``, ``不用了``) is a name, never a ruling-out.
 
+The ruling-out words themselves live here and nowhere else: :data:`RULING_ZH` and :data:`RULING_EN` (and the
+groups they are made of), and the patterns the other readers build from them: :data:`CONTRAST` (where a clause
+turns to what it does not act on), :data:`NEGATED_BEFORE` (a negation just before a verb), :data:`DENIED` (any
+negation in a clause) and the after-the-decision sets :data:`EXCUSING_EN` / :data:`ACCOUNTING_EN`.
+
 >>> mask_ruled_out("no need to search — just tap that product image").split()
 ['no', 'need', 'to', '—', 'just', 'tap', 'that', 'product', 'image']
 >>> mask_ruled_out("别点搜索框，直接点商品图").replace(" ", "")
@@ -25,13 +30,53 @@ from ..model import Step
 from .quoting import mask_quotes
 from .screen_text import element_texts, visible_elements
 
+# The ruling-out words. Every reader of the checks that asks "is this named only to be ruled out?" builds its
+# pattern from these (each a regular-expression alternation, to be spliced into a group).
+NO_NEED_ZH = "不用|不必|无需|无须|没必要|不需要|用不着|犯不着"
+"""Chinese "no need to": the step said after it is not taken (``不用搜``)."""
+NOT_THIS_ZH = "而不是|而非|不是"
+"""Chinese "not X (but Y)": what follows is contrasted with what is done (``点商城而不是 Chrome``)."""
+DONT_ZH = "不要|先不|暂不|不点|不选|别"
+"""Chinese prohibitions and deferrals (``别点搜索框``, ``先不管``)."""
+RULING_ZH = f"{NO_NEED_ZH}|{NOT_THIS_ZH}|{DONT_ZH}"
+"""Every Chinese ruling-out word said before what it rules out."""
+NO_NEED_EN = "no need to|don't need to|do not need to|needn't|there's no need to|not necessary to"
+"""English "no need to" (longer alternatives first: a pattern stops at the first that matches)."""
+INSTEAD_EN = "instead of|rather than"
+"""English "instead of X": what follows is contrasted with what is done."""
+NOT_EN = "don't|do not|never|not|without"
+"""English negations of the act."""
+SKIP_EN = "skip(?:ping)?|avoid(?:ing)?|ignor(?:e|ing)"
+"""English verbs that leave something out (``skip the ad``)."""
+RULING_EN = f"{NO_NEED_EN}|{INSTEAD_EN}|{NOT_EN}|{SKIP_EN}"
+"""Every English ruling-out said before what it rules out, lower case."""
+RULING_EN_LEADING = "No need to|Instead of|Rather than|Don't|Do not|Never|Not|Without|Skip|Avoid|Ignore"
+"""The English ruling-outs that may lead a clause capitalised (``Not the ad: tap …``)."""
+
+CONTRAST = re.compile(
+    rf"\b(?:{INSTEAD_EN}|(?-i:not|never)|(?:^|(?<=[,;:—–-] )|(?<=[,;:—–-]))(?:Not|Never))\b|{RULING_ZH}|不去",
+    re.I)  # "Do Not Disturb" is a label: a contrast is lower case, or leads its clause
+"""Where a clause turns to what it does *not* act on: ``rather than Chrome``, ``not the top one``, ``而不是“取消”``.
+Readers cut a clause's object, or a pronoun's antecedents, at its start."""
+NEGATED_BEFORE = re.compile(
+    rf"(?:不(?![过同错少久仅但])|{RULING_ZH}|勿|避免|没有)[^，,。]{{0,4}}$"
+    rf"|\b(?:{NOT_EN}|{INSTEAD_EN}|won't|will not|shouldn't|should not|no need to|no|nothing|none)"
+    r"\s+(?:\w+\s+){0,2}$", re.I)
+"""A negation just before a verb (the text up to the verb ends with it): ``不用点``, ``don't tap``, ``no need to
+even open``; the verb it governs is no decision."""
+DENIED = re.compile(rf"不|没|{RULING_ZH}|\b(?:{NOT_EN}|instead|rather)\b", re.I)
+"""Any negation in a clause (the widest set): a value said in a denied clause is not the value decided."""
+EXCUSING_EN = "not|don't|never|won't|will not|can't"
+"""The English ruling-outs that excuse a change said after a decision (``so it won't reload``: not reported);
+the Chinese ones are :data:`RULING_ZH`."""
+ACCOUNTING_EN = f"{EXCUSING_EN}|instead|rather|no need"
+"""The English ruling-outs that account for a clause after the decision (``not the archived one``)."""
+
 # a ruling-out before the term: what follows it, up to the end of its clause, is not acted on
 _BEFORE = re.compile(
-    r"(?-i:\b(?:no need to|don't need to|do not need to|needn't|there's no need to|not necessary to|instead of"
-    r"|rather than|don't|do not|never|not|without|skip(?:ping)?|avoid(?:ing)?|ignor(?:e|ing))\b)"
-    r"|(?:^|(?<=[,;:—–.!?] )|(?<=\n))(?-i:(?:No need to|Instead of|Rather than|Don't|Do not|Never|Not|Without|Skip"
-    r"|Avoid|Ignore)\b)"
-    r"|(?<![是要])(?:不用|不必|无需|无须|没必要|不需要|用不着|犯不着|而不是|而非|不是|不要|先不|别)",
+    rf"(?-i:\b(?:{RULING_EN})\b)"
+    rf"|(?:^|(?<=[,;:—–.!?] )|(?<=\n))(?-i:(?:{RULING_EN_LEADING})\b)"
+    rf"|(?<![是要])(?:{RULING_ZH})",
 )
 # ... unless it is no ruling-out at all: a doubt, a reminder, a condition, "not only", "whether or not"
 _NOT_RULING = re.compile(
@@ -103,4 +148,5 @@ def unruled(text: str, step: Step) -> str:
     return mask_ruled_out(text, kept)
 
 
-__all__ = ["mask_ruled_out", "ruled_out_spans", "unruled"]
+__all__ = ["ACCOUNTING_EN", "CONTRAST", "DENIED", "EXCUSING_EN", "NEGATED_BEFORE", "RULING_EN", "RULING_ZH",
+           "mask_ruled_out", "ruled_out_spans", "unruled"]

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import Element, Step
-from .calls import element_label, normalize, target_element
+from .calls import CJK_CLASS, element_label, normalize, target_element
 from .grid import grid_cell
 from .screen_places import at_place, screen_places, whole_places
 from .gui_terms import translated
@@ -45,7 +45,7 @@ class Evidence:
         return {"kind": self.kind, "words": self.words}
 
 
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_CJK_RUN = re.compile(rf"[{CJK_CLASS}]+")
 _LATIN = re.compile(r"[#$¥€£]?[a-z0-9][a-z0-9'&.+@-]*[a-z0-9%]|[#$¥€£]?[a-z0-9]", re.I)
 _STOP = {"the", "and", "for", "with", "now", "new", "this", "that", "one", "its", "you", "your", "all", "more", "from",
          "into", "to", "of", "in", "on", "at", "by", "or", "is", "are", "it", "button", "icon", "link", "tab", "box",
@@ -298,7 +298,7 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     return False
 
 
-_LABEL_WORD = re.compile(r"[a-z0-9]{3,}|[\u4e00-\u9fff]{2,}")
+_LABEL_WORD = re.compile(rf"[a-z0-9]{{3,}}|[{CJK_CLASS}]{{2,}}")
 
 
 def _without_words(said: str, label: str) -> str:
