@@ -83,6 +83,14 @@ _COUNTS = re.compile("|".join((
     r"|\b(?:this|that)(?:'s| is)(?: also)? the (?:final|last) (?:step|action|move)\b",
     rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{ZH_NUM}{ZH_STEP}",
     r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
+    # the recording itself: its last recorded step, where it ends (the agent acts; only the recording knows these)
+    r"\b(?:last|final|closing)\s+(?:recorded|logged|captured|demonstrated)\s+(?:step|action|move|screen|tap|click|input|frame)\b",
+    r"\b(?:the|this)\s+(?:recording|demonstration|demo|log|episode|trajectory|run|session)\s+(?:(?:just|then|also|right)\s+)?"
+    r"(?:ends|stops|finishes|concludes|closes|wraps up|is over|is done|is complete|ends? here)\b",
+    r"\b(?:the\s+)?end\s+of\s+(?:the|this)\s+(?:recording|demonstration|demo|log|episode|trajectory)\b",
+    r"\b(?:recording|demonstration|demo|log|episode|trajectory)\s+(?:ends|stops|finishes)\s+(?:here|now|right (?:here|after|there))\b",
+    r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)(?:里|中)?的?(?:最后|最末)(?:一)?(?:步|个动作|个操作|次操作|屏|帧)",
+    r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)(?:就|也)?(?:到此|到这里|到这儿|到这一步|就此|在这里|在此)(?:就)?(?:结束|终止|完结|为止|停止)",
 )), re.I)
 
 # --- 2. what appears after the action -------------------------------------------------------------------------
@@ -100,6 +108,9 @@ _ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新
 _ZH_EVENTS = re.compile(
     rf"(?:随后|随即|随之|紧跟着|结果(?![页里中列显出数])|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,]{{0,24}}?"
     rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
+    # a clause opened by an after-the-fact marker that states the screen: 之后显示 2 / 然后出现… (再 makes it a plan:
+    # 之后再点; 往下翻之后出现 is what the last step brought)
+    rf"|(?:^|(?<=[，,；;：:—\s]))(?:之后|以后|过后|然后|完了)[^。，,再要去]{{0,8}}?(?:显示|出现|弹出|变成|变为|列出|跳到|跳转到|停在)(?:了|出来|出)?(?![的框])"
     rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
 # claims that an action worked: this step's outcome only once the text has stated this step's action (before
@@ -140,7 +151,14 @@ _EN_EVENTS = re.compile(
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
     rf"|(?<!\bcomes )(?<!\bcome )(?<!\bhappens )(?<!\bis )(?<!\bdo )"
     rf"\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))(?!\s*:)"
-    r"|\bas a result\b",
+    r"|\bas a result\b"
+    # a state said with an after-the-fact marker: it shows 2 afterwards / after that it displays / then it reads
+    r"|\b(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?(?:select|dropdown|field|box|list|page|screen|menu|value|counter|badge|row|label))"
+    r"\s+(?:then\s+)?(?:shows|displays|reads|says|lists|contains|becomes|turns|changes to|updates to|switches to)\b"
+    r"[^.;,]{0,40}?\b(?:afterwards?|after that|after this|later on|from then on)\b"
+    r"|\b(?:afterwards?|after that|after this|from then on)\s*,?\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)"
+    r"\s+(?:shows|displays|reads|says|lists|contains|becomes|turns|appears|changes to|updates to|switches to)\b"
+    r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
 _ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了)(?!在)(?:了|来|出来|出)?")
