@@ -150,14 +150,15 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
         said = re.sub(r"^(?:输入|键入|填写|填入|type|enter|input)\s*", "", decision.continuation.strip(), flags=re.I)
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
-        if any(_exact(c, typed) for c in cuts + quotes_in(said)) or _typed_as(said, typed):
+        if any(_exact(c, typed) for c in cuts + quotes_in(said) + _without_aside(said)) or _typed_as(said, typed):
             return None
         return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     if not decision.quotes:
         m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
         field = target_element(step)
-        if not said or _exact(said, typed) or (field is not None and normalize(said) in element_texts(field)):
+        if not said or any(_exact(c, typed) for c in [said] + _without_aside(said)) or (
+                field is not None and normalize(said) in element_texts(field)):
             return None  # 先填 Full name: the field, not the text
         if "," in typed or "，" in typed:  # 输入 OK, 没问题 然后发送: the value runs on past the clause's comma
             rest = normalize(decision.after_verb + decision.follow).replace(" ", "")
@@ -168,7 +169,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if not quotes:  # type Lisbon into 'Where are you going?': the quote is the field, the value is unquoted
         m = _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
-        return None if not said or _exact(said, typed) else \
+        return None if not said or any(_exact(c, typed) for c in [said] + _without_aside(said)) else \
             f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     said = quotes[-1] if name == "type" and len(quotes) > 1 else quotes[0]
     if len(quotes) > 1 and any(_exact(q, typed) for q in quotes):
@@ -176,6 +177,21 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if _exact(said, typed):
         return None
     return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
+
+
+# after a typed value, not part of it: where it goes (there, in it, 进去, 里面)
+_DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it|on it|inside)"
+                            r"|\s*(?:进去|进去吧|里面|那里|这里|到里面|到那里|到这里|上去))\s*[.。!！]?$", re.I)
+
+
+def _without_aside(said: str) -> list[str]:
+    """``said`` less a trailing place word, and less a purpose after that place word (``06/06 there``, ``06/06
+    there for June 6``, ``06/06 进去``): the place names the field and the purpose what the value means; what is
+    left must still be the typed text whole. A purpose with no place word before it stays (``tickets for two``)."""
+    out = [_DEICTIC_AFTER.sub("", said)]
+    out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)
+            if _DEICTIC_AFTER.search(said[:m.start()])]
+    return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]
 
 
 _APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"

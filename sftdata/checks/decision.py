@@ -41,6 +41,8 @@ LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
+    # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
+    ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项联提建里中])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
@@ -56,6 +58,9 @@ _VERBS_ZH = (
     ("click", LABEL_IMPERATIVE_ZH),
 )
 _VERBS_EN = (
+    # focusing a field is a tap on it (put the cursor in the search bar)
+    ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
+              r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
     ("long_press", r"(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bthat )(?<!\bthis )\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
@@ -124,8 +129,9 @@ _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不�
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
                     r"|^[\s\d.)*•-]*(?:\d+[.)]\s*)?(?:next|after this|from there)\b(?!\s+(?:to|is|one|item|page|button|tab|link|result)\b)", re.I)
-_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)\s*$"
-                           r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$", re.I)
+_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)(?:接下来|之后|随后|待会|稍后)?\s*$"
+                           r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$"
+                           r"|\bso\s+(?:that\s+)?(?:I|we|you)\s+(?:can|could|will be able to|'ll be able to)\s+(?:\w+\s+)?$", re.I)
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
                           r"|\bafter (?:that|this|it)\s*[.;]?$"
                           r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
