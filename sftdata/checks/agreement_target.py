@@ -161,6 +161,27 @@ _PARTS = re.compile(r"\s*[，,、·|:：;；]\s*")
 _WORDY = re.compile(rf"[{CJK_CLASS}].*[{CJK_CLASS}]|[A-Za-z].*[A-Za-z].*[A-Za-z].*[A-Za-z]")
 
 
+def _anchor(text: str, term: str) -> bool:
+    """Is ``term`` said as a place: ``just below Battery usage``, ``就在 Battery usage 下面``, ``right of the search box`` (an English preposition right before it, a Chinese one right after it;
+    ``它右边那个 Buy tickets`` names the target, not its place)."""
+    for m in re.finditer(re.escape(term), text):
+        before, after = text[max(0, m.start() - 14):m.start()], text[m.end():m.end() + 6]
+        if re.search(r"\b(?:next to|below|above|beside|under|underneath|beneath|over|near|left of|right of)\s+(?:the\s+)?$",
+                     before, re.I) or re.match(
+                r"\s*(?:的|那个|这个)?\s*(?:旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|后面|前面)", after):
+            return True
+    return False
+
+
+def _purpose_verb(text: str, term: str) -> bool:
+    """Is a one-word ``term`` said as the verb of a purpose, not as a control's name: ``… at the top right to apply
+    them`` (the Apply button is not named), ``so I can save it``."""
+    if " " in term.strip():
+        return False
+    return re.search(r"\b(?:to|can|could|will)\s+" + re.escape(term) + r"\s+(?:them|it|this|that|these|those|everything|all"
+                     r"|my|the (?:filters?|changes?|settings?|selection))\b", text, re.I) is not None
+
+
 def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str, str],
                        values: list[str]) -> str | None:
     """Whose control: the decision names another element to say which of several alike the target is
@@ -175,7 +196,14 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
         return None
     own = set(element_texts(element))
     names = {k: v for k, v in others.items() if _distinctive(k)}
-    named = _named(normalize(mask_quotes(decision.rest) + " " + decision.appendix), names, values, prices=True)
+    said = normalize(mask_quotes(decision.rest) + " " + decision.appendix)
+    # a neighbour said as the place of a target named by its own, unique label is no owner; nor is a purpose's verb
+    whole = normalize(decision.rest + " " + decision.appendix)  # quotes kept: the target's own label is often quoted
+    placed = any(_distinctive(t) and names_label(whole, normalize(t)) for t in own) and not any(
+        e is not element and set(element_texts(e)) & own and not (_inside(e, element) or _inside(element, e))
+        for e in visible_elements(step))  # the row around the target says its label too
+    named = [t for t in _named(said, names, values, prices=True)
+             if not (placed and _anchor(said, t)) and not _purpose_verb(said, t)]
     if not named and decision.antecedent and not _SPATIAL.search(decision.antecedent):
         everyone = {t for e in visible_elements(step) for t in element_texts(e) if _distinctive(t)}
         named = _named_last(normalize(decision.antecedent), everyone, own)

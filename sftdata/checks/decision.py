@@ -59,6 +59,8 @@ _VERBS_ZH = (
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
     ("click", LABEL_IMPERATIVE_ZH),
 )
+# after a determiner these words are nouns (``that's the toggle the task asked for``), not this step's tap
+_NOT_A_NOUN = r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\bthis )(?<!\bthat )(?<!\bmy )"
 _VERBS_EN = (
     # focusing a field is a tap on it (put the cursor in the search bar)
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
@@ -76,8 +78,9 @@ _VERBS_EN = (
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
-    ("click", r"(?<!\blong )(?<!\blong-)\b(?:tap|taps|tapping|click|clicks|clicking|press|pressing|hit|touch|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
-              r"|pick|picking|check|tick|untick|uncheck|toggle|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
+    ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|taps|click|clicks|press|hit|touch|pick|check|toggle)\b"
+              r"|tapping|clicking|pressing|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
+              r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
               r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b))|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
               r"|(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"

@@ -197,7 +197,9 @@ _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
 
-_MODAL = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
+# how such a screen usually behaves: knowledge the agent brings, not what this step's screen will show
+HABITUAL = r"通常|往往|一般(?:来说|而言|会|都)|\b(?:usually|typically|normally|generally|often|tends? to)\b"
+_MODAL = re.compile(HABITUAL + r"|应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
                     r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
                     r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
                     r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"

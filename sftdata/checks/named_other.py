@@ -68,9 +68,14 @@ def other_card_control(decision: Decision, step: Step, text: str = "") -> str | 
     """The label of another control of the target's card that the decision names whole, when neither it nor
     ``text`` (the whole reasoning) names the target's own label; None otherwise."""
     target, group, card = _card(step)
-    if target is None or len(normalize(element_label(target))) >= 3 and normalize(element_label(target)) in normalize(text):
+    if target is None:
         return None
-    said = normalize(f"{_named(decision)} {decision.antecedent}")  # Save recipe next to #19, click that
+    own_label = normalize(element_label(target))
+    away = _points_away(decision, own_label)
+    if len(own_label) >= 3 and own_label in normalize(text) and not away:
+        return None
+    # Save recipe next to #19, click that: the antecedent counts, unless the decision points away from the title
+    said = normalize(_named(decision) if away else f"{_named(decision)} {decision.antecedent}")
     visible = visible_elements(step)
     mine = [t for e in group for t in own_texts(e, target, group, visible)]  # a row's text less its other controls
     if any(t and t in said for t in mine):
@@ -82,6 +87,17 @@ def other_card_control(decision: Decision, step: Step, text: str = "") -> str | 
             if not any(len(t) >= 3 and t in rest for c in card if c is not e for t in element_texts(c)):
                 return element_label(e)
     return None
+
+
+def _points_away(decision: Decision, own_label: str) -> bool:
+    """The target's label is said before the decision, and the decision itself points from it to something beside
+    it: ``第 13 个是 X，点它右边那个 Buy tickets 按钮``, ``X is the one; tap the Buy button next to it``."""
+    phrase = normalize(_named(decision))
+    return own_label not in phrase and bool(_BESIDE_IT.search(phrase))
+
+
+_BESIDE_IT = re.compile(r"[它他她其这那](?:的)?(?:右边|左边|旁边|下面|上面|下方|上方|右侧|左侧)"
+                        r"|\b(?:next to|beside|below|above|under|right of|left of)\s+(?:it|that|this one|that one)\b", re.I)
 
 
 def other_quoted_value(text: str, function: dict[str, Any], goal: str = "") -> str | None:
