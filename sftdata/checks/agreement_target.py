@@ -162,8 +162,9 @@ _WORDY = re.compile(rf"[{CJK_CLASS}].*[{CJK_CLASS}]|[A-Za-z].*[A-Za-z].*[A-Za-z]
 
 
 def _anchor(text: str, term: str) -> bool:
-    """Is ``term`` said as a place: ``just below Battery usage``, ``就在 Battery usage 下面``, ``right of the search box`` (an English preposition right before it, a Chinese one right after it;
-    ``它右边那个 Buy tickets`` names the target, not its place)."""
+    """Is ``term`` said as a place: ``just below Battery usage``, ``就在 Battery usage 下面``, ``right of the search
+    box`` (an English preposition right before it, a Chinese one right after it; ``它右边那个 Buy tickets`` names the
+    target, not its place)."""
     for m in re.finditer(re.escape(term), text):
         before, after = text[max(0, m.start() - 14):m.start()], text[m.end():m.end() + 6]
         if re.search(r"\b(?:next to|below|above|beside|under|underneath|beneath|over|near|left of|right of)\s+(?:the\s+)?$",

@@ -41,9 +41,9 @@ LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:
 # verb class -> pattern; order matters (first match in a clause wins at equal position)
 _VERBS_ZH = (
     ("long_press", r"长按"),
-    # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     # a dropdown set to a value: 下拉改成 Business, 改选 Texas (the value is said right after)
     ("click", r"(?<![已经])(?:改成|改为|改选|换成|选成)(?=\s*[“「『\"A-Za-z0-9])"),
+    # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"

@@ -85,7 +85,6 @@ def _object(decision: Decision) -> str:
     return " ".join(p for p in (decision.rest, decision.appendix, decision.continuation, decision.antecedent) if p)
 
 
-_CJK_AFTER = CJK
 _CJK_JOINS = "并然再后就来吧了即进到在和发去，。、；！？,.;!? "  # what may follow a typed Chinese value
 
 
@@ -111,7 +110,7 @@ def said_whole(value: str, text: str) -> bool:
         after = said[m.end():]
         if re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", after):
             continue  # more of a longer value
-        if _CJK_AFTER.match(v[-1]) and _CJK_AFTER.match(after[:1]) and after[0] not in _CJK_JOINS:
+        if CJK.match(v[-1]) and CJK.match(after[:1]) and after[0] not in _CJK_JOINS:
             continue  # 保温杯 of 保温杯杯套
         return True
     return False
@@ -219,7 +218,7 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if name == "open_app":
         app = str(params.get("app_name") or "")
         said = _cut_contrast(" ".join(p for p in (decision.phrase, decision.appendix, decision.antecedent) if p))
-        named = lambda a: normalize(a) in normalize(said) if _CJK_AFTER.search(a) else said_whole(a, said)  # noqa: E731
+        named = lambda a: normalize(a) in normalize(said) if CJK.search(a) else said_whole(a, said)  # noqa: E731
         if app and (any(named(n) for n in app_names(app)) or named(app.split()[0]) and len(app.split()[0]) >= 4):
             return verb + [Evidence("app", app)], None
         return verb, f"the decision does not name the app “{app[:40]}”"

@@ -178,7 +178,7 @@ class AndroidControlIngest(IngestStage):
         """Whether the episodes are built outside this process (a pool, Ray): then the next records are inflated in
         a thread while this one stores screenshots and feeds the workers (:mod:`..loaders.read_ahead`); one worker
         in this process keeps the whole ingest on one core."""
-        return getattr(self.executor, "name", "local") != "local" or getattr(self.executor, "workers", 1) > 1
+        return self.executor.name != "local" or self.executor.workers > 1
 
     def strict_message(self, reject: Reject) -> str:
         ref = reject.extra["record"]
