@@ -25,10 +25,11 @@ from typing import Any
 
 from .calls import CJK_CLASS, normalize, said_as_word
 from .decision import Decision, action_clauses, mask_quotes
+from .hedges import CONDITION_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, WILL_ZH
 
 _CLAUSE = re.compile(r"[^，,；;。.!！?？—–\n]+")
-_HEDGE = re.compile(r"会|应该|可能|将|如果|要是|然后|再|以便|为了|看看|是否|\b(?:will|should|would|might|may|if|then"
-                    r"|so that|to see|whether|expect|hopefully|after|next|later)\b|之后|接下来|稍后|下一步", re.I)
+_HEDGE = re.compile(HEDGE.pattern + "|" + WILL_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
+                    + r"|看看|是否|\b(?:if|then|so that|to see|whether|hopefully|after|next|later)\b", re.I)
 
 
 _PRONOUN = re.compile(r"\s*(?:它|他|她|这|那|一下|一次|\b(?:it|this|that|them|once|again)\b)", re.I)

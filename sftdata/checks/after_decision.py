@@ -40,7 +40,7 @@ from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import GLOSS
 from .future_text import known_texts
-from .hindsight import HEDGE
+from .hedges import CONDITION_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
 
@@ -58,8 +58,8 @@ _CHANGE = re.compile(
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
     r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
-_EXCUSE = re.compile(HEDGE.pattern + r"|看看|看是否|试试|如果|假如|要是|万一|一旦|以便|为了|才能|就能|好让|让|等|之后|然后|再|接着|随后|最后"
-                     r"|下一步|稍后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"
+_EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
+                     + r"|万一|才能|就能|好让|让|等|接着|随后|最后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"
                      r"|这样|可以|^\s*(?:把|让|使|好让)"
                      r"|\b(?:earlier|previously|before|last time|" + EXCUSING_EN + r"|expecting|then|next|after|afterwards|later|once|when|if|unless|until|whether"
                      r"|hope(?:fully)?|plan|want|need|to|so that|in order to|can|let me|let's|i'll|we'll)\b", re.I)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..model import Step
 from .calls import CJK, CJK_CLASS, element_label, normalize, target_element
-from .decision import SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
+from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
 from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 
@@ -167,9 +167,8 @@ def _anchor(text: str, term: str) -> bool:
     target, not its place)."""
     for m in re.finditer(re.escape(term), text):
         before, after = text[max(0, m.start() - 14):m.start()], text[m.end():m.end() + 6]
-        if re.search(r"\b(?:next to|below|above|beside|under|underneath|beneath|over|near|left of|right of)\s+(?:the\s+)?$",
-                     before, re.I) or re.match(
-                r"\s*(?:的|那个|这个)?\s*(?:旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|后面|前面)", after):
+        if re.search(r"\b(?:" + SIDES_EN + r")\s+(?:the\s+)?$", before, re.I) or re.match(
+                r"\s*(?:的|那个|这个)?\s*(?:" + SIDES_ZH + r"|后面|前面)", after):
             return True
     return False
 

@@ -65,7 +65,7 @@ _VERBS_EN = (
     # focusing a field is a tap on it (put the cursor in the search bar)
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
               r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
-    ("long_press", r"(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bthat )(?<!\bthis )\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
+    ("long_press", _NOT_A_NOUN + r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
@@ -334,8 +334,10 @@ def action_clauses(text: str) -> list[ActionClause]:
             for c in _candidates(text)]
 
 
-SPATIAL = re.compile(r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧|之间|对面|隔壁"
-                     r"|\b(?:next to|below|above|beside|under|over|near|between|left of|right of)\b", re.I)
+# the sides of a thing (Chinese after it, English before it), and SPATIAL: any place said relative to another
+SIDES_ZH = r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧"
+SIDES_EN = r"next to|below|above|beside|under|underneath|beneath|over|near|left of|right of"
+SPATIAL = re.compile(SIDES_ZH + r"|之间|对面|隔壁|\b(?:" + SIDES_EN + r"|between)\b", re.I)
 RELATION = re.compile(SPATIAL.pattern + r"|而不是|不(?![锈同错少久仅但过])|没|别|无需|但|不过|稍后|再|然后|是|在|比"
                       r"|\b(?:instead|not|no|don't|but|rather|then|later|is|are|was|than)\b", re.I)
 

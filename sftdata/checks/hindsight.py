@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 
 from .decision import first_verb, stated_decision
+from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
@@ -51,6 +52,8 @@ _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
 ZH_NUM = r"(?<![\d,.])(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?![\d,]|\.\d)"  # a small number
 ZH_STEP = r"\s*个?(?:步(?![数行伐])(?:骤|操作)?|操作)"
 EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\d,]|\.\d)\b"
+# the recording as a thing (not a chat, search or order history)
+_RECORDING_ZH = r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)"
 _COUNTS = re.compile("|".join((
     rf"(?:共|总共|一共|合计|总计)(?:有|需要?|是)?\s*{ZH_NUM}{ZH_STEP}",
     rf"(?:剩余|剩下|还剩|只剩|仅剩|还有|尚有|还差|余下|还余)(?:最后)?\s*{ZH_NUM}{ZH_STEP}",
@@ -89,8 +92,8 @@ _COUNTS = re.compile("|".join((
     r"(?:ends|stops|finishes|concludes|closes|wraps up|is over|is done|is complete|ends? here)\b",
     r"\b(?:the\s+)?end\s+of\s+(?:the|this)\s+(?:recording|demonstration|demo|log|episode|trajectory)\b",
     r"\b(?:recording|demonstration|demo|log|episode|trajectory)\s+(?:ends|stops|finishes)\s+(?:here|now|right (?:here|after|there))\b",
-    r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)(?:里|中)?的?(?:最后|最末)(?:一)?(?:步|个动作|个操作|次操作|屏|帧)",
-    r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)(?:就|也)?(?:到此|到这里|到这儿|到这一步|就此|在这里|在此)(?:就)?(?:结束|终止|完结|为止|停止)",
+    _RECORDING_ZH + r"(?:里|中)?的?(?:最后|最末)(?:一)?(?:步|个动作|个操作|次操作|屏|帧)",
+    _RECORDING_ZH + r"(?:就|也)?(?:到此|到这里|到这儿|到这一步|就此|在这里|在此)(?:就)?(?:结束|终止|完结|为止|停止)",
 )), re.I)
 
 # --- 2. what appears after the action -------------------------------------------------------------------------
@@ -197,18 +200,13 @@ _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
 
-# how such a screen usually behaves: knowledge the agent brings, not what this step's screen will show
-HABITUAL = r"通常|往往|一般(?:来说|而言|会|都)|\b(?:usually|typically|normally|generally|often|tends? to)\b"
-_MODAL = re.compile(HABITUAL + r"|应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|预期|期望|希望|可能|也许|或许|大概|估计|以便|以免|为了"
-                    r"|便于|如果|假如|要是|一旦|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
+# not a report: a habit, an expectation, a purpose, a condition, a try, an instruction
+_MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPOSE_ZH + "|" + CONDITION_ZH
+                    + r"|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
                     r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
-                    r"|\b(?:should|will|would|may|might|could|can|expect|expected|hope|hopefully|likely|probably"
-                    r"|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b|'ll\b", re.I)
+                    r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b", re.I)
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
-# an expectation that carries to the end of its sentence ("Tapping X should open Y, where Z is shown")
-HEDGE = re.compile(r"应该|应当|会(?![话议员计场儿])|预计|预期|期望|希望|可能|也许|或许|大概|估计"
-                    r"|\b(?:should|will|would|may|might|could|expect|expected|likely|probably)\b|'ll\b", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
 _CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..model import Step
 from .calls import element_label, normalize, target_element
-from .decision import Decision
+from .decision import SIDES_EN, SIDES_ZH, Decision
 from .ruled_out import CONTRAST
 from .screen_text import element_texts, visible_elements
 from .target_group import card_of, group_of, is_control, own_texts
@@ -96,8 +96,8 @@ def _points_away(decision: Decision, own_label: str) -> bool:
     return own_label not in phrase and bool(_BESIDE_IT.search(phrase))
 
 
-_BESIDE_IT = re.compile(r"[它他她其这那](?:的)?(?:右边|左边|旁边|下面|上面|下方|上方|右侧|左侧)"
-                        r"|\b(?:next to|beside|below|above|under|right of|left of)\s+(?:it|that|this one|that one)\b", re.I)
+_BESIDE_IT = re.compile(r"[它他她其这那](?:的)?(?:" + SIDES_ZH + r")"
+                        r"|\b(?:" + SIDES_EN + r")\s+(?:it|that|this one|that one)\b", re.I)
 
 
 def other_quoted_value(text: str, function: dict[str, Any], goal: str = "") -> str | None:

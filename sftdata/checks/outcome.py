@@ -29,11 +29,12 @@ from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
 from .gui_terms import translations
-from .hindsight import EN_NUM, HABITUAL, HEDGE, ZH_NUM, ZH_STEP
+from .hedges import EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH
+from .hindsight import EN_NUM, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
-_EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + r"|将(?![其它他她之])|一般"
+_EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + "|" + WILL_ZH + r"|一般"
                        r"|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|(?<![智功性技体])能(?![量力源])|看看|看是否|看一下|试试|如果|假如|要是"
@@ -208,8 +209,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
 _ACT_ON = re.compile(r"(?:点击|点开|点选|点|按|选择|选|找到?|寻找|查找|搜索?|输入|填|打开|进入"
                      r"|\b(?:tap|click|press|hit|select|choose|pick|find|look for|search for|type|enter|open|go to|use)\b)"
                      r"[^，,。；;.]{0,14}$", re.I)
-_EXPECT = re.compile(r"应该|应当|会(?![话议员计场儿])|将(?![其它他她之])|预计|可能|也许|大概|估计|希望|就能|才能|能看到|能进入|可以看到"
-                     r"|\b(?:should|will|would|may|might|could|expect|hopefully|likely|probably|land|lands)\b|'ll\s+(?:see|land|get|be)",
+_EXPECT = re.compile(EXPECT_ZH + "|" + WILL_ZH + r"|就能|才能|能看到|能进入|可以看到"
+                     r"|\b(?:" + EXPECT_EN + r"|hopefully|land|lands)\b|'ll\s+(?:see|land|get|be)",
                      re.I)
 
 
