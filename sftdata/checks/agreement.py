@@ -184,11 +184,17 @@ _DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it
                             r"|\s*(?:进去|进去吧|里面|那里|这里|到里面|到那里|到这里|上去))\s*[.。!！]?$", re.I)
 
 
+# after a typed value, where it goes by name: ``Union Station goes into Starting point``
+_GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S", re.I)
+
+
 def _without_aside(said: str) -> list[str]:
     """``said`` less a trailing place word, and less a purpose after that place word (``06/06 there``, ``06/06
-    there for June 6``, ``06/06 进去``): the place names the field and the purpose what the value means; what is
-    left must still be the typed text whole. A purpose with no place word before it stays (``tickets for two``)."""
+    there for June 6``, ``06/06 进去``), less where it goes (``Union Station goes into Starting point``): the place
+    names the field and the purpose what the value means; what is left must still be the typed text whole. A
+    purpose with no place word before it stays (``tickets for two``)."""
     out = [_DEICTIC_AFTER.sub("", said)]
+    out += [said[:m.start()] for m in _GOES_INTO.finditer(said)]
     out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)
             if _DEICTIC_AFTER.search(said[:m.start()])]
     return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]

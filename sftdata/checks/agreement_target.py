@@ -25,6 +25,7 @@ from .calls import CJK, CJK_CLASS, element_label, normalize, target_element
 from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
 from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
+from .target_evidence import is_field
 
 
 def same_text(a: str, b: str) -> bool:
@@ -62,9 +63,11 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     elsewhere = [e for e in visible_elements(step) if not (point is not None and e.contains(point))]
     labels_elsewhere = {t for e in elsewhere for t in element_texts(e)}
     others: dict[str, str] = {}
+    said_rest = normalize(decision.rest)
     for e in elsewhere:
         for text in element_texts(e):
-            if len(text) >= 2 and not any(same_text(text, o) for o in own if o):
+            if len(text) >= 2 and not any(same_text(text, o) for o in own if o) and not (
+                    name == "type" and not is_field(e) and _as_field(said_rest, text)):
                 others.setdefault(text, element_label(e) or text)
     values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
     said = [normalize(q) for q in before_contrast(decision) if not any(same_text(q, v) for v in values if v)]
@@ -72,7 +75,8 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
         said = _named(normalize(decision.rest), others, values)
-    field = _field_problem(decision, name, own, labels_elsewhere)
+    fields_elsewhere = {t for e in elsewhere if is_field(e) for t in element_texts(e)}
+    field = _field_problem(decision, name, own, fields_elsewhere)
     if field:
         return field
     for quote in said:
@@ -97,6 +101,12 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
 
 _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\s+(?:box|field|input|textbox|text box)\b"
                          r"|在\s*(?P<zh>[^，,。\s“”]{1,12}?)\s*(?:输入框|框|栏|字段)", re.I)
+
+
+def _as_field(text: str, label: str) -> bool:
+    """Is ``label`` said as the kind of a field (``the recipe search box``, ``搜索框``)? Said so, the label of a button
+    names no button: nothing is typed into one."""
+    return re.search(r"(?<!\w)" + re.escape(label) + r"\s*(?:box|field|bar|input|textbox|框|栏)", text, re.I) is not None
 
 
 def _field_problem(decision: Decision, name: str, own: list[str], elsewhere: set[str]) -> str | None:

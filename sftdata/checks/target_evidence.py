@@ -135,7 +135,7 @@ def _editable(e: Element) -> bool:
         "checkbox", "radio", "submit", "button")) or "EditText" in e.class_name
 
 
-def _field(e: Element) -> bool:
+def is_field(e: Element) -> bool:
     """A form field: a text box or a select."""
     return _editable(e) or e.tag.lower() == "select" or "Spinner" in e.class_name
 
@@ -321,7 +321,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
     said = translated(said, [t for e in visible for t in element_texts(e)], [t for e in group for t in element_texts(e)],
-                      [element_texts(e) for e in visible if e not in group and _field(e)])  # 保存 for a Save button
+                      [element_texts(e) for e in visible if e not in group and is_field(e)])  # 保存 for a Save button
     card = [e for e in card_of(step, target, visible) if e not in group]
     peers = peers_of(step, target, visible)
     name, name_words = _score(said, [t for e in group for t in own_texts(e, target, group, visible)]
@@ -387,5 +387,5 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     return evidence, total, max(scores.values(), default=0), max(named.values(), default=0)
 
 
-__all__ = ["Evidence", "head_names_other", "name_score", "names_rival", "said_rank", "target_evidence",
+__all__ = ["Evidence", "head_names_other", "is_field", "name_score", "names_rival", "said_rank", "target_evidence",
            "twin_place_conflict"]
