@@ -56,7 +56,8 @@ _CHANGE = re.compile(
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
-    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there)\b", re.I)
+    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there"
+    r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
                      + r"|万一|才能|就能|好让|让|等|接着|随后|最后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"
@@ -72,7 +73,8 @@ _ACCOUNTED = re.compile(
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|就行|即可|就好"
       r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
-      r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|enough|good|better|best|cheaper|cheapest"
+      r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|full-width|half-width|punctuation"
+      r"|comma|spelling|spelled|capitali[sz]ed|lower-?case|upper-?case|enough|good|better|best|cheaper|cheapest"
       r"|detour|fine|any|either|usually|typically|for|keep|leave|make|get|bring|go|come|looking|look|check|compare|start"
       r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|启动|运行"
       r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)

@@ -117,15 +117,20 @@ def _typed_as(said: str, typed: str) -> bool:
     return _exact(said, typed) or _exact(_QUOTE_EDGES.sub("", said), typed)
 
 
-def _exact(a: str, b: str) -> bool:
-    """The same text, but for case, width, runs of whitespace (control characters included) and the sentence's
-    end punctuation around it. A text that is nothing but such characters (``!``, ``。``, a tab: any typed text
-    is kept) is compared whole, so the template's own quote of it agrees with it.
+def _plain(text: str) -> str:
+    """``text`` less case and runs of whitespace: a full-width comma stays one (``收到，谢谢`` is not ``收到,谢谢``)."""
+    return " ".join(text.split()).lower()
 
-    >>> _exact("ABC。", "abc"), _exact("！", "！"), _exact("", "。"), _exact("", "\t\x0b")
-    (True, True, False, True)
+
+def _exact(a: str, b: str) -> bool:
+    """The same text, but for case, runs of whitespace (control characters included) and the sentence's end
+    punctuation around it; width counts, as the typed characters differ. A text that is nothing but such characters
+    (``!``, ``。``, a tab: any typed text is kept) is compared whole, so the template's own quote of it agrees with it.
+
+    >>> _exact("ABC。", "abc"), _exact("！", "！"), _exact("", "。"), _exact("", "\t\x0b"), _exact("a,b", "a，b")
+    (True, True, False, True, False)
     """
-    a, b = normalize(a), normalize(b)
+    a, b = _plain(a), _plain(b)
     bare_a, bare_b = a.strip(" 。.!！"), b.strip(" 。.!！")
     return bare_a == bare_b if bare_a or bare_b else a == b
 
@@ -161,8 +166,8 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
                 field is not None and normalize(said) in element_texts(field)):
             return None  # 先填 Full name: the field, not the text
         if "," in typed or "，" in typed:  # 输入 OK, 没问题 然后发送: the value runs on past the clause's comma
-            rest = normalize(decision.after_verb + decision.follow).replace(" ", "")
-            if normalize(typed).replace(" ", "") in rest and normalize(said).replace(" ", "") in normalize(typed).replace(" ", ""):
+            rest = _plain(decision.after_verb + decision.follow).replace(" ", "")
+            if _plain(typed).replace(" ", "") in rest and _plain(said).replace(" ", "") in _plain(typed).replace(" ", ""):
                 return None
         return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     quotes = _value_quotes(decision, params, step)
@@ -185,6 +190,8 @@ _DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it
 
 
 # after a typed value, where it goes by name: ``Union Station goes into Starting point``
+# after a typed value, an aside in brackets: ``收到，谢谢 (full-width comma)``
+_ASIDE_AFTER = re.compile(r"\s*[(（][^()（）]*[)）]\s*[.。]?\s*$")
 _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S", re.I)
 
 
@@ -195,6 +202,7 @@ def _without_aside(said: str) -> list[str]:
     purpose with no place word before it stays (``tickets for two``)."""
     out = [_DEICTIC_AFTER.sub("", said)]
     out += [said[:m.start()] for m in _GOES_INTO.finditer(said)]
+    out += [said[:m.start()] for m in _ASIDE_AFTER.finditer(said)]
     out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)
             if _DEICTIC_AFTER.search(said[:m.start()])]
     return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]

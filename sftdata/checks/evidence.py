@@ -18,7 +18,6 @@ itself. A decision that says less leaves certify ``unsure``: :func:`decision_evi
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from ..model import Step
@@ -89,7 +88,7 @@ _CJK_JOINS = "并然再后就来吧了即进到在和发去，。、；！？,.;
 
 
 def said_whole(value: str, text: str) -> bool:
-    """``value`` stands in ``text`` whole and alone (case, width and spaces aside): not inside a longer word or a
+    """``value`` stands in ``text`` whole and alone (case and spaces aside, not width): not inside a longer word or a
     longer quotation, nor followed by more of a longer value (``Maple Street, Springfield`` says another value
     than ``Maple Street``, ``“收到，谢谢妈妈”`` another than ``收到，谢谢``).
 
@@ -97,12 +96,14 @@ def said_whole(value: str, text: str) -> bool:
     (True, False)
     >>> said_whole("收到，谢谢", "输入 收到，谢谢 然后发送"), said_whole("收到，谢谢", "输入“收到，谢谢妈妈”")
     (True, False)
+    >>> said_whole("收到，谢谢", "输入 收到,谢谢 就行")
+    False
     """
-    v = normalize(value).strip(" 。.!！")
+    v = " ".join(value.split()).lower().strip(" 。.!！")
     if not v:
         return False
-    said = unicodedata.normalize("NFKC", text)
-    inside = [(m.start(), m.end()) for m in QUOTE.finditer(said) if normalize(m.group()[1:-1]) != v]
+    said = text  # width counts: ``收到,谢谢`` says another value than ``收到，谢谢``
+    inside = [(m.start(), m.end()) for m in QUOTE.finditer(said) if " ".join(m.group()[1:-1].split()).lower() != v]
     pattern = r"\s*".join(re.escape(ch) for ch in v.replace(" ", ""))
     for m in re.finditer(rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])", said, re.I):
         if any(a < m.start() < b for a, b in inside):

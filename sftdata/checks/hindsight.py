@@ -113,7 +113,8 @@ _ZH_EVENTS = re.compile(
     rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
     # a clause opened by an after-the-fact marker that states the screen: 之后显示 2 / 然后出现… (再 makes it a plan:
     # 之后再点; 往下翻之后出现 is what the last step brought)
-    rf"|(?:^|(?<=[，,；;：:—\s]))(?:之后|以后|过后|然后|完了)[^。，,再要去]{{0,8}}?(?:显示|出现|弹出|变成|变为|列出|跳到|跳转到|停在)(?:了|出来|出)?(?![的框])"
+    rf"|(?:^|(?<=[，,；;：:—\s]))(?:之后|以后|过后|然后|完了)[^。，,再要去]{{0,8}}?(?:显示|出现|弹出|变成|变为|列出|跳到|跳转到|停在"
+    rf"|没有?(?:任何)?(?:变化|反应|变)|毫无变化|不变|一样)(?:了|出来|出)?(?![的框])"
     rf"|(?:本次|这次|此次|这一|该|此|本)(?:{_ZH_ACT}|步)(?:之后|以后|后|使|让|导致)"
     r"|(?<!已)(?<!已经)成功(?:发出|发送|进入|打开|跳转|删除|保存|登录|添加)")
 # claims that an action worked: this step's outcome only once the text has stated this step's action (before
@@ -159,8 +160,9 @@ _EN_EVENTS = re.compile(
     r"|\b(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?(?:select|dropdown|field|box|list|page|screen|menu|value|counter|badge|row|label))"
     r"\s+(?:then\s+)?(?:shows|displays|reads|says|lists|contains|becomes|turns|changes to|updates to|switches to)\b"
     r"[^.;,]{0,40}?\b(?:afterwards?|after that|after this|later on|from then on)\b"
-    r"|\b(?:afterwards?|after that|after this|from then on)\s*,?\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)"
-    r"\s+(?:shows|displays|reads|says|lists|contains|becomes|turns|appears|changes to|updates to|switches to)\b"
+    r"|\b(?:afterwards?|after that|after this|from then on)\s*,?\s+(?:it|this|that|they|nothing|everything"
+    r"|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|says|lists|contains|becomes|turns|appears|changes to"
+    r"|updates to|switches to|looks|stays|remains|is still|is unchanged|changes|happens)\b"
     r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
