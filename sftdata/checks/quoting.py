@@ -6,7 +6,7 @@ import re
 
 # quotations: UI text, the goal, typed text (never read for verbs)
 QUOTE = re.compile(r"“([^”]*)”|「([^」]*)」|『([^』]*)』|\"([^\"]*)\"|‘([^’]*)’|《([^》]*)》"
-                   r"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])")
+                   r"|(?<![A-Za-z])'(?!s\s)([^'\n]{1,80})'(?![A-Za-z])")  # 李娜's avatar: a possessive, no quote
 _SPACES = re.compile(r"\s+")
 _QUOTE_PAIRS = ("“”", "「」", "『』")  # the writers' quotation marks, in the order they are tried
 _MORE_PAIRS = ("《》", "‘’", '""')  # the other pairs QUOTE reads, for a text that holds marks of the first three
