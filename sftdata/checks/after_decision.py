@@ -92,6 +92,7 @@ _FILLER_EN = frozenset((
     "from corner area column header footer shot just also same other only both all each edge end far up down "
     "whose labelled labeled called named marked says with its own blue red green grey gray big small little "
     "lower-left lower-right upper-left upper-right top-left top-right bottom-left bottom-right mid "
+    "right-hand left-hand dialog popup pop-up sheet window "
     "click tap tag badge price january february march april may june july august september october november december "
     # relation and place words of an apposition that singles the target out (the one between X and Y, the title
     # link in the upper part of the list, the one dated …)
@@ -170,6 +171,18 @@ def _acts(masked: str) -> bool:
     return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before) or _ZH_WHERE.match(before))  # not 底部浮出三个时长按钮
 
 
+def only_names(text: str, names: list[str]) -> bool:
+    """Is every word of ``text`` one of ``names`` or a place, a kind of control or a function word?
+
+    >>> only_names("Find homes, right of the address box", ["find homes", "address"])
+    True
+    >>> only_names("点了之后页面提示已加入购物车", ["加入购物车"])
+    False
+    """
+    phrases = sorted({normalize(n) for n in names if n}, key=len, reverse=True)
+    return not _leftover(text, "\x00".join(phrases), phrases)
+
+
 def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     """Is ``clause`` (said after the decision) something an agent can know before acting? (see the module doc)"""
     masked = GLOSS.sub(" ", mask_quotes(clause))
@@ -236,4 +249,4 @@ def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
     return out
 
 
-__all__ = ["clause_accounted", "doubts", "unaccounted_after_decision"]
+__all__ = ["clause_accounted", "doubts", "only_names", "unaccounted_after_decision"]

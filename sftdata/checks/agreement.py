@@ -32,6 +32,7 @@ from .calls import CJK_CLASS, normalize, target_element
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
 from .ruled_out import CONTRAST, unruled
 from .screen_text import element_texts, visible_elements
+from .spoken_calls import spoken_calls
 
 # function name -> verb classes a reasoning may state for it
 COMPATIBLE = {
@@ -192,7 +193,8 @@ _DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it
 # after a typed value, where it goes by name: ``Union Station goes into Starting point``
 # after a typed value, an aside in brackets: ``收到，谢谢 (full-width comma)``
 _ASIDE_AFTER = re.compile(r"\s*[(（][^()（）]*[)）]\s*[.。]?\s*$")
-_GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S", re.I)
+_GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S"
+                        r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 
 
 def _without_aside(said: str) -> list[str]:
@@ -289,7 +291,7 @@ def contradictions(text: str, function: dict[str, Any], step: Step) -> list[str]
         return []
     name = str(function.get("name") or "")
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
-    text = unruled(text, step)  # a ruled-out mention (no need to search, 别点 X) is neither target nor rival
+    text = unruled(spoken_calls(text), step)  # a call line said in words; a ruled-out mention is no target
     decision = stated_decision(text)
     out = []
     done = _done_problem(text, decision, name)

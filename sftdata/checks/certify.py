@@ -55,6 +55,7 @@ from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
 from .ruled_out import unruled
+from .spoken_calls import spoken_calls
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
 
@@ -144,7 +145,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         field = failures[0].detail.split(":", 1)[0]
         other = re.search(r"names “([^”]*)”", failures[0].detail)
         element = re.search(r"another (?:element|field)", failures[0].detail)
-        named = call_evidence(item.get(field), item["function"], episode.steps[index],
+        named = call_evidence(spoken_calls(item.get(field)), item["function"], episode.steps[index],
                               (other.group(1) if other else "") if element else None,
                               "says the task is complete" in failures[0].detail)
         if named:  # the text names what the call does too: a reader decides
@@ -154,7 +155,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     step = episode.steps[index]
     function = item["function"]
-    texts = [t for t in (item.get("reasoning"), item.get("thought")) if isinstance(t, str) and t.strip()]
+    texts = [spoken_calls(t) for t in (item.get("reasoning"), item.get("thought")) if isinstance(t, str) and t.strip()]
     evidence, missing, decided = [], "no decision: the item states no text", None
     for text in texts:  # the reasoning's decision, else the thought's
         read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)

@@ -48,14 +48,14 @@ _VERBS_ZH = (
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右](?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?![框菜单列表选项联提建里中改默])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
-    ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回到主屏|返回主屏|回到主页面?|按主页)"),
+    ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
     ("wait", r"(?:等待|稍等|等一下|等一等|等页面|等它|等(?:几|[一二三两\d])秒)"),
     ("open_app", r"(?:启动|打开|运行|切换到|切到)(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
                  r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
     ("open", r"(?:打开|开启|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往)"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|选中|选择|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|打勾|打钩|选中|选择|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|选(?=[“「『\"]|\s*[A-Za-z]|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一])|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done)"),
     ("click", LABEL_IMPERATIVE_ZH),
 )
@@ -70,7 +70,8 @@ _VERBS_EN = (
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
-             r"|return(?:ing)? to the home screen|(?:head|get)(?:ing)? (?:back )?home)\b"),
+             r"|return(?:ing)? to the home screen|(?:head|get)(?:ing)? (?:back )?home"
+             r"|us(?:e|ing) (?:the )?(?:system |device |phone'?s? )?home (?:key|button|gesture))\b"),
     ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|us(?:e|ing) (?:the )?(?:system |device |android |phone'?s? )?back (?:key|gesture)"
                  r"|back key)\b"),
@@ -87,7 +88,7 @@ _VERBS_EN = (
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel)(?= (?:it |this |that )?"
-              r"(?:with|via|using) (?:the|its|that) [\"'“‘「]?[" + CJK_CLASS + r"])"),  # confirm with the 删除 inside the dialog
+              r"(?:with|via|using) (?:(?:the|its|that) )?[\"'“‘「]?[" + CJK_CLASS + r"])"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -101,9 +102,10 @@ _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
 HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
                       r"|\b(?:previous(?:ly)?|earlier|already|last step|before this|a moment ago|just now)\b"
-                      r"|\b(?:have|has|had)\s+(?:just\s+)?\w+(?:ed|en|wn|ne)\b"
+                      r"|(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?(?:\w+(?:ed|en|wn|ne)|hit|set|put|made|got|found|chose)\b"
                       r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
                       r"|returned|waited)\b", re.I)
+_PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?$", re.I)  # I've hit Save
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
@@ -250,7 +252,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if (re.match(r"(?:后|之后|以后)", after) and first_verb(after) is None and re.search(r"在|是|有|了", after)
                     and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以", after)):
                 continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
-            if (HISTORY.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+            if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue

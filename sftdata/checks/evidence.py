@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from ..model import Step
+from .after_decision import only_names
 from .agreement import COMPATIBLE
 from .app_names import app_names
 from .calls import CJK, normalize, target_element
@@ -28,7 +29,8 @@ from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_
                        stated_decision)
 from .click_evidence import click_evidence
 from .ruled_out import CONTRAST, DENIED
-from .target_evidence import Evidence, names_rival
+from .screen_text import element_texts, visible_elements
+from .target_evidence import Evidence, names_rival, target_evidence
 
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a scroll's direction is the view's
 _STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
@@ -63,6 +65,30 @@ def _cut_contrast(text: str) -> str:
     return text[:m.start()] if m else text
 
 
+def _shown_elsewhere(value: str, step: Step) -> bool:
+    """Is ``value`` (a select's option) the whole label of a visible element other than the select: a link or a tab
+    of the same name (``click Electronics`` may be the nav link, not the option)?"""
+    target, wanted = target_element(step), normalize(value)
+    return any(e is not target and wanted in element_texts(e) and not (target is not None and _within(e, target))
+               for e in visible_elements(step))
+
+
+def _names_select(text: str, step: Step) -> bool:
+    """Does ``text`` name the select: its label, or a dropdown by its kind?"""
+    target = target_element(step)
+    said = normalize(text)
+    return bool(_DROPDOWN.search(said)) or (target is not None and any(
+        len(t) >= 3 and t in said for t in element_texts(target)[:1]))
+
+
+_DROPDOWN = re.compile(r"下拉|选择框|菜单|\b(?:dropdown|drop-down|select(?:or)?|menu|picker|combo ?box)\b")
+
+
+def _within(inner, outer) -> bool:
+    (a1, b1, a2, b2), (c1, d1, c2, d2) = inner.bounds, outer.bounds
+    return a1 >= c1 and b1 >= d1 and a2 <= c2 and b2 <= d2
+
+
 def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool:
     """An action clause the call allows (the decision first) says ``value`` from its verb to its sentence's end
     (a typed value may hold commas: ``输入 收到，谢谢``)."""
@@ -71,9 +97,11 @@ def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool
     for start, end in spans:
         stop = _SENTENCE_END.search(text, end)
         said = text[start:stop.start() if stop else len(text)]
-        if start == decision.span[0] and decision.continuation:
-            said += " " + decision.continuation
-        if said_whole(value, _cut_contrast(said)):
+        verb_at = 0
+        if start == decision.span[0]:  # a contrast before the verb (rather than X, I'll type …) is over at the verb
+            verb_at = max(said.find(decision.after_verb), 0) if decision.after_verb else 0
+            said += " " + decision.continuation if decision.continuation else ""
+        if said_whole(value, said[:verb_at] + _cut_contrast(said[verb_at:])):
             return True
     return False
 
@@ -157,7 +185,21 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
         return [Evidence("value", value)], None
     if name in ("swipe", "scroll") and (said := _direction(text, name, params)):
         return [Evidence("direction", said)], None
+    if name == "click" and _LABEL_LINE.fullmatch(text.strip()) and not names_rival(text, step) and only_names(
+            text, [t for e in visible_elements(step) for t in element_texts(e)]):
+        found = [e for e in target_evidence(text, step, _own_names(params)) if e.kind != "role"]
+        if any(e.kind == "name" for e in found):
+            return found, None  # a jotted line that is the target's name alone (``Go``, ``Find homes, right of …``)
     return [], "no decision: the text states no action of this step"
+
+
+# a jotting that is a name and where it is, nothing more: one short line, no sentence inside it
+_LABEL_LINE = re.compile(r"[^\n。！？!?.;；]{1,60}[.。]?")
+
+
+def _own_names(params: dict[str, Any]) -> list[str]:
+    own = re.sub(r"^[“\"']|[”\"']?(?:元素|按钮|图标)?$", "", str(params.get("target_element") or ""))
+    return [own] if own else []
 
 
 def _direction(text: str, name: str, params: dict[str, Any]) -> str | None:
@@ -202,6 +244,8 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
     if name in ("input", "type", "select"):
         value = str(params.get("value" if name == "select" else "text") or "")
         if value and _value_decided(text, decision, name, value):
+            if name == "select" and decision.verb == "click" and _shown_elsewhere(value, step) and not _names_select(text, step):
+                return verb, f"the decision clicks “{value[:40]}”, which another element of the page shows too"
             if name != "select" and names_rival(_cut_contrast(decision.phrase).replace(value, " "), step):
                 return verb, "the decision types into another field than the call's"  # the field, before or after
             return verb + [Evidence("value", value)], None

@@ -295,7 +295,7 @@ def run_position(text: str, index: int) -> str | None:
             if value == (index + 1 if ordinal else index):  # a count: the actions done before this one
                 continue
         if not number and re.fullmatch(rf"{_ORDINAL_EN}\s+(?:step|action|move)", said, re.I) and \
-                said.split()[0].lower() == _ORDINALS[index:index + 1][0:1]:
+                said.split()[0].lower() in _ORDINALS[index:index + 1]:
             continue
         return text[m.start():m.end()]
     return None

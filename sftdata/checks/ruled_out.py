@@ -85,6 +85,7 @@ _NOT_RULING = re.compile(
 _BEFORE_GUARD = re.compile(r"(?:\bif|\bwhether or|\bor|是否|要|是)\s*$")
 # where the ruled-out stretch ends: the clause's end, or the turn to what is done instead
 _SCOPE_END = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)|\s-\s|(?-i:\b(?:but|just|and|instead|so|then)\b)"
+                        r"|(?-i:\b(?:I|we)(?:'ll|'d|\s+will|\s+would|\s+can)\b)|\blet(?:'s|\s+me)\b"  # rather than X I'll tap Y
                         r"|而是|只|直接|就|改|还是|反而|，")
 # a ruling-out after the term in its clause: the clause up to it names what is not acted on
 _AFTER = re.compile(

@@ -161,7 +161,8 @@ def test_a_selects_value_in_a_clause_after_its_state():
 @pytest.mark.parametrize("text, outcome", [("Thought: shopping comes first.\nAction: open_app(Settings)", "certified"),
                                            ("Thought: shopping comes first. Action: open the Settings app.", "certified"),
                                            ("The Settings icon is on the home screen, so I'll launch it.", "certified"),
-                                           ("Thought: shopping comes first.\nAction: open_app(Clock)", "unsure")])
+                                           # another app, said as a call: a contradiction (read as words since pass 15)
+                                           ("Thought: shopping comes first.\nAction: open_app(Clock)", "rejected")])
 def test_a_decision_on_an_action_line_or_as_a_call(text, outcome):
     assert open_app(text).outcome == outcome
 
