@@ -49,54 +49,40 @@ def _select_electronics(text: str) -> Certification:
                 {"name": "select", "parameters": {"target_element": "“Category”下拉框", "value": "Electronics"}}, text)
 
 
-@pytest.mark.parametrize("text", [
-    "Thought: the tours are what the task wants next.\nAction: click(target_element='Tours')",
-    'Thought: 行程链接在表单下面。\nAction: click(target_element="Tours")',
+KEYWORD_CALLS = [
+    (_tap_tours, "Thought: the tours are what the task wants next.\nAction: click(target_element='Tours')", "certified"),
+    (_tap_tours, 'Thought: 行程链接在表单下面。\nAction: click(target_element="Tours")', "certified"),
+    (_type_lisbon, "Thought: the destination first.\nAction: type(target_element='Where to?', text='Lisbon')", "certified"),
+    (_type_lisbon, "Thought: the destination first.\nAction: type(target_element='Where to?', text='Lisbn')", "rejected"),
+    (_type_lisbon, "Thought: the destination first.\nAction: type(target_element='Note', text='Lisbon')", "rejected"),
+    (_tap_tours, "Thought: the tours are what the task wants next.\nAction: click(target_element='Search')", "rejected"),
+]
+
+
+@pytest.mark.parametrize("run, text, outcome", KEYWORD_CALLS)
+def test_a_keyword_call_line_reads_as_its_words(run, text, outcome):
+    got = run(text)
+    assert got.outcome == outcome, (got.reasons, got.evidence)
+
+
+@pytest.mark.parametrize("text, index", [
+    ("I've hit Search on the form already; the tours are next.\nAction: click(target_element='Tours')", 1),  # history
+    ("The form can wait, so rather than filling in a note I'll tap Tours.", 0),  # the ruling-out ends at I'll
+    ("The first move is to tap Tours.", 0),  # on the first step: nothing of the run's length
 ])
-def test_a_keyword_call_line_is_evidence(text):
-    got = _tap_tours(text)
+def test_history_ruled_out_and_first_moves_leave_the_decision(text, index):
+    got = _tap_tours(text, index)
     assert got.outcome == "certified", (got.reasons, got.evidence)
 
 
-def test_a_keyword_typing_call_is_evidence():
-    got = _type_lisbon("Thought: the destination comes first.\nAction: type(target_element='Where to?', text='Lisbon')")
-    assert got.outcome == "certified", (got.reasons, got.evidence)
-
-
-@pytest.mark.parametrize("text", [
-    "Thought: the destination comes first.\nAction: type(target_element='Where to?', text='Lisbn')",
-    "Thought: the destination comes first.\nAction: type(target_element='Note', text='Lisbon')",
+@pytest.mark.parametrize("text, outcome", [
+    ("click the Electronics link up in the top bar", "unsure"),  # the nav link's name: no evidence for the select
+    ("Pick Electronics in the Category dropdown.", "certified"),
+    ("把 Category 下拉改成 Electronics。", "certified"),
 ])
-def test_a_keyword_call_with_another_value_or_field_rejects(text):
-    got = _type_lisbon(text)
-    assert got.outcome == "rejected", (got.reasons, got.evidence)
-
-
-def test_a_keyword_call_naming_another_element_rejects():
-    got = _tap_tours("Thought: the tours are what the task wants next.\nAction: click(target_element='Search')")
-    assert got.outcome == "rejected", (got.reasons, got.evidence)
-
-
-def test_a_perfect_tense_action_is_history():
-    got = _tap_tours("I've hit Search on the form already; the tours are next.\nAction: click(target_element='Tours')",
-                     index=1)
-    assert got.outcome == "certified", (got.reasons, got.evidence)
-
-
-def test_a_ruling_out_ends_where_the_decision_takes_over():
-    got = _tap_tours("The form can wait, so rather than filling in a note I'll tap Tours.")
-    assert got.outcome == "certified", (got.reasons, got.evidence)
-
-
-def test_a_select_option_clicked_as_another_element_is_not_evidence():
-    got = _select_electronics("click the Electronics link up in the top bar")
-    assert got.outcome != "certified", (got.reasons, got.evidence)
-
-
-@pytest.mark.parametrize("text", ["Pick Electronics in the Category dropdown.", "把 Category 下拉改成 Electronics。"])
-def test_a_select_option_named_with_its_select_is_evidence(text):
+def test_a_select_option_clicked_by_its_name(text, outcome):
     got = _select_electronics(text)
-    assert got.outcome == "certified", (got.reasons, got.evidence)
+    assert got.outcome == outcome, (got.reasons, got.evidence)
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -108,11 +94,6 @@ def test_a_select_option_named_with_its_select_is_evidence(text):
 def test_a_jotted_name_alone(text, outcome):
     got = _tap_tours(text)
     assert got.outcome == outcome, (got.reasons, got.evidence)
-
-
-def test_the_first_move_on_the_first_step_tells_nothing_of_the_run():
-    got = _tap_tours("The first move is to tap Tours.")
-    assert got.outcome == "certified", (got.reasons, got.evidence)
 
 
 def test_a_chinese_home_key_and_a_tick():
