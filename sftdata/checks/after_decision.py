@@ -51,7 +51,7 @@ _CONTENT = re.compile(rf"[A-Za-z0-9{CJK_CLASS}]")
 
 # a change, a success, the end of the run: never a description of the screen as it is
 _CHANGE = re.compile(
-    r"已经|(?<![不未])已(?![知售])|又|重新|成功|失败|生效|结束|完成|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
+    r"已经|(?<![不未])已(?![知售])|又|重新|成功|失败|生效|结束|完成(?!任务的|的)|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
     r"|出现|弹出(?!来)|弹了|跳转|跳到|跳出|刷新|加载(?:出|完|好)|显示(?:出|为|了)|现在(?:是|显示|变|已|就)|[^行好够对算罢]了\s*$"
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
@@ -70,7 +70,7 @@ _ACCOUNTED = re.compile(
     _EXCUSE.pattern
     + r"|^\s*(?:看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较)"
-    + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|就行|即可|就好"
+    + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|就行|即可|就好"
       r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
       r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|full-width|half-width|punctuation"
@@ -104,8 +104,8 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
               "底部", "上面", "下面", "旁边", "附近", "最上面", "最下面", "最左边", "最右边", "左上", "右上", "左下", "右下",
               "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排",
               "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
-              "右边那", "旁边的", "挨着", "紧挨", "隔壁")
-_FILLER_CHARS = set("的是在个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
+              "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好")
+_FILLER_CHARS = set("的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
