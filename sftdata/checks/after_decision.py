@@ -79,7 +79,7 @@ _ACCOUNTED = re.compile(
       r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|启动|运行"
       r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
-_HEADING = re.compile(r"^\s*[-*•>\d.)]*\s*\**\s*(?:action|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
+_HEADING = re.compile(r"^\s*[-*•>\d.)#]*\s*\**\s*(?:action|reasoning|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
                       r"|goal|step \d+|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步)\s*\**\s*$", re.I)
 
 # words a description may use besides the screen's own: places, kinds of control, function words

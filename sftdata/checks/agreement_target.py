@@ -23,6 +23,7 @@ from typing import Any
 from ..model import Step
 from .calls import CJK, CJK_CLASS, element_label, normalize, target_element
 from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
+from .neighbours import neighbours
 from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 from .target_evidence import is_field
@@ -64,13 +65,15 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     labels_elsewhere = {t for e in elsewhere for t in element_texts(e)}
     others: dict[str, str] = {}
     said_rest = normalize(decision.rest)
+    placed_by = {n.anchor for n in neighbours(decision.rest, element, visible_elements(step)) if n.holds}
     for e in elsewhere:
         for text in element_texts(e):
-            if len(text) >= 2 and not any(same_text(text, o) for o in own if o) and not (
+            if len(text) >= 2 and not any(same_text(text, o) for o in own if o) and text not in placed_by and not (
                     name == "type" and not is_field(e) and _as_field(said_rest, text)):
                 others.setdefault(text, element_label(e) or text)
     values = [normalize(str(params.get(k) or "")) for k in ("text", "value")]
-    said = [normalize(q) for q in before_contrast(decision) if not any(same_text(q, v) for v in values if v)]
+    said = [normalize(q) for q in before_contrast(decision) if not any(same_text(q, v) for v in values if v)
+            and normalize(q) not in placed_by]  # the row just above 'Hotels': the place, where it holds
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)

@@ -207,6 +207,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         value = item.get(name)
         if not isinstance(value, str):
             continue
+        value = spoken_calls(value)  # an action object's keys (action_type) are no names of the screen
         position = run_position(value, index)
         if position:
             reasons.append(Reason("run_position", f"{name}: “{position[:40]}” tells where the step stands in the run"))

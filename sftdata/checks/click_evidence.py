@@ -20,7 +20,9 @@ from typing import Any
 
 from ..model import Step
 from .agreement import COMPATIBLE
-from .calls import CJK, CJK_CLASS
+from .calls import CJK, CJK_CLASS, target_element
+from .neighbours import neighbours
+from .screen_text import visible_elements
 from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
 from .target_evidence import Evidence, head_names_other, names_rival, target_evidence, twin_place_conflict
@@ -48,7 +50,23 @@ def _cut(rest: str) -> str:
     verb = first_verb(masked[:end])
     if verb is not None and masked[:verb[0]].strip(" 一下的了") and CJK.search(masked[verb[0]:verb[2]]):
         end = verb[0]  # 点它进入: the object ends where the next verb starts
-    return rest[:end]
+    return _without_anchor(rest[:end])
+
+
+# a row said by the row above or below it: ``the row just above Battery`` is another row than Battery's (a control
+# beside a name, ``the Apply right of Bold job #10``, ``它右边的 Save``, is that row's own: its card is evidence)
+_ABOVE_BELOW = re.compile(r"\b(?:just\s+|right\s+|directly\s+|immediately\s+)?(?:above|below|under|underneath|beneath)\s+"
+                          r"(?!(?:the\s+)?(?:top|bottom|screen|page|header|title|search|tab|tool|nav)\b)[^,，.;:；。!?]*", re.I)
+
+
+def _without_anchor(said: str) -> str:
+    """``said`` less a neighbouring row named as its place: ``the row just above Battery`` -> ``the row``; a place
+    of the screen (``below the top bar``) is kept.
+
+    >>> _without_anchor("the row just above Battery to get in").strip()
+    'the row'
+    """
+    return _ABOVE_BELOW.sub(" ", said)
 
 
 _COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b)", re.I)
@@ -175,6 +193,11 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
             return [], True
         if not found:
             found = target_evidence(said, step, own)
+    if not found:  # the row just above Hotels: the target by its neighbour, where the screen bears it out
+        placed = neighbours(decision.rest, target_element(step), visible_elements(step))
+        if any(not n.holds for n in placed):
+            return [], True
+        found = [Evidence("neighbour", f"{n.side} {n.anchor}") for n in placed[:1]]
     return found, False
 
 

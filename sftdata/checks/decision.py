@@ -43,6 +43,7 @@ _VERBS_ZH = (
     ("long_press", r"长按"),
     # a dropdown set to a value: 下拉改成 Business, 改选 Texas (the value is said right after)
     ("click", r"(?<![已经])(?:改成|改为|改选|换成|选成)(?=\s*[“「『\"A-Za-z0-9])"),
+    ("click", r"把(?=[^，,。把]{1,20}?(?:改成|改为|换成|选成|设成|设为|调成)(?!了))"),  # 先把 Sort by 改成按价格排序
     # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
@@ -78,7 +79,7 @@ _VERBS_EN = (
     ("back", r"\b(?:go(?:ing)? back|navigate back|back (?:button|arrow))\b"),
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
-    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b"),
+    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
               r"|tapping|clicking|pressing|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
@@ -88,7 +89,7 @@ _VERBS_EN = (
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel)(?= (?:it |this |that )?"
-              r"(?:with|via|using) (?:(?:the|its|that) )?[\"'“‘「]?[" + CJK_CLASS + r"])"),  # confirm with the 删除 inside the dialog
+              r"(?:with|via|using) (?:(?:the|its|that) )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z])))"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),

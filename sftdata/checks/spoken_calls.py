@@ -1,19 +1,26 @@
-"""Calls written in Python's notation, said in words: ``Action: click(target_element='Bluetooth')`` reads as
-``Action: tap “Bluetooth”``, so the readers of decisions (agreement, evidence, what follows the decision) read an
-agent's function-call line as they read a spoken ``Action:`` line. The call is parsed by Python's own parser
-(keyword and positional arguments, either quotation mark); a line it cannot say (an unknown function, a target
-given by coordinates only, an expression) stays as written.
+"""Agent output notations said in words, so the readers of decisions (agreement, evidence, what follows the
+decision) read them as they read a spoken ``Action:`` line:
+
+- a call in Python's notation: ``Action: click(target_element='Bluetooth')`` reads as ``Action: tap “Bluetooth”``
+  (parsed by Python's own parser: keyword and positional arguments, either quotation mark);
+- an action object in JSON: ``{"action": "click", "target": "删除"}``, ``{"action_type": "type", "text": "hi"}``,
+  ``{"name": "swipe", "arguments": {"direction": "up"}}`` (parsed by the json module);
+- ``<think>`` … ``</think>`` tags, which become line breaks.
+
+A line it cannot say (an unknown function, a target given by coordinates only, an expression) stays as written.
 """
 from __future__ import annotations
 
 import ast
+import json
 import re
 
 from .quoting import quote
 
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
-_CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**Action\**\s*[:：]\s*)?)`?(?P<call>[A-Za-z_]+\s*\(.*\))`?"
-                        r"(?P<tail>\s*[.。]?[ \t]*)$", re.I | re.M)
+_CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*)?)`?"
+                        r"(?P<call>[A-Za-z_]+\s*\(.*\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*)$", re.I | re.M)
+_THINK = re.compile(r"[ \t]*</?think>[ \t]*\n?", re.I)
 _SPOKEN = {"click": "tap", "tap": "tap", "long_press": "long-press", "longpress": "long-press", "type": "type",
            "input": "type", "select": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
            "scroll": "scroll", "press_back": "press back", "back": "press back", "go_back": "press back",
@@ -44,14 +51,30 @@ def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
     return node.func.id.lower(), args, kwargs  # type: ignore[return-value]
 
 
-def _spoken(call: str) -> str | None:
-    """A call in Python's notation said in words: ``click(target_element='Bluetooth')`` -> ``tap “Bluetooth”``,
+def _json_args(text: str) -> tuple[str, list[str], dict[str, str]] | None:
+    """(action, [], fields) of an action object in JSON, None otherwise."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    nested = next((obj[k] for k in ("arguments", "parameters", "args", "params") if isinstance(obj.get(k), dict)), {})
+    fields = {str(k).lower(): v for k, v in {**obj, **nested}.items()}
+    name = next((fields.pop(k) for k in ("action", "action_type", "function", "name", "type")
+                 if isinstance(fields.get(k), str) and fields[k].lower() in _SPOKEN), None)
+    if name is None or any(not isinstance(v, (str, int, float)) for k, v in fields.items()
+                           if k not in ("arguments", "parameters", "args", "params")):
+        return None
+    return name.lower(), [], {k: str(v) for k, v in fields.items() if isinstance(v, (str, int, float))}
+
+
+def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
+    """A call said in words: ``click(target_element='Bluetooth')`` -> ``tap “Bluetooth”``,
     ``type(target_element='To', text='Denver')`` -> ``type “Denver” into “To”``; None for a call it cannot say
     (an unknown function, a target given by coordinates only)."""
-    parsed = _call_args(call)
-    if parsed is None or parsed[0] not in _SPOKEN:
+    if name not in _SPOKEN:
         return None
-    name, args, kwargs = parsed
     verb = _SPOKEN[name]
     target = next((kwargs[k] for k in _TARGET_KEYS if kwargs.get(k)), "")
     if verb in ("press back", "press home", "done", "wait"):
@@ -84,12 +107,20 @@ def spoken_calls(text: str) -> str:
     ('Action: swipe up', 'Action: press back')
     >>> spoken_calls("Action: click(start_box='(235,512)')")
     "Action: click(start_box='(235,512)')"
+    >>> spoken_calls('<think>删除在右边。</think>\\n{"action": "click", "target": "删除"}')
+    '\\n删除在右边。\\ntap “删除”'
+    >>> spoken_calls('**操作**：{"action_type": "type", "target": "Email", "text": "a@b.com"}')
+    '**操作**：type “a@b.com” into “Email”'
+
     """
-    if not isinstance(text, str) or "(" not in text:
+    if not isinstance(text, str) or not ("(" in text or "{" in text or "<" in text):
         return text
+    text = _THINK.sub("\n", text)
 
     def say(m: re.Match[str]) -> str:
-        words = _spoken(m.group("call"))
+        call = m.group("call")
+        parsed = _json_args(call) if call.startswith("{") else _call_args(call)
+        words = _spoken(*parsed) if parsed else None
         return m.group("head") + words + m.group("tail") if words else m.group()
     return _CALL_LINE.sub(say, text)
 
