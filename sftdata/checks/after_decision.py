@@ -112,6 +112,12 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边方头来台])|\b(?:after that|and then)\b)[，,\s]*", re.I)
 
 
+# said after the decision: once this step's action is done, a state of the screen
+_AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:after|once)\s+(?:the|this|that|my|it)\b(?:\s+(?:swipe|scroll|tap|click|press"
+                          r"|step|action|long[- ]press|input))?\s+[^.;]{0,60}?\b(?:is|are|sits|sit|shows?|appears?|lands?|reads?"
+                          r"|stays?|becomes?|comes? into view|moves? up|moves? down)\b", re.I)
+
+
 def _clauses(text: str, start: int):
     """(offset, clause) of ``text`` from ``start`` on, cut where :data:`_CUT` says (never inside a quotation)."""
     masked = mask_quotes(text)
@@ -192,6 +198,8 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     for phrase in phrases:  # a label on the screen may hold a change word (已售, Completed): it is the screen's
         if len(phrase) >= 3 and phrase in said:
             said = said.replace(phrase, " ")
+    if _AFTER_STATE.match(masked) and not HEDGE.search(masked):
+        return False  # after the swipe the Anker sits at the top: what the next screen shows
     change = _CHANGE.search(said)
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))

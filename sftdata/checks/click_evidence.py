@@ -50,6 +50,8 @@ def _cut(rest: str) -> str:
     verb = first_verb(masked[:end])
     if verb is not None and masked[:verb[0]].strip(" 一下的了") and CJK.search(masked[verb[0]:verb[2]]):
         end = verb[0]  # 点它进入: the object ends where the next verb starts
+    later = _LATER_STEP.search(masked[:end])
+    end = later.start() if later and masked[:later.start()].strip() else end  # 点进去再找手机类目: a later step
     return _without_anchor(rest[:end])
 
 
@@ -67,6 +69,9 @@ def _without_anchor(said: str) -> str:
     'the row'
     """
     return _ABOVE_BELOW.sub(" ", said)
+
+
+_LATER_STEP = re.compile(r"[，,]?\s*(?:再|然后|之后(?!的)|接着)(?!次)|\b(?:and then|then|after that)\b", re.I)
 
 
 _COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b)", re.I)

@@ -67,7 +67,7 @@ _VERBS_EN = (
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
               r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
     ("long_press", _NOT_A_NOUN + r"\blong[- ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
-    ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
+    ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|input|inputting|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
@@ -96,7 +96,7 @@ _VERBS_EN = (
     ("click", r"\b(?:the (?:right|correct) (?:button|option|choice|control|link|tab|entry|one)|the one to (?:tap|press|click|hit|pick"
               r"|choose|use)|my (?:pick|choice)) (?:is|here is)\b"),  # so the right button is 加入购物车
     ("click", r"(?:(?<=^)|(?<=^\s)|(?<=\bso )|(?<=I'll )|(?<=let me )|(?<=let's )|(?<=we'll )|(?<=I will ))"
-              r"(?:start|begin) with\b(?!\s+(?:a |an |one )?(?:\w+ing|swipe|scroll)\b)"),  # start with Lisbon
+              r"(?:start|begin) (?:with|from)\b(?!\s+(?:a |an |one |the )?(?:\w+ing|swipe|scroll|scratch|beginning|top)\b)"),  # start with Lisbon
     ("home", r"^[\s\-–—→>*•]*home (?:key|button)\b"),
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
@@ -371,6 +371,8 @@ _COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操
                        r"|\ball set\s*(?=[—–.!]|$)|\beverything(?:'s| is) (?:finished|done|complete)\b"
                        r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
                        re.I)
+_PART_OF = re.compile(r"\b(?:part|half|step|stage)\s+(?:one|two|three|\d)\s+of\s+$|\b(?:first|second|one|other)\s+(?:part|half)"
+                      r"\s+of\s+$", re.I)  # Part one of the goal is finished: a part, not the task
 _NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"
                       r"|\b(?:not|yet|until|before|to|once|when|after|will be|would be|can be|should be)\s+(?:\w+\s+){0,2}$",
                       re.I)
@@ -387,7 +389,8 @@ def claims_complete(text: str) -> str | None:
     for m in _COMPLETE.finditer(masked):
         before = masked[max(0, m.start() - 8):m.start()]
         clause_start = max(masked.rfind(c, 0, m.start()) for c in "，,；;。！？!?\n") + 1
-        if _NOT_YET.search(before) or _CONDITION.search(masked[clause_start:m.start()]):
+        if _NOT_YET.search(before) or _CONDITION.search(masked[clause_start:m.start()]) or \
+                _PART_OF.search(masked[max(0, m.start() - 24):m.start()]):
             continue
         if re.match(r"(?:后|之后|以后|时)", masked[m.end():m.end() + 3]):
             continue

@@ -8,8 +8,8 @@ from .quoting import mask_quotes
 
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?([上下左右])(?:方)?(?:滑|划|拖|拉|推(?!荐|送|广))|([上下左右])滑|下拉(?=[^框菜单列表选项里中]|$)|上拉")
-_VIEW_ZH = re.compile(r"(?:向|往|朝)?([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
+FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?(?<![上下左右])([上下左右])(?:方)?(?:滑|划|拖|拉|推(?!荐|送|广))|(?<![上下左右])([上下左右])滑|下拉(?=[^框菜单列表选项里中]|$)|上拉")
+_VIEW_ZH = re.compile(r"(?:向|往|朝)?(?<![上下左右])([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
 FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:wards?)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
 FINGER_MOVES = re.compile(r"\b(?:finger|content)\s+(?:(?:moves?|moving|going|goes|travels?|drags?|dragging|slides?|sliding|pushes|pushing"

@@ -160,7 +160,8 @@ _EN_EVENTS = re.compile(
     r"|\b(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?(?:select|dropdown|field|box|list|page|screen|menu|value|counter|badge|row|label))"
     r"\s+(?:then\s+)?(?:shows|displays|reads|says|lists|contains|becomes|turns|changes to|updates to|switches to)\b"
     r"[^.;,]{0,40}?\b(?:afterwards?|after that|after this|later on|from then on)\b"
-    r"|\b(?:afterwards?|after that|after this|from then on)\s*,?\s+(?:it|this|that|they|nothing|everything"
+    r"|\b(?:afterwards?|after that|after this|after it|from then on)\s*,?\s+[^.;]{0,60}?\b(?:comes?|came) into view\b"
+    r"|\b(?:afterwards?|after that|after this|after it|from then on)\s*,?\s+(?:it|this|that|they|nothing|everything"
     r"|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|says|lists|contains|becomes|turns|appears|changes to"
     r"|updates to|switches to|looks|stays|remains|is still|is unchanged|changes|happens)\b"
     r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",

@@ -19,7 +19,7 @@ from .quoting import quote
 
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
 _CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*)?)`?"
-                        r"(?P<call>[A-Za-z_]+\s*\(.*\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*)$", re.I | re.M)
+                        r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*)?)$", re.I | re.M)
 _THINK = re.compile(r"[ \t]*</?think>[ \t]*\n?", re.I)
 _SPOKEN = {"click": "tap", "tap": "tap", "long_press": "long-press", "longpress": "long-press", "type": "type",
            "input": "type", "select": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
@@ -63,10 +63,27 @@ def _json_args(text: str) -> tuple[str, list[str], dict[str, str]] | None:
     fields = {str(k).lower(): v for k, v in {**obj, **nested}.items()}
     name = next((fields.pop(k) for k in ("action", "action_type", "function", "name", "type")
                  if isinstance(fields.get(k), str) and fields[k].lower() in _SPOKEN), None)
+    if name is None and len(fields) == 1 and next(iter(fields)) in _SPOKEN:  # {"click": "Dark theme"}
+        name, target = fields.popitem()
+        fields = {"target": target}
     if name is None or any(not isinstance(v, (str, int, float)) for k, v in fields.items()
                            if k not in ("arguments", "parameters", "args", "params")):
         return None
     return name.lower(), [], {k: str(v) for k, v in fields.items() if isinstance(v, (str, int, float))}
+
+
+def _fields(text: str) -> str | None:
+    """A JSON object of free-text fields as lines (``{"thought": "…", "action": "type X"}`` -> ``Thought: …`` and
+    ``Action: type X``), None for anything else."""
+    if not text.startswith("{"):
+        return None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or not obj or not all(isinstance(v, str) for v in obj.values()):
+        return None
+    return "\n".join(f"{str(k).capitalize()}: {v}" for k, v in obj.items())
 
 
 def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
@@ -120,8 +137,9 @@ def spoken_calls(text: str) -> str:
     def say(m: re.Match[str]) -> str:
         call = m.group("call")
         parsed = _json_args(call) if call.startswith("{") else _call_args(call)
-        words = _spoken(*parsed) if parsed else None
-        return m.group("head") + words + m.group("tail") if words else m.group()
+        words = _spoken(*parsed) if parsed else _fields(call)
+        tail = m.group("tail").replace("//", "—", 1)  # a comment after the call: an aside
+        return m.group("head") + words + tail if words else m.group()
     return _CALL_LINE.sub(say, text)
 
 
