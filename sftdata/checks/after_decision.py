@@ -57,7 +57,8 @@ _CHANGE = re.compile(
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
     r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there"
-    r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?)\b", re.I)
+    r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?"
+    r"|confirmed|booked|submitted)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
                      + r"|万一|才能|就能|好让|让|等|接着|随后|最后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"
@@ -69,7 +70,7 @@ _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" 
 _ACCOUNTED = re.compile(
     _EXCUSE.pattern
     + r"|^\s*(?:看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
-      r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较)"
+      r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|就行|即可|就好"
       r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"

@@ -99,6 +99,7 @@ _COUNTS = re.compile("|".join((
 # --- 2. what appears after the action -------------------------------------------------------------------------
 _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截图|屏|帧|画面)|下张截图"
                           r"|\b(?:next|following|subsequent)\s+(?:screenshot|screen|frame|image)s?\b"
+                          r"|\bthe\s+next\s+(?:batch|screenful|set of (?:results|items|rows))\s+(?:has|have|shows?|brings?|contains?|is|are)\b"
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
 _ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|点一次|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
@@ -359,7 +360,8 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                 told.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):
                 told.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
-            elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause):
+            elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause) \
+                    and not _ZH_PLAN.match(clause.strip()):  # 点她的头像打开对话: this step's own action and purpose
                 told.append((offset + c.start(), offset + c.end()))
             hedged = hedged or bool(HEDGE.search(clause))
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))

@@ -19,7 +19,7 @@ from .quoting import quote
 
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
 _CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*)?)`?"
-                        r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*)?)$", re.I | re.M)
+                        r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*|[，,;；—–].*)?)$", re.I | re.M)
 _THINK = re.compile(r"[ \t]*</?think>[ \t]*\n?", re.I)
 _SPOKEN = {"click": "tap", "tap": "tap", "long_press": "long-press", "longpress": "long-press", "type": "type",
            "input": "type", "select": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
