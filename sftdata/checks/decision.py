@@ -33,7 +33,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
-LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请)(?![了过成]))"
+LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]))"
 LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b|(?:buy|book|get) tickets?\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
@@ -43,7 +43,7 @@ _VERBS_ZH = (
     ("long_press", r"长按"),
     # a dropdown set to a value: 下拉改成 Business, 改选 Texas (the value is said right after)
     ("click", r"(?<![已经])(?:改成|改为|改选|换成|选成)(?=\s*[“「『\"A-Za-z0-9])"),
-    ("click", r"把(?=[^，,。把]{1,20}?(?:改成|改为|换成|选成|设成|设为|调成)(?!了))"),  # 先把 Sort by 改成按价格排序
+    ("click", r"把(?=[^，,。把]{1,30}?(?:改成|改为|换成|选成|设成|设为|调成)(?!了))"),  # 先把 Sort by 改成按价格排序
     # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
@@ -106,6 +106,7 @@ HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前
                       r"|(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?(?:\w+(?:ed|en|wn|ne)|hit|set|put|made|got|found|chose)\b"
                       r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
                       r"|returned|waited)\b", re.I)
+_LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完)")
 _PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?$", re.I)  # I've hit Save
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
@@ -243,8 +244,10 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # Searched X, opened Y, hit Add to cart: the same list of what was done
             if not masked[at:end].strip(" -–—→>*•") and sentence[:m.start()].strip(" -–—→>*•"):
                 continue  # a label said as the imperative opens its sentence; in a list (店铺, 收藏, 加入购物车) it is a name
-            if re.match(r"(?:start|begin) with\b", masked[at:end], re.I) and re.match(r"\s*[:：]", masked_text[start + len(masked):]):
-                continue  # Start with the location: type Chicago …: what the colon brings is the decision
+            colon = re.match(r"\s*[:：]", masked_text[start + len(masked):])
+            if colon and (re.match(r"(?:start|begin) with\b", masked[at:end], re.I) or (len(masked.strip()) <= 4 and first_verb(
+                    masked_text[start + len(masked) + colon.end():].split("\n")[0]) is not None)):
+                continue  # Start with the location: type Chicago … / 翻页：点 Next page: what the colon brings decides
             before, after = masked[:at], masked[end:]
             if _SUBJECT.search(before) and not _MARKER.search(before):
                 continue  # results open with …, the Color select shows …: a subject and what it does, no decision
@@ -266,6 +269,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue
             lead = text[offset:start + at] if offset >= 0 else ""
             clause_end = start + len(masked)
+            if _LIST_DONE.match(masked_text[clause_end:]):
+                continue  # 打开相册、左右翻看照片、回主屏幕，三件事都做完: a list of what is done
             sentence_end = offset + len(sentence) if offset >= 0 else clause_end
             line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,

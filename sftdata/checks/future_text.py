@@ -123,12 +123,17 @@ def without_task(text: str) -> str:
     return _TASK_SENTENCE.sub(" ", text).strip()
 
 
+# a thing said to be absent from the screen: what follows the negation is no word of a later screen
+_ABSENT = re.compile(r"(?:还)?(?:没有|没|并无|不见)(?:任何)?(?:可点的)?[^，,。；;、\s]{0,8}"
+                     r"|\b(?:no|without|there's no|there is no|not yet any)\s+(?:[\w'-]+\s+){0,2}[\w'-]+", re.I)
+
+
 def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureText]:
     """The words of ``text`` that only a screen after step ``index`` shows (first such screen each), in order; a
     sentence that restates the task is the goal's (:func:`without_task`)."""
     if not isinstance(text, str) or not text.strip() or index + 1 >= len(episode.steps):
         return []
-    text = without_task(text)
+    text = _ABSENT.sub(" ", without_task(text))  # 没有搜索框: said absent, of this screen
     if not any(True for _ in _later_screens(episode, index)):
         return []
     known = "\x00".join(_flat(k) for k in known_texts(episode, index))

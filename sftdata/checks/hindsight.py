@@ -51,7 +51,7 @@ _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
 # --- 1. step counts -----------------------------------------------------------------------------------------
 ZH_NUM = r"(?<![\d,.])(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?![\d,]|\.\d)"  # a small number
 ZH_STEP = r"\s*个?(?:步(?![数行伐])(?:骤|操作)?|操作)"
-EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\d,]|\.\d)\b"
+EN_NUM = r"(?<![\d,.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?!\d|[,.]\d)\b"
 # the recording as a thing (not a chat, search or order history)
 _RECORDING_ZH = r"(?<!聊天|历史|通话|搜索|运动|浏览|消费|订单|交易|观看|播放)(?:记录|录制|录屏|演示|日志)"
 _COUNTS = re.compile("|".join((
@@ -220,6 +220,10 @@ def _mask(text: str) -> str:
     return _QUOTED.sub(lambda m: m.group()[0] + "□" * (len(m.group()) - 2) + m.group()[-1], text)
 
 
+_NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)")  # 下面还有商品没露出来
+_WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
+
+
 def _clause_at(sentence: str, start: int, end: int) -> str:
     """The text of ``sentence`` from the clause that holds ``start`` to the end of the clause that holds ``end``."""
     left = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
@@ -228,7 +232,9 @@ def _clause_at(sentence: str, start: int, end: int) -> str:
 
 
 def _en_past(clause: str) -> bool:
-    """Does an English clause report something in the past tense (not the agent's own taps, not adjectives)?"""
+    """Does an English clause report something in the past tense (not the agent's own taps, not adjectives, not a
+    wish: ``the switch the goal wants toggled``)?"""
+    clause = _WISHED.sub(" ", clause)
     if _EN_IRREGULAR.search(clause) or re.search(rf"\b{_EN_RESULT}\b", clause, re.I):
         return True
     return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS
@@ -351,7 +357,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                     _EN_NOW_RESULT.search(clause) or _EN_UI_RESULT.search(clause) or (
                     _ZH_NOW_STATE.search(clause) and not _ZH_ACTION.search(clause))):
                 told.append((offset + c.start(), offset + c.end()))
-            elif acted and not _MODAL.search(clause) and (
+            elif acted and not _MODAL.search(clause) and not _NOT_YET_SHOWN.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
                 told.append((offset + c.start(), offset + c.end()))

@@ -20,6 +20,7 @@ from .quoting import quote
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
 _CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*)?)`?"
                         r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*|[，,;；—–].*)?)$", re.I | re.M)
+_OBJECT = re.compile(r"\{(?:[^{}\n]|\{[^{}\n]*\})*\}")  # a JSON object within a line (one level of nesting)
 _THINK = re.compile(r"[ \t]*</?think>[ \t]*\n?", re.I)
 _SPOKEN = {"click": "tap", "tap": "tap", "long_press": "long-press", "longpress": "long-press", "type": "type",
            "input": "type", "select": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
@@ -140,7 +141,13 @@ def spoken_calls(text: str) -> str:
         words = _spoken(*parsed) if parsed else _fields(call)
         tail = m.group("tail").replace("//", "—", 1)  # a comment after the call: an aside
         return m.group("head") + words + tail if words else m.group()
-    return _CALL_LINE.sub(say, text)
+    text = _CALL_LINE.sub(say, text)
+
+    def say_object(m: re.Match[str]) -> str:  # an action object inside a line: 改成德州：{"action": "select", …}
+        parsed = _json_args(m.group())
+        words = _spoken(*parsed) if parsed else None
+        return f" {words} " if words else m.group()
+    return _OBJECT.sub(say_object, text) if "{" in text else text
 
 
 __all__ = ["spoken_calls"]
