@@ -58,7 +58,7 @@ _CHANGE = re.compile(
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
     r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there"
     r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?"
-    r"|confirmed|booked|submitted)\b", re.I)
+    r"|confirmed|booked|submitted|returns? (?:me |us )?to|goes back to|leads? (?:me |us )?to)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
 _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
                      + r"|万一|才能|就能|好让|让|等|接着|随后|最后|回头|待会|准备|打算|" + RULING_ZH + r"|之前|刚才|刚刚|此前|先前|上一步|上次"

@@ -107,9 +107,10 @@ _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\
 
 
 def _as_field(text: str, label: str) -> bool:
-    """Is ``label`` said as the kind of a field (``the recipe search box``, ``搜索框``)? Said so, the label of a button
-    names no button: nothing is typed into one."""
-    return re.search(r"(?<!\w)" + re.escape(label) + r"\s*(?:box|field|bar|input|textbox|框|栏)", text, re.I) is not None
+    """Is ``label`` said as the kind of a field (``the recipe search box``, ``搜索框``, ``into the recipe search``)?
+    Said so, the label of a button names no button: nothing is typed into one."""
+    return re.search(r"(?<!\w)" + re.escape(label) + r"\s*(?:box|field|bar|input|textbox|框|栏)"
+                     r"|\b(?:into|in)\s+(?:the\s+)?(?:[\w-]+\s+)?" + re.escape(label) + r"\b", text, re.I) is not None
 
 
 def _field_problem(decision: Decision, name: str, own: list[str], elsewhere: set[str]) -> str | None:

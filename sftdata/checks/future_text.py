@@ -153,7 +153,9 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
             if word is None:
                 word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)), None)
             if word is None and (m := _COUNTER.fullmatch(label)) and re.search(
-                    rf"(?<!\d){m.group(1)}\s*(?:/|of|out of)\s*{m.group(2)}(?!\d)", text):
+                    rf"(?<!\d){m.group(1)}\s*(?:/|of|out of)\s*{m.group(2)}(?!\d)"
+                    rf"|(?<!\d){m.group(2)}\s*张(?:照片)?(?:里|中)的?第\s*{m.group(1)}\s*张"  # 30 张里的第 1 张
+                    rf"|第\s*{m.group(1)}\s*张\s*[，,/（(]?\s*共\s*{m.group(2)}(?!\d)", text):
                 word = label  # a viewer's position, 8 / 30: the agent cannot know it before it is shown
             if word is None or word in seen:
                 continue

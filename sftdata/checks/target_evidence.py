@@ -226,7 +226,7 @@ def head_names_other(head: str, step: Step) -> bool:
     visible = visible_elements(step)
     if target is None or not visible or not head.strip():
         return False
-    visible = in_front(step, target, visible)
+    shown, visible = visible, in_front(step, target, visible)
     group = group_of(step, target, visible)
     point = step.action.point or target.center
     own_label = normalize(element_label(target))
@@ -274,7 +274,7 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     visible = visible_elements(step)
     if target is None or not visible:
         return False
-    visible = in_front(step, target, visible)
+    shown, visible = visible, in_front(step, target, visible)
     group = group_of(step, target, visible)
     mine = group + [e for e in card_of(step, target, visible) if e not in group]
     point = step.action.point or target.center
@@ -284,6 +284,10 @@ def twin_place_conflict(said: str, step: Step) -> bool:
             continue
         twins = [e for e in visible if e not in mine and not e.contains(point)
                  and normalize(element_label(e)).strip() == label]
+        hidden = [e for e in shown if e not in visible and e not in mine and normalize(element_label(e)).strip() == label]
+        if any(not at_place(own, step, xs, ys) and any(at_place(t, step, xs, ys) for t in hidden)
+               for _, xs, ys in list(whole_places(said))[:1]):  # the decision's own place, not its context's
+            return True  # 右上角那个删除 behind the dialog: the place names the covered twin
         if not twins:
             continue
         for _, xs, ys in whole_places(said):
@@ -318,7 +322,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         names = [n for n in own if n and name_score(said, n)[0] >= 2]
         return ([Evidence("name", names[0])], 2, 0, 0) if names else ([], 0, 0, 0)
     point = step.action.point or target.center
-    visible = in_front(step, target, visible)
+    shown, visible = visible, in_front(step, target, visible)
     group = group_of(step, target, visible)
     said = translated(said, [t for e in visible for t in element_texts(e)], [t for e in group for t in element_texts(e)],
                       [element_texts(e) for e in visible if e not in group and is_field(e)])  # 保存 for a Save button
