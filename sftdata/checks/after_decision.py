@@ -93,7 +93,7 @@ _FILLER_EN = frozenset((
     "from corner area column header footer shot just also same other only both all each edge end far up down "
     "whose labelled labeled called named marked says with its own blue red green grey gray big small little "
     "lower-left lower-right upper-left upper-right top-left top-right bottom-left bottom-right mid "
-    "right-hand left-hand dialog popup pop-up sheet window "
+    "right-hand left-hand dialog popup pop-up sheet window avatar "
     "click tap tag badge price january february march april may june july august september october november december "
     # relation and place words of an apposition that singles the target out (the one between X and Y, the title
     # link in the upper part of the list, the one dated …)

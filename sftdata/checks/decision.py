@@ -88,7 +88,8 @@ _VERBS_EN = (
               r"|(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
-    ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel)(?= (?:it |this |that )?"
+    ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel|run|start|trigger)"
+              r"(?= (?:it |this |that |the (?:search|query|form|filter|filters) )?"
               r"(?:with|via|using) (?:(?:the|its|that) )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z])))"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
