@@ -152,6 +152,7 @@ _EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|selec
 _EN_EVENTS = re.compile(
     rf"\b(?:after|once)\b[^.,]{{0,40}}?\b{_EN_RESULT}\b"
     rf"|\b(?:which|this|that|it)\s+(?:then\s+)?{_EN_RESULT}\b"
+    r"|\bwhich\s+then\s+(?:shows|displays|reads|lists|becomes|turns|says)\b"
     rf"|\bthen\s+{_EN_RESULT}\b"
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
     rf"|(?<!\bcomes )(?<!\bcome )(?<!\bhappens )(?<!\bis )(?<!\bdo )"
@@ -185,6 +186,7 @@ _ZH_ACTION = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}(?![了过])")  # 已打�
 _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b|^\s*{_EN_ACT}(?:ed|ped)\b"
                         r"|^\s*(?:tapp|press|long-press|hitt|typ|swip|scroll|pull|enter|click|select|choos|pick|open"
                         r"|touch|search|check|toggl|sav|delet|send|submitt)ing\b"
+                        r"|^\s*(?:[\w'-]+\s+){0,3}(?:goes|go)\s+in(?:to\b[^,;.—–]*)?\s*$"  # Email goes in — …: a typing, said by its value
                         r"|^\s*(?:[\w'-]+\s+){0,2}(?<!\bbe )(?<!\bbeen )(?:entered|typed|tapped|clicked|selected|opened|pressed"
                         r"|saved|sent|deleted|submitted)[.!]?\s*$"
                         rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)", re.I)

@@ -73,6 +73,21 @@ def _json_args(text: str) -> tuple[str, list[str], dict[str, str]] | None:
     return name.lower(), [], {k: str(v) for k, v in fields.items() if isinstance(v, (str, int, float))}
 
 
+_ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "why", "rationale", "note", "comment")
+
+
+def _asides(text: str) -> list[str]:
+    """The free text an action object carries beside its call (``"reason": "…"``): kept, so that the readers see
+    what it says (an outcome told in a reason is still told)."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(obj, dict):
+        return []
+    return [str(v) for k, v in obj.items() if str(k).lower() in _ASIDE_KEYS and isinstance(v, str) and v.strip()]
+
+
 def _fields(text: str) -> str | None:
     """A JSON object of free-text fields as lines (``{"thought": "…", "action": "type X"}`` -> ``Thought: …`` and
     ``Action: type X``), None for anything else."""
@@ -129,6 +144,8 @@ def spoken_calls(text: str) -> str:
     '\\n删除在右边。\\ntap “删除”'
     >>> spoken_calls('**操作**：{"action_type": "type", "target": "Email", "text": "a@b.com"}')
     '**操作**：type “a@b.com” into “Email”'
+    >>> spoken_calls('{"action": "press_home", "reason": "回到桌面"}')
+    'press home — 回到桌面'
 
     """
     if not isinstance(text, str) or not ("(" in text or "{" in text or "<" in text):
@@ -138,7 +155,8 @@ def spoken_calls(text: str) -> str:
     def say(m: re.Match[str]) -> str:
         call = m.group("call")
         parsed = _json_args(call) if call.startswith("{") else _call_args(call)
-        words = _spoken(*parsed) if parsed else _fields(call)
+        words = " — ".join([said] + _asides(call)) if parsed and (said := _spoken(*parsed)) else (
+            None if parsed else _fields(call))
         tail = m.group("tail").replace("//", "—", 1)  # a comment after the call: an aside
         return m.group("head") + words + tail if words else m.group()
     text = _CALL_LINE.sub(say, text)
@@ -146,6 +164,7 @@ def spoken_calls(text: str) -> str:
     def say_object(m: re.Match[str]) -> str:  # an action object inside a line: 改成德州：{"action": "select", …}
         parsed = _json_args(m.group())
         words = _spoken(*parsed) if parsed else None
+        words = words and " — ".join([words] + _asides(m.group()))
         return f" {words} " if words else m.group()
     return _OBJECT.sub(say_object, text) if "{" in text else text
 
