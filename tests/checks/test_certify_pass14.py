@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import expect
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -55,8 +56,7 @@ def _reply(text: str) -> Certification:
     ("Type Lisbon into Where to?; the form goes through.", "unsure"),
 ])
 def test_typing_a_value_into_a_field(text, outcome):
-    got = _typing(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_typing(text), outcome)
 
 
 def test_an_aside_in_brackets_after_the_value_is_not_part_of_it():
@@ -70,8 +70,7 @@ def test_an_aside_in_brackets_after_the_value_is_not_part_of_it():
     ("输入“好的,明天见”然后发送。", "rejected"),    # quoted: the value said is another
 ])
 def test_the_width_of_a_typed_value_counts(text, outcome):
-    got = _reply(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_reply(text), outcome)
 
 
 @pytest.mark.parametrize("text", [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import certify_text, click, expect, tap
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -27,16 +28,12 @@ SCENE = [FIELD, NOTE, TOURS, SEARCH, NAV, CATEGORY]
 
 
 def _web(action: Action, function: dict, text: str, index: int = 0) -> Certification:
-    steps = [Step(0, WEB, Action("click", element=SEARCH, point=SEARCH.center), elements=SCENE)] if index else []
-    steps += [Step(len(steps), WEB, action, elements=SCENE)]
-    steps += [Step(len(steps), WEB, Action("done"), elements=SCENE)]
-    ep = Episode("e", "m", "Plan a trip to Lisbon and look at the tours", steps, platform="web")
-    return certify(ep, index, {"reasoning": text, "function": function}, cjk_threshold=0.0)
+    before = [tap(SEARCH)] if index else []
+    return certify_text(action, function, text, SCENE, before=before)
 
 
 def _tap_tours(text: str, index: int = 0) -> Certification:
-    return _web(Action("click", element=TOURS, point=TOURS.center),
-                {"name": "click", "parameters": {"target_element": "“Tours”元素"}}, text, index)
+    return _web(tap(TOURS), click("“Tours”元素"), text, index)
 
 
 def _type_lisbon(text: str) -> Certification:
@@ -61,8 +58,7 @@ KEYWORD_CALLS = [
 
 @pytest.mark.parametrize("run, text, outcome", KEYWORD_CALLS)
 def test_a_keyword_call_line_reads_as_its_words(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)
 
 
 @pytest.mark.parametrize("text, index", [
@@ -71,8 +67,7 @@ def test_a_keyword_call_line_reads_as_its_words(run, text, outcome):
     ("The first move is to tap Tours.", 0),  # on the first step: nothing of the run's length
 ])
 def test_history_ruled_out_and_first_moves_leave_the_decision(text, index):
-    got = _tap_tours(text, index)
-    assert got.outcome == "certified", (got.reasons, got.evidence)
+    expect(_tap_tours(text, index), "certified")
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -81,8 +76,7 @@ def test_history_ruled_out_and_first_moves_leave_the_decision(text, index):
     ("把 Category 下拉改成 Electronics。", "certified"),
 ])
 def test_a_select_option_clicked_by_its_name(text, outcome):
-    got = _select_electronics(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_select_electronics(text), outcome)
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -92,8 +86,7 @@ def test_a_select_option_clicked_by_its_name(text, outcome):
     ("Tours page loaded", "unsure"),  # more than a name and a place
 ])
 def test_a_jotted_name_alone(text, outcome):
-    got = _tap_tours(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_tap_tours(text), outcome)
 
 
 def test_a_chinese_home_key_and_a_tick():

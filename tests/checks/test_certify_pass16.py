@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import certify_text, click, expect, tap
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -22,14 +23,11 @@ SCENE = [FIELD, GUIDES, TOURS, HOTELS, SORT]
 
 
 def _run(action: Action, function: dict, text: str) -> Certification:
-    ep = Episode("e", "m", "Plan a trip to Lisbon and look at the tours",
-                 [Step(0, WEB, action, elements=SCENE), Step(1, WEB, Action("done"), elements=SCENE)], platform="web")
-    return certify(ep, 0, {"reasoning": text, "function": function}, cjk_threshold=0.0)
+    return certify_text(action, function, text, SCENE)
 
 
 def _tap_tours(text: str) -> Certification:
-    return _run(Action("click", element=TOURS, point=TOURS.center),
-                {"name": "click", "parameters": {"target_element": "“Tours”元素"}}, text)
+    return _run(tap(TOURS), click("“Tours”元素"), text)
 
 
 def _type_lisbon(text: str) -> Certification:
@@ -46,8 +44,7 @@ def _type_lisbon(text: str) -> Certification:
     (_type_lisbon, 'The destination first.\n{"action_type": "type", "text": "Lisbn"}', "rejected"),
 ])
 def test_an_action_object_reads_as_its_words(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -59,8 +56,7 @@ def test_an_action_object_reads_as_its_words(run, text, outcome):
     ("It's time to submit with Hotels.", "rejected"),  # a tap of another element, said with submit
 ])
 def test_rows_named_by_their_neighbours_and_submitting_with(text, outcome):
-    got = _tap_tours(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_tap_tours(text), outcome)
 
 
 def test_a_select_changed_first_decides_now():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import certify_text, click, expect, tap
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -21,14 +22,11 @@ SCENE = [GUIDES, TOURS, KIND]
 
 
 def _web(action: Action, function: dict, text: str) -> Certification:
-    ep = Episode("e", "m", "Look at the tours, then find a full-time job",
-                 [Step(0, WEB, action, elements=SCENE), Step(1, WEB, Action("done"), elements=SCENE)], platform="web")
-    return certify(ep, 0, {"reasoning": text, "function": function}, cjk_threshold=0.0)
+    return certify_text(action, function, text, SCENE, goal="Look at the tours, then find a full-time job")
 
 
 def _tap_tours(text: str) -> Certification:
-    return _web(Action("click", element=TOURS, point=TOURS.center),
-                {"name": "click", "parameters": {"target_element": "“Tours”元素"}}, text)
+    return _web(tap(TOURS), click("“Tours”元素"), text)
 
 
 def _select_full_time(text: str) -> Certification:
@@ -55,8 +53,7 @@ def _swipe(text: str, direction: str = "right") -> Certification:
      "certified"),
 ])
 def test_fields_parts_starts_and_names(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)
 
 
 def test_both_ways_is_no_direction():

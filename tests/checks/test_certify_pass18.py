@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import expect
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -42,8 +43,7 @@ def _swipe(text: str) -> Certification:
     (lambda t: _tap(TOGGLE, "Vibrate for calls", t), "Tap Vibrate for calls — setting confirmed for every call.", "rejected"),
 ])
 def test_pass_18_readings(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)
 
 
 def test_a_success_reported_is_no_decision_to_open():

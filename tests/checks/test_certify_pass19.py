@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import expect
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -59,8 +60,7 @@ def _tap(element: Element, label: str, text: str, later=()) -> Certification:
      "还没有搜索设置项可以用，直接点 Battery saver。", "certified"),
 ])
 def test_pass_19_readings(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)
 
 
 def _done(text: str) -> Certification:

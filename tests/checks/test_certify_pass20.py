@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import expect
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -35,8 +36,7 @@ def _confirm(text: str) -> Certification:
     ("弹窗出来了，再点一次右上角那个删除。", "unsure"),  # the toolbar's 删除, covered by the dialog
 ])
 def test_a_place_that_fits_a_covered_twin(text, outcome):
-    got = _confirm(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(_confirm(text), outcome)
 
 
 def test_a_viewer_position_only_the_next_screen_shows():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes import expect
 from sftdata.checks.certify import Certification, certify
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 
@@ -34,5 +35,4 @@ def _home(text: str) -> Certification:
     (_type, "The Email field, which shows nothing yet, gets a@b.com.", "certified"),
 ])
 def test_pass_21_readings(run, text, outcome):
-    got = run(text)
-    assert got.outcome == outcome, (got.reasons, got.evidence)
+    expect(run(text), outcome)

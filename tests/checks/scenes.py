@@ -1,0 +1,39 @@
+"""Tiny scenes for the certify pass tests: one acted step, a ``done`` step after it, and a text to certify.
+
+>>> from sftdata.model import Element
+>>> tours = Element(0, (100, 300, 700, 340), text="Tours", flags=("visible", "clickable"), tag="a")
+>>> certify_text(tap(tours), click("“Tours”元素"), "Tap Tours.", [tours]).outcome
+'certified'
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from sftdata.checks.certify import Certification, certify
+from sftdata.model import Action, Element, Episode, Screenshot, Step
+
+WEB = Screenshot("1" * 64, "w.png", 1280, 800)
+PHONE = Screenshot("0" * 64, "p.png", 1080, 2400)
+
+
+def certify_text(action: Action, function: dict, text: str, elements: Sequence[Element], *,
+                 goal: str = "Plan a trip to Lisbon and look at the tours", web: bool = True,
+                 before: Sequence[Action] = ()) -> Certification:
+    """Certify ``text`` for ``action`` (called ``function``) on a screen of ``elements``, after the steps
+    ``before`` (each on the same screen) and before a ``done``."""
+    shot = WEB if web else PHONE
+    steps = [Step(i, shot, a, elements=list(elements)) for i, a in enumerate([*before, action, Action("done")])]
+    episode = Episode("e", "m", goal, steps, platform="web" if web else "mobile")
+    return certify(episode, len(before), {"reasoning": text, "function": function}, cjk_threshold=0.0)
+
+
+def tap(element: Element) -> Action:
+    return Action("click", element=element, point=element.center)
+
+
+def click(target: str) -> dict:
+    return {"name": "click", "parameters": {"target_element": target}}
+
+
+def expect(got: Certification, outcome: str) -> None:
+    assert got.outcome == outcome, (got.reasons, got.evidence)
