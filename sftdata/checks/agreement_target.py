@@ -27,6 +27,7 @@ from .neighbours import neighbours
 from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 from .target_evidence import is_field
+from .target_group import inside
 
 
 def same_text(a: str, b: str) -> bool:
@@ -139,18 +140,13 @@ def _describes_target(name: str, step: Step, element) -> bool:
     visible = visible_elements(step)
     holders = _holders(name, step, exact=True) or _holders(name, step)  # a row titled so before a subtitle
     alike = _peers(element, visible, screen)  # another tab of the same bar is a choice, not a description
-    return any(_inside(h, card) and h not in alike and not _same_row(h, element) for h in holders)
+    return any(inside(h, card) and h not in alike and not _same_row(h, element) for h in holders)
 
 
 def _same_row(a, b) -> bool:
     """Side by side and of one height (±25%): tabs of a bar, chips of a filter row."""
     ha, hb = a.bounds[3] - a.bounds[1], b.bounds[3] - b.bounds[1]
     return abs(ha - hb) <= 0.25 * max(ha, hb) and min(a.bounds[3], b.bounds[3]) - max(a.bounds[1], b.bounds[1]) > 0.5 * min(ha, hb)
-
-
-def _inside(inner, outer) -> bool:
-    (a1, b1, a2, b2), (c1, d1, c2, d2) = inner.bounds, outer.bounds
-    return a1 >= c1 and b1 >= d1 and a2 <= c2 and b2 <= d2
 
 
 def _named(text: str, others: dict[str, str], values: list[str], prices: bool = False) -> list[str]:
@@ -214,7 +210,7 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
     # a neighbour said as the place of a target named by its own, unique label is no owner; nor is a purpose's verb
     whole = normalize(decision.rest + " " + decision.appendix)  # quotes kept: the target's own label is often quoted
     placed = any(_distinctive(t) and names_label(whole, normalize(t)) for t in own) and not any(
-        e is not element and set(element_texts(e)) & own and not (_inside(e, element) or _inside(element, e))
+        e is not element and set(element_texts(e)) & own and not (inside(e, element) or inside(element, e))
         for e in visible_elements(step))  # the row around the target says its label too
     named = [t for t in _named(said, names, values, prices=True)
              if not (placed and _anchor(said, t)) and not _purpose_verb(said, t)]
@@ -230,7 +226,7 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
         return None  # a price two cards share says nothing
     screen = step.screenshot.width * step.screenshot.height
     cards = [e for e in step.elements if e.contains(point) and element.area < e.area <= 0.25 * screen]
-    if cards and any(_inside(h, min(cards, key=lambda e: e.area)) for h in holders):
+    if cards and any(inside(h, min(cards, key=lambda e: e.area)) for h in holders):
         return None  # the named element is in the target's own card
     kind = element.class_name or element.tag
     peers += [h for h in holders if kind and (h.class_name or h.tag) == kind and h not in peers]  # cut by the edge

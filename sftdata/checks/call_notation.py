@@ -22,7 +22,7 @@ from typing import Any
 from ..model import Step
 from .app_names import app_names
 from .calls import CJK_CLASS, normalize
-from .evidence import said_whole
+from .evidence import own_names, said_whole
 from .finger import finger_direction
 from .target_evidence import Evidence, names_rival, target_evidence
 
@@ -68,10 +68,9 @@ def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[E
         bare = normalize(args.strip(" \"'“”"))
         return verb + [Evidence("app", app)] if app and bare in app_names(app) else []
     if name in ("click", "long_press"):
-        own = re.sub(r"^[“\"']|[”\"']?(?:元素|按钮|图标)?$", "", str(params.get("target_element") or ""))
         if not args or names_rival(args, step):
             return []
-        found = target_evidence(args, step, [own] if own else [])
+        found = target_evidence(args, step, own_names(params))
         return verb + found if found else []
     if name in ("type", "input", "select"):
         value = str(params.get("value" if name == "select" else "text") or "")

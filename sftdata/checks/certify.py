@@ -155,7 +155,10 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     step = episode.steps[index]
     function = item["function"]
-    texts = [spoken_calls(t) for t in (item.get("reasoning"), item.get("thought")) if isinstance(t, str) and t.strip()]
+    # an agent's call or action object said in words, once for every reader below
+    readable = {name: spoken_calls(item[name]) for name in ("reasoning",) + ITEM_FIELDS
+                if isinstance(item.get(name), str)}
+    texts = [t for t in (readable.get("reasoning"), readable.get("thought")) if t and t.strip()]
     evidence, missing, decided = [], "no decision: the item states no text", None
     for text in texts:  # the reasoning's decision, else the thought's
         read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)
@@ -203,11 +206,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
                                   "on a later screen"))
     if decided is not None and not missing:  # positive evidence for the rest of the text (pass 9)
         reasons += [Reason(code, detail) for code, detail in doubts(decided[0], decided[1], episode, index, function)]
-    for name in ("reasoning",) + ITEM_FIELDS:
-        value = item.get(name)
-        if not isinstance(value, str):
-            continue
-        value = spoken_calls(value)  # an action object's keys (action_type) are no names of the screen
+    for name, value in readable.items():  # an action object's keys (action_type) are no names of the screen
         position = run_position(value, index)
         if position:
             reasons.append(Reason("run_position", f"{name}: “{position[:40]}” tells where the step stands in the run"))

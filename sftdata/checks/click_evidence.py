@@ -21,7 +21,7 @@ from typing import Any
 from ..model import Step
 from .agreement import COMPATIBLE
 from .calls import CJK, CJK_CLASS, target_element
-from .neighbours import neighbours
+from .neighbours import ABOVE_BELOW, neighbours
 from .screen_text import visible_elements
 from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
@@ -57,8 +57,8 @@ def _cut(rest: str) -> str:
 
 # a row said by the row above or below it: ``the row just above Battery`` is another row than Battery's (a control
 # beside a name, ``the Apply right of Bold job #10``, ``它右边的 Save``, is that row's own: its card is evidence)
-_ABOVE_BELOW = re.compile(r"\b(?:just\s+|right\s+|directly\s+|immediately\s+)?(?:above|below|under|underneath|beneath)\s+"
-                          r"(?!(?:the\s+)?(?:top|bottom|screen|page|header|title|search|tab|tool|nav)\b)[^,，.;:；。!?]*", re.I)
+_ABOVE_BELOW = re.compile(ABOVE_BELOW + r"(?!(?:the\s+)?(?:top|bottom|screen|page|header|title|search|tab|tool|nav)\b)"
+                          r"[^,，.;:；。!?]*", re.I)
 
 
 def _without_anchor(said: str) -> str:

@@ -31,6 +31,7 @@ from .click_evidence import click_evidence
 from .ruled_out import CONTRAST, DENIED
 from .screen_text import element_texts, visible_elements
 from .target_evidence import Evidence, names_rival, target_evidence
+from .target_group import inside
 
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a scroll's direction is the view's
 _STATE = re.compile(r"\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|already\s+)?(?:selected|chosen|set|entered|filled|typed"
@@ -69,7 +70,7 @@ def _shown_elsewhere(value: str, step: Step) -> bool:
     """Is ``value`` (a select's option) the whole label of a visible element other than the select: a link or a tab
     of the same name (``click Electronics`` may be the nav link, not the option)?"""
     target, wanted = target_element(step), normalize(value)
-    return any(e is not target and wanted in element_texts(e) and not (target is not None and _within(e, target))
+    return any(e is not target and wanted in element_texts(e) and not (target is not None and inside(e, target))
                for e in visible_elements(step))
 
 
@@ -82,11 +83,6 @@ def _names_select(text: str, step: Step) -> bool:
 
 
 _DROPDOWN = re.compile(r"下拉|选择框|菜单|\b(?:dropdown|drop-down|select(?:or)?|menu|picker|combo ?box)\b")
-
-
-def _within(inner, outer) -> bool:
-    (a1, b1, a2, b2), (c1, d1, c2, d2) = inner.bounds, outer.bounds
-    return a1 >= c1 and b1 >= d1 and a2 <= c2 and b2 <= d2
 
 
 def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool:
@@ -187,7 +183,7 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
         return [Evidence("direction", said)], None
     if name == "click" and _LABEL_LINE.fullmatch(text.strip()) and not names_rival(text, step) and only_names(
             text, [t for e in visible_elements(step) for t in element_texts(e)]):
-        found = [e for e in target_evidence(text, step, _own_names(params)) if e.kind != "role"]
+        found = [e for e in target_evidence(text, step, own_names(params)) if e.kind != "role"]
         if any(e.kind == "name" for e in found):
             return found, None  # a jotted line that is the target's name alone (``Go``, ``Find homes, right of …``)
     return [], "no decision: the text states no action of this step"
@@ -197,7 +193,8 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
 _LABEL_LINE = re.compile(r"[^\n。！？!?.;；]{1,60}[.。]?")
 
 
-def _own_names(params: dict[str, Any]) -> list[str]:
+def own_names(params: dict[str, Any]) -> list[str]:
+    """The call's name for its target, less its quotation marks and kind word (``“Tours”元素`` -> ``Tours``)."""
     own = re.sub(r"^[“\"']|[”\"']?(?:元素|按钮|图标)?$", "", str(params.get("target_element") or ""))
     return [own] if own else []
 
@@ -320,4 +317,4 @@ def other_actions(text: str, function: dict[str, Any], decision: Decision | None
     return out
 
 
-__all__ = ["Evidence", "decision_evidence", "other_actions"]
+__all__ = ["Evidence", "decision_evidence", "other_actions", "own_names", "said_whole"]

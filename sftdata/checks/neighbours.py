@@ -23,8 +23,9 @@ from ..model import Element
 from .calls import normalize
 from .screen_text import element_texts
 
-_RELATION = re.compile(r"\b(?:just\s+|right\s+|directly\s+|immediately\s+)?(?P<side>above|below|under|underneath|beneath)\s+"
-                       r"(?:the\s+)?(?P<rest>[^,，.;:；。!?\n]+)", re.I)
+# ``(just) above / below …``: the relation a row is named by (the click evidence reads the same words)
+ABOVE_BELOW = r"\b(?:just\s+|right\s+|directly\s+|immediately\s+)?(?P<side>above|below|under|underneath|beneath)\s+"
+_RELATION = re.compile(ABOVE_BELOW + r"(?:the\s+)?(?P<rest>[^,，.;:；。!?\n]+)", re.I)
 _GAP = 12  # pixels: rows this much farther than the nearest still count as nearest (a card's inner padding)
 
 
@@ -67,4 +68,4 @@ def _nearest(target: Element, anchor: Element, side: str, visible: Sequence[Elem
     return mine is not None and bool(gaps) and mine <= min(gaps) + _GAP
 
 
-__all__ = ["Neighbour", "neighbours"]
+__all__ = ["ABOVE_BELOW", "Neighbour", "neighbours"]

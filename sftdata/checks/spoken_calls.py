@@ -52,14 +52,8 @@ def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
     return node.func.id.lower(), args, kwargs  # type: ignore[return-value]
 
 
-def _json_args(text: str) -> tuple[str, list[str], dict[str, str]] | None:
-    """(action, [], fields) of an action object in JSON, None otherwise."""
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict):
-        return None
+def _json_args(obj: dict) -> tuple[str, list[str], dict[str, str]] | None:
+    """(action, [], fields) of an action object (a JSON object, parsed), None otherwise."""
     nested = next((obj[k] for k in ("arguments", "parameters", "args", "params") if isinstance(obj.get(k), dict)), {})
     fields = {str(k).lower(): v for k, v in {**obj, **nested}.items()}
     name = next((fields.pop(k) for k in ("action", "action_type", "function", "name", "type")
@@ -76,30 +70,37 @@ def _json_args(text: str) -> tuple[str, list[str], dict[str, str]] | None:
 _ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "why", "rationale", "note", "comment")
 
 
-def _asides(text: str) -> list[str]:
+def _asides(obj: dict) -> list[str]:
     """The free text an action object carries beside its call (``"reason": "…"``): kept, so that the readers see
     what it says (an outcome told in a reason is still told)."""
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return []
-    if not isinstance(obj, dict):
-        return []
     return [str(v) for k, v in obj.items() if str(k).lower() in _ASIDE_KEYS and isinstance(v, str) and v.strip()]
 
 
-def _fields(text: str) -> str | None:
+def _fields(obj: dict) -> str | None:
     """A JSON object of free-text fields as lines (``{"thought": "…", "action": "type X"}`` -> ``Thought: …`` and
     ``Action: type X``), None for anything else."""
-    if not text.startswith("{"):
-        return None
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict) or not obj or not all(isinstance(v, str) for v in obj.values()):
+    if not obj or not all(isinstance(v, str) for v in obj.values()):
         return None
     return "\n".join(f"{str(k).capitalize()}: {v}" for k, v in obj.items())
+
+
+def _words(call: str, free_text: bool = True) -> str | None:
+    """``call`` (Python's notation or a JSON object) said in words, with what an object carries beside its call;
+    ``free_text``: an object with no call but free-text fields is said as lines. None when it cannot be said."""
+    if not call.startswith("{"):
+        parsed = _call_args(call)
+        return _spoken(*parsed) if parsed else None
+    try:
+        obj = json.loads(call)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    parsed = _json_args(obj)
+    if parsed is None:
+        return _fields(obj) if free_text else None
+    said = _spoken(*parsed)
+    return " — ".join([said] + _asides(obj)) if said else None
 
 
 def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
@@ -131,8 +132,9 @@ def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
 
 
 def spoken_calls(text: str) -> str:
-    """``text`` with each line that is a call in Python's notation (keyword or quoted arguments) said in words, so
-    the readers of decisions read it as they read a spoken ``Action:`` line; other lines are kept as written.
+    """``text`` with each call it holds said in words (a line that is a call in Python's notation or a JSON object,
+    and an action object inside a line), ``<think>`` tags as line breaks, so the readers of decisions read them as
+    they read a spoken ``Action:`` line; everything else is kept as written.
 
     >>> spoken_calls("Thought: Bluetooth is Off.\\nAction: click(target_element='Bluetooth')")
     'Thought: Bluetooth is Off.\\nAction: tap “Bluetooth”'
@@ -146,25 +148,19 @@ def spoken_calls(text: str) -> str:
     '**操作**：type “a@b.com” into “Email”'
     >>> spoken_calls('{"action": "press_home", "reason": "回到桌面"}')
     'press home — 回到桌面'
-
     """
     if not isinstance(text, str) or not ("(" in text or "{" in text or "<" in text):
         return text
     text = _THINK.sub("\n", text)
 
     def say(m: re.Match[str]) -> str:
-        call = m.group("call")
-        parsed = _json_args(call) if call.startswith("{") else _call_args(call)
-        words = " — ".join([said] + _asides(call)) if parsed and (said := _spoken(*parsed)) else (
-            None if parsed else _fields(call))
+        words = _words(m.group("call"))
         tail = m.group("tail").replace("//", "—", 1)  # a comment after the call: an aside
         return m.group("head") + words + tail if words else m.group()
     text = _CALL_LINE.sub(say, text)
 
     def say_object(m: re.Match[str]) -> str:  # an action object inside a line: 改成德州：{"action": "select", …}
-        parsed = _json_args(m.group())
-        words = _spoken(*parsed) if parsed else None
-        words = words and " — ".join([words] + _asides(m.group()))
+        words = _words(m.group(), free_text=False)
         return f" {words} " if words else m.group()
     return _OBJECT.sub(say_object, text) if "{" in text else text
 

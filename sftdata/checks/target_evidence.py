@@ -226,7 +226,7 @@ def head_names_other(head: str, step: Step) -> bool:
     visible = visible_elements(step)
     if target is None or not visible or not head.strip():
         return False
-    shown, visible = visible, in_front(step, target, visible)
+    visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
     point = step.action.point or target.center
     own_label = normalize(element_label(target))
@@ -322,7 +322,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         names = [n for n in own if n and name_score(said, n)[0] >= 2]
         return ([Evidence("name", names[0])], 2, 0, 0) if names else ([], 0, 0, 0)
     point = step.action.point or target.center
-    shown, visible = visible, in_front(step, target, visible)
+    visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
     said = translated(said, [t for e in visible for t in element_texts(e)], [t for e in group for t in element_texts(e)],
                       [element_texts(e) for e in visible if e not in group and is_field(e)])  # 保存 for a Save button

@@ -91,7 +91,8 @@ def own_texts(element: Element, target: Element, group: list[Element], visible: 
     return out
 
 
-def _inside(inner: Element, outer: Element, slack: int = 0) -> bool:
+def inside(inner: Element, outer: Element, slack: int = 0) -> bool:
+    """Does ``inner``'s box lie within ``outer``'s (``slack`` pixels allowed on each side)?"""
     l0, t0, r0, b0 = outer.bounds
     return (inner.bounds[0] >= l0 - slack and inner.bounds[1] >= t0 - slack and inner.bounds[2] <= r0 + slack
             and inner.bounds[3] <= b0 + slack)
@@ -113,11 +114,11 @@ def in_front(step: Step, target: Element, visible: list[Element]) -> list[Elemen
         at = order.get(id(box), -1)
         earlier = [e for e in visible if order.get(id(e), len(order)) < at]
         covered = [e for e in earlier if _overlaps(e, box) and e.area < box.area  # not an ancestor a few px short
-                   and not _inside(e, box, _SLACK) and not _inside(box, e, _SLACK)]
+                   and not inside(e, box, _SLACK) and not inside(box, e, _SLACK)]
         if len(covered) >= 2:
-            hidden = {id(e) for e in earlier if not _inside(e, box)}
+            hidden = {id(e) for e in earlier if not inside(e, box)}
             return [e for e in visible if id(e) not in hidden]
     return visible
 
 
-__all__ = ["card_of", "group_of", "in_front", "is_control", "own_texts", "peers_of"]
+__all__ = ["card_of", "group_of", "in_front", "inside", "is_control", "own_texts", "peers_of"]
