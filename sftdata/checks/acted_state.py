@@ -35,12 +35,13 @@ _HEDGE = re.compile(HEDGE.pattern + "|" + WILL_ZH + "|" + CONDITION_ZH + "|" + P
 _PRONOUN = re.compile(r"\s*(?:它|他|她|这|那|一下|一次|\b(?:it|this|that|them|once|again)\b)", re.I)
 
 
-def _bare_repeat(clause: str, rest: str, verb: str) -> bool:
+def _bare_repeat(clause: str, rest: str, verb: str, values: list[str]) -> bool:
     """``勾选成功``: the clause opens with the decision's own verb and follows it with a word or two that is no
-    object (not a pronoun, nothing quoted, four characters at most)."""
+    object (not a pronoun, nothing quoted, not the call's value, four characters at most)."""
     bare = rest.strip(" 了啦。.!！")
     return (normalize(clause).strip().startswith(normalize(verb)) and 0 < len(bare) <= 4
-            and not _PRONOUN.match(bare) and not re.search(r"[“\"'‘「]", bare))
+            and not _PRONOUN.match(bare) and not re.search(r"[“\"'‘「]", bare)
+            and not any(normalize(bare) == normalize(v) for v in values))
 
 
 def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str | None:
@@ -48,9 +49,11 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
     verb = decision.after_verb[:len(decision.after_verb) - len(decision.rest)].strip() if decision.rest else ""
     short_verb = verb if verb and (len(verb) <= 4 or re.fullmatch(r"[A-Za-z]+", verb)) else ""
-    words = [str(params.get(k)) for k in ("text", "value") if params.get(k)] + ([short_verb] if short_verb else [])
+    values = [str(params.get(k)) for k in ("text", "value") if params.get(k)]
+    words = values + ([short_verb] if short_verb else [])
     acting = [c.span for c in action_clauses(text)  # a clause that repeats the verb without an object is a state
-              if not (short_verb and c.span[0] >= decision.span[1] and _bare_repeat(c.clause, c.rest, short_verb))]
+              if not (short_verb and c.span[0] >= decision.span[1]
+                      and _bare_repeat(c.clause, c.rest, short_verb, values))]
     start = decision.span[1]
     for m in _CLAUSE.finditer(text, start):
         at = (m.start(), m.end())
@@ -68,4 +71,30 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
     return None
 
 
-__all__ = ["acted_state"]
+# a field said to hold a value now: "the Email box now shows jane@…", "框里已经是 blue mugs"
+_HOLDS = re.compile(r"\b(?:now\s+)?(?:shows?|showing|reads?|displays?|contains?|holds?|has)\b|\bfilled(?: in)? with\b"
+                    r"|(?:里|中|上)(?:现在)?(?:已经)?(?:是|有|显示)|显示(?:着|为|的是)?|已(?:经)?填(?:好|上|入)?", re.I)
+_SENTENCE_PART = re.compile(r"(?:[^，,；;。!！?？—–\n.]|\.(?!\s|$))+")  # a value's own dots (jane@example.com) stay
+_TYPED_NOW = re.compile(r"\b(?:typed|entered|filled) (?:it|that|this|the \w+)\b|(?:输|填|打)好了", re.I)
+
+
+def typed_state_before(text: str, decision: Decision, function: dict[str, Any], shown: list[str]) -> str | None:
+    """A clause before the decision that tells the field already holding the value the call types, when the screen
+    shows that value nowhere (``the Email address box now shows jane@example.com`` before ``Action: type …``): the
+    state after the action, told ahead of it; ``shown``: the screen's texts (normalised)."""
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    value = str(params.get("text") or "")
+    if function.get("name") not in ("type", "input") or not value.strip() \
+            or any(normalize(value) in t for t in shown):
+        return None
+    for m in _SENTENCE_PART.finditer(text, 0, decision.span[0]):
+        clause = m.group()
+        at = normalize(clause).find(normalize(value))
+        if at < 0 or _HEDGE.search(mask_quotes(clause)) or not said_as_word(value, clause, shortest=4, shortest_cjk=2):
+            continue
+        if _HOLDS.search(normalize(clause)[:at]) or _TYPED_NOW.search(text[max(0, m.start() - 40):m.start()]):
+            return clause.strip()
+    return None
+
+
+__all__ = ["acted_state", "typed_state_before"]

@@ -56,7 +56,7 @@ _CHANGE = re.compile(
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
-    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|inside|in there"
+    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|(?<!\bone )(?<!\bones )inside|in there"
     r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?"
     r"|confirmed|booked|submitted|returns? (?:me |us )?to|goes back to|leads? (?:me |us )?to)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
@@ -72,7 +72,7 @@ _ACCOUNTED = re.compile(
     + r"|^\s*(?:看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|就行|即可|就好"
-      r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
+      r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|稳妥|比较稳|保险|靠谱|省事|省心|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
       r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|full-width|half-width|punctuation"
       r"|comma|spelling|spelled|capitali[sz]ed|lower-?case|upper-?case|enough|good|better|best|cheaper|cheapest"
@@ -97,7 +97,7 @@ _FILLER_EN = frozenset((
     "click tap tag badge price january february march april may june july august september october november december "
     # relation and place words of an apposition that singles the target out (the one between X and Y, the title
     # link in the upper part of the list, the one dated …)
-    "between among amid beneath underneath within alongside part half portion grid tile cell slot spot "
+    "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
     "dated priced titled labeled rated tagged captioned numbered sized").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from ..model import Step
-from .calls import CJK, CJK_CLASS, element_label, normalize, target_element
+from .calls import CJK, CJK_CLASS, element_label, grammar_word, normalize, target_element
 from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
 from .neighbours import neighbours
 from .ruled_out import CONTRAST
@@ -78,7 +78,7 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        said = _named(normalize(decision.rest), others, values)
+        said = [n for n in _named(normalize(decision.rest), others, values) if not grammar_word(n, decision.rest)]
     fields_elsewhere = {t for e in elsewhere if is_field(e) for t in element_texts(e)}
     field = _field_problem(decision, name, own, fields_elsewhere)
     if field:

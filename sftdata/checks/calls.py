@@ -72,6 +72,23 @@ def normalize(text: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
 
 
+# English words of grammar, not names: a later page's "About" link is not what "the goal is about Maple Street"
+# says, nor a "From" field what "pick Business from the Cabin dropdown" names
+FUNCTION_WORDS = frozenset("about above after again along among around below before behind beside between beyond "
+                           "during every first from into never onto other over since still their there these those "
+                           "though through under until where which while with within without would could should"
+                           .split())
+
+
+def grammar_word(name: str, text: str) -> bool:
+    """``name`` (lower case) is a word of grammar (:data:`FUNCTION_WORDS`) that ``text`` writes in lower case only.
+
+    >>> grammar_word("about", "the goal is about Maple Street"), grammar_word("from", "Tap From, then type")
+    (True, False)
+    """
+    return name in FUNCTION_WORDS and not re.search(rf"\b(?:{name[:1].upper()}{name[1:]}|{name.upper()})\b", text)
+
+
 GROUNDING_PREFIX = 24
 
 

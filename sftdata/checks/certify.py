@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Episode
-from .acted_state import acted_state
+from .acted_state import acted_state, typed_state_before
 from .after_decision import doubts
 from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
@@ -55,6 +55,7 @@ from .decision import stated_decision
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
 from .ruled_out import unruled
+from .screen_text import screen_texts
 from .spoken_calls import spoken_calls
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
@@ -96,15 +97,22 @@ class Certification:
         return self.reasons[0].code if self.reasons else ""
 
 
+_NUMBERED = re.compile(r"\s*#\d+\s*$")  # a result's number after its name (Travel show daily #13)
+
+
 def _names_said(text: str, step) -> tuple[str, ...]:
-    """The target's label and the screen's longer names (two words or more) as ``text`` writes them, in any case:
-    a name (Quick show max #13, organic show pro #13) is not a verb."""
+    """The target's label and the screen's longer names (two words or more), with or without a result's number
+    after them, as ``text`` writes them, in any case: a name (Quick show max #13, organic show pro #13) is not a
+    verb, nor a statement."""
     target = target_element(step)
     labels = {element_label(target)} if target is not None else set()
     labels |= {element_label(e) for e in step.elements if len(element_label(e) or "") >= 8
                and " " in element_label(e).strip()}
+    labels |= {_NUMBERED.sub("", x) for x in labels if x and _NUMBERED.search(x)}  # #13, Travel show daily
     out = []
     for label in sorted(filter(None, labels), key=len, reverse=True):
+        if len(label.strip()) < 4:
+            continue
         m = _label_pattern(label).search(text)
         if m:
             out.append(m.group())
@@ -196,7 +204,8 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named)
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
-        state = acted_state(text, decision, function)
+        state = acted_state(text, decision, function) or typed_state_before(text, decision, function,
+                                                                             screen_texts(step))
         if state:
             reasons.append(Reason("acted_element_state", f"“{state[:60]}” tells the acted-on element as changed"))
         after = text[decision.span[1]:]

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import Episode
-from .calls import CJK_CLASS, normalize
+from .calls import CJK_CLASS, grammar_word, normalize
 from .decision import quotes_in
 from .screen_text import PRICE as _PRICE, element_texts, screen_texts
 
@@ -151,7 +151,8 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
                                                                       and _long_enough(q)))
                          and not _is_known(q, known)), None)
             if word is None:
-                word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)), None)
+                word = next((n for n in _names(label) if _flat(n) in body and not _is_known(n, known)
+                             and not grammar_word(n, text)), None)
             if word is None and (m := _COUNTER.fullmatch(label)) and re.search(
                     rf"(?<!\d){m.group(1)}\s*(?:/|of|out of)\s*{m.group(2)}(?!\d)"
                     rf"|(?<!\d){m.group(2)}\s*张(?:照片)?(?:里|中)的?第\s*{m.group(1)}\s*张"  # 30 张里的第 1 张
@@ -187,7 +188,8 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
             for m in _TOKEN.finditer(label):
                 word = m.group().lower()
                 cjk = _CJK.match(word) is not None
-                if word in seen or (not cjk and len(word) < MIN_TOKEN_LATIN) or _is_known(word, known):
+                if word in seen or (not cjk and len(word) < MIN_TOKEN_LATIN) or _is_known(word, known) \
+                        or grammar_word(word, text):
                     continue
                 if (word in body) if cjk else (word in said):
                     seen.add(word)

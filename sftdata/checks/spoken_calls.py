@@ -5,7 +5,8 @@ decision) read them as they read a spoken ``Action:`` line:
   (parsed by Python's own parser: keyword and positional arguments, either quotation mark);
 - an action object in JSON: ``{"action": "click", "target": "删除"}``, ``{"action_type": "type", "text": "hi"}``,
   ``{"name": "swipe", "arguments": {"direction": "up"}}`` (parsed by the json module);
-- ``<think>`` … ``</think>`` tags, which become line breaks.
+- ``<think>`` … ``</think>`` tags, which become line breaks;
+- spaces a hurried Chinese note uses as commas (:mod:`sftdata.checks.clause_gaps`).
 
 A line it cannot say (an unknown function, a target given by coordinates only, an expression) stays as written.
 """
@@ -15,6 +16,7 @@ import ast
 import json
 import re
 
+from .clause_gaps import spaced_clauses
 from .quoting import quote
 
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
@@ -149,6 +151,7 @@ def spoken_calls(text: str) -> str:
     >>> spoken_calls('{"action": "press_home", "reason": "回到桌面"}')
     'press home — 回到桌面'
     """
+    text = spaced_clauses(text)
     if not isinstance(text, str) or not ("(" in text or "{" in text or "<" in text):
         return text
     text = _THINK.sub("\n", text)

@@ -140,13 +140,14 @@ def type_city(text: str) -> Certification:
 
 
 def test_a_quoted_value_that_differs_from_the_typed_one_is_not_certified():
-    got = type_city("Put 'Lyon, France' in the City box.")  # no verb the decision reader knows: the value alone would have grounded it
+    got = type_city("Pop 'Lyon, France' in the City box.")  # no verb the decision reader knows: the value alone would have grounded it
     assert got.outcome == "unsure"
     assert "other_value_quoted" in {r.code for r in got.reasons}
 
 
 def test_a_differing_quoted_value_after_a_typing_verb_is_still_rejected():
     assert type_city("Enter 'Lyon, France' in the City box.").outcome == "rejected"
+    assert type_city("Put 'Lyon, France' in the City box.").outcome == "rejected"  # put 'X' into: a typing verb
 
 
 @pytest.mark.parametrize("text", ["Enter 'Lyon' in the City box.", "在 City 框里输入“Lyon”。"])
