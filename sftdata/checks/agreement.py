@@ -210,7 +210,8 @@ def _without_aside(said: str) -> list[str]:
     return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]
 
 
-_APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"
+_APP_NAMED = re.compile(r"(?:打开|启动|运行)\s*(?!(?:这个|那个|这|那|它|该|此)\s*(?:应用|App|APP|app|软件))"
+                        r"(?P<zh>[^，,。“”「」\s][^，,。“”「」]{0,15}?)\s*(?:应用|App|APP|app|软件)"
                         r"|\b(?:open|launch|start)\s+(?:the\s+)?(?!(?:that|this|it|its|your|my)\s+app\b)(?P<en>[A-Za-z0-9][\w .&'-]{0,24}?)\s+app\b", re.I)
 
 

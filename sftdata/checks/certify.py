@@ -52,6 +52,7 @@ from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .conflict import call_evidence
 from .decision import stated_decision
+from .finger import sought_direction
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
 from .ruled_out import unruled
@@ -213,6 +214,12 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         if later:
             reasons.append(Reason("later_screen_text", f"“{later[0][:40]}”, said after the decision, is shown only "
                                   "on a later screen"))
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+    way = str(params.get("direction") or "").lower()
+    sought = sought_direction(decided[0]) if decided is not None and function.get("name") == "swipe" else None
+    if sought and way in ("up", "down") and sought != way:  # scroll up; the row is further down: which way?
+        reasons.append(Reason("direction_against_place", f"the text looks for something the {way} swipe moves "
+                              "away from"))
     if decided is not None and not missing:  # positive evidence for the rest of the text (pass 9)
         reasons += [Reason(code, detail) for code, detail in doubts(decided[0], decided[1], episode, index, function)]
     for name, value in readable.items():  # an action object's keys (action_type) are no names of the screen

@@ -63,6 +63,31 @@ def finger_direction(clause: str) -> str | None:
     return None
 
 
+_SOUGHT_BELOW = re.compile(r"\b(?:further|farther|lower) down\b|更下面|更靠下|下面还有|下方还有|后面还有", re.I)
+_SOUGHT_ABOVE = re.compile(r"\b(?:further|farther|higher) up\b|\bback (?:at|to|near) the top\b|更上面|更靠上"
+                           r"|上面还有|上方还有|回到顶部|回到最上面", re.I)
+_RETURN = re.compile(r"\bback (?:up|down)\b|\bgo(?:ing)? back\b|往回|回去|退回", re.I)
+_DENIED_BEFORE = re.compile(r"(?:\b(?:nothing|no|not|none)\b|没|不)[^.。;；,，]{0,20}$", re.I)  # nothing better further down
+
+
+def sought_direction(text: str) -> str | None:
+    """The finger direction that brings into view where ``text`` says the thing sought is: further down, up;
+    higher up, down; None when it says neither or both (the check of a swipe said in view words, whose direction
+    two conventions read either way).
+
+    >>> sought_direction("Keep scrolling; Airplane mode might be further down"), sought_direction("上面还有几款")
+    ('up', 'down')
+    """
+    masked = mask_quotes(text)
+    if _RETURN.search(masked):
+        return None  # further down it only gets pricier, so scroll back up: where it was, not where it is
+
+    def said(pattern: re.Pattern[str]) -> bool:
+        return any(not _DENIED_BEFORE.search(masked[:m.start()]) for m in pattern.finditer(masked))
+    below, above = said(_SOUGHT_BELOW), said(_SOUGHT_ABOVE)
+    return None if bool(below) == bool(above) else "up" if below else "down"
+
+
 GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen|feed|手指|内容|页面|列表)[^()（）]{0,24}?"
                    r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,16}[)）]"
                    r"|(?:—|–|--|\s-\s)\s*(?:the\s+|my\s+)?(?:finger|手指)\s*(?:moves?|moving|goes|going|travels|slides|往|向|朝)?\s*"

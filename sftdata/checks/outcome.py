@@ -94,6 +94,7 @@ _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
+_STATE_RESULT = re.compile(r"(?:stays?|remains?|looks?|keeps?)\b", re.I)  # the page stays the same afterwards: a state
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
@@ -196,10 +197,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
         if re.fullmatch(r"\s*(?:there|here|in it|into it|on it)\s*", clause, re.I):
             continue  # enter Maple Street there: the field named before, not a statement
-        if result and _LATER_END.search(clause):
-            continue  # Denver goes into To afterwards: a plan told as the order of things
+        if result and _LATER_END.search(clause) and not _STATE_RESULT.match(result.group()):
+            continue  # Denver goes into To afterwards: a plan told as the order of things (not: the page stays …)
         grammar = _grammar(clause)
-        if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", grammar[:result.start()]))) or _BELOW.search(clause)
+        if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", grammar[:result.start()])))
+                or (_BELOW.search(clause) and not HEDGE.search(clause))  # it's probably further down: a guess
                 or (not _HEDGED.search(grammar) and not _CURRENT.search(clause)
                     and (_STATEMENT.search(clause) or _subject_predicate(clause)))):
             return text[m.start():m.end()].strip(" .。")
@@ -272,7 +274,7 @@ def ungrounded_names(text: str, episode: Episode, index: int, extra: list[str] =
 _ORDINAL_EN = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
 _RUN_POSITION = re.compile("|".join((
     rf"(?<![上下这那前后每同进再退])(?<!第\s){ZH_NUM}{ZH_STEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
-    rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"(?<![第上下这那前后每同进再退])(?<!第\s)(?<![\d.])(?:\d{{1,2}}|[三四五六七八九十]{{1,3}}){ZH_STEP}(?![\d])", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
+    rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"(?<![第上下这那前后每同进再退])(?<!第\s)(?<![\d.])(?:\d{{1,2}}|[三四五六七八九十]{{1,3}}){ZH_STEP}(?![\d])", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)(?:[^，,。]{{0,4}}?(?:结束|走完|做完|完成|搞定))?", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
     rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
     r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:steps|actions|moves)\b",
     r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b",

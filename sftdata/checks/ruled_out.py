@@ -95,6 +95,7 @@ _AFTER = re.compile(
     r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的", re.I)
 _CLAUSE_START = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)")
 _LIMIT = 48  # a ruling-out reaches at most this far
+_RELATIVE = re.compile(r",\s*(?:which|that|whose)\b")  # a relative clause goes on naming what is ruled out
 
 
 def _protected(text: str, labels: Iterable[str]) -> list[tuple[int, int]]:
@@ -116,6 +117,8 @@ def ruled_out_spans(text: str, labels: Iterable[str] = ()) -> list[tuple[int, in
                 or _BEFORE_GUARD.search(text[max(0, m.start() - 12):m.start()]):
             continue
         stop = _SCOPE_END.search(text, m.end() + (1 if text[m.end():m.end() + 1].isspace() else 0))
+        if stop and _RELATIVE.match(text, stop.start()):  # not the top one, which belongs to #12: the same thing
+            stop = _SCOPE_END.search(text, _RELATIVE.match(text, stop.start()).end())
         end = min(stop.start() if stop else len(text), m.end() + _LIMIT)
         if stop and stop.start() == m.end():  # 不用，… / not, …: nothing ruled out
             continue

@@ -20,17 +20,27 @@ from .clause_gaps import spaced_clauses
 from .quoting import quote
 
 # a line that is a call with keyword or quoted arguments: ``Action: click(target_element='Bluetooth')``, ``type(text="hi")``
-_CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*)?)`?"
-                        r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*|[，,;；—–].*)?)$", re.I | re.M)
+_CALL_LINE = re.compile(r"^(?P<head>[ \t]*(?:[-*•>]\s*)?(?:\**(?:Action|操作|动作)\**\s*[:：]\s*\**\s*"
+                        r"|[^\n(){}`]*?[:：]\s*)?)`?"  # Action: …, or a sentence ending in a colon (…, so: press_home())
+                        r"(?P<call>[A-Za-z_]+\s*\(.*?\)|\{.*\})`?(?P<tail>\s*[.。]?[ \t]*(?://.*|#.*|[，,;；—–].*)?)$", re.I | re.M)
 _OBJECT = re.compile(r"\{(?:[^{}\n]|\{[^{}\n]*\})*\}")  # a JSON object within a line (one level of nesting)
 _THINK = re.compile(r"[ \t]*</?think>[ \t]*\n?", re.I)
 _SPOKEN = {"click": "tap", "tap": "tap", "long_press": "long-press", "longpress": "long-press", "type": "type",
-           "input": "type", "select": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
+           "input": "type", "fill": "type", "input_text": "type", "type_text": "type", "select": "select",
+           "select_option": "select", "open_app": "open", "launch": "open", "swipe": "swipe",
            "scroll": "scroll", "press_back": "press back", "back": "press back", "go_back": "press back",
-           "press_home": "press home", "home": "press home", "done": "done", "finish": "done", "wait": "wait"}
-_TARGET_KEYS = ("target_element", "element", "target", "label", "name")
-_TEXT_KEYS = ("text", "content", "value", "option")
-_APP_KEYS = ("app_name", "app", "package")
+           "press_home": "press home", "home": "press home", "done": "done", "finish": "done", "wait": "wait",
+           # an object written in Chinese: {"动作": "点击", "目标": "…"}
+           "点击": "tap", "点按": "tap", "轻触": "tap", "长按": "long-press", "输入": "type", "选择": "select",
+           "打开": "open", "打开应用": "open", "启动": "open", "滑动": "swipe", "滚动": "scroll", "返回": "press back",
+           "回到桌面": "press home", "主页": "press home", "完成": "done", "结束": "done", "等待": "wait"}
+_TARGET_KEYS = ("target_element", "element", "target", "label", "name", "field", "select", "目标", "对象", "元素", "控件")
+_TEXT_KEYS = ("text", "content", "value", "option", "文本", "内容", "选项")
+_APP_KEYS = ("app_name", "app", "package", "应用")
+_KEYS_ZH = {"动作": "action", "操作": "action", "方向": "direction", "原因": "reason", "理由": "reason",
+            "备注": "note", "说明": "note", "思考": "thought"}
+_DIRECTIONS_ZH = {"上": "up", "下": "down", "左": "left", "右": "right", "向上": "up", "向下": "down", "向左": "left",
+                  "向右": "right"}
 
 
 def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
@@ -57,7 +67,9 @@ def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
 def _json_args(obj: dict) -> tuple[str, list[str], dict[str, str]] | None:
     """(action, [], fields) of an action object (a JSON object, parsed), None otherwise."""
     nested = next((obj[k] for k in ("arguments", "parameters", "args", "params") if isinstance(obj.get(k), dict)), {})
-    fields = {str(k).lower(): v for k, v in {**obj, **nested}.items()}
+    fields = {_KEYS_ZH.get(str(k), str(k).lower()): v for k, v in {**obj, **nested}.items()}
+    if isinstance(fields.get("direction"), str):
+        fields["direction"] = _DIRECTIONS_ZH.get(fields["direction"].strip(), fields["direction"])
     name = next((fields.pop(k) for k in ("action", "action_type", "function", "name", "type")
                  if isinstance(fields.get(k), str) and fields[k].lower() in _SPOKEN), None)
     if name is None and len(fields) == 1 and next(iter(fields)) in _SPOKEN:  # {"click": "Dark theme"}
@@ -69,7 +81,8 @@ def _json_args(obj: dict) -> tuple[str, list[str], dict[str, str]] | None:
     return name.lower(), [], {k: str(v) for k, v in fields.items() if isinstance(v, (str, int, float))}
 
 
-_ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "why", "rationale", "note", "comment")
+_ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "why", "rationale", "note", "comment",
+               *(k for k, v in _KEYS_ZH.items() if v in ("reason", "note", "thought")))
 
 
 def _asides(obj: dict) -> list[str]:
@@ -158,7 +171,7 @@ def spoken_calls(text: str) -> str:
 
     def say(m: re.Match[str]) -> str:
         words = _words(m.group("call"))
-        tail = m.group("tail").replace("//", "—", 1)  # a comment after the call: an aside
+        tail = re.sub(r"^(\s*)(?://|#)", r"\1—", m.group("tail"), count=1)  # a comment after the call: an aside
         return m.group("head") + words + tail if words else m.group()
     text = _CALL_LINE.sub(say, text)
 

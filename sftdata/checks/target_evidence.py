@@ -30,7 +30,7 @@ from .grid import grid_cell
 from .screen_places import at_place, screen_places, whole_places
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
-from .target_group import card_of, group_of, in_front, own_texts, peers_of
+from .target_group import card_of, group_of, in_front, inside, own_texts, peers_of
 
 
 @dataclass(frozen=True)
@@ -312,6 +312,16 @@ def _without_words(said: str, label: str) -> str:
     return said
 
 
+def _without_cjk_parts(said: str, label: str) -> str:
+    """``said`` without any run of two or more CJK characters that ``label`` holds."""
+    for run in _CJK_RUN.findall(label):
+        for size in range(len(run), 1, -1):
+            for i in range(len(run) - size + 1):
+                if run[i:i + size] in said:
+                    said = said.replace(run[i:i + size], " ")
+    return said
+
+
 def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     """(the target's evidence, its score, the best score of another element, the best score another element's
     words alone give) for ``said``."""
@@ -351,6 +361,15 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         for e in card:  # the card's words are the target's here, not a rival's
             scores.pop(id(e), None)
             named.pop(id(e), None)
+    theirs = unshared  # a rival control weighs with its own card, as the target does (the 华为 one at ¥39), by the
+    for text in [label] + card_texts:  # words the target's card does not share (商品图 of 商品图片 neither)
+        theirs = _without_cjk_parts(_without_words(theirs, text), text)
+    controls = peers + [target]
+    for peer in peers:
+        if id(peer) in scores and not peer.contains(point):
+            rival_card = [e for e in card_of(step, peer, visible, peer.center)  # its texts, not a control's copy
+                          if not any(inside(e, c) or inside(c, e) for c in controls)]
+            scores[id(peer)] += _score(theirs, [t for e in rival_card for t in element_texts(e)])[0]
     cell = grid_cell(said, peers) if len(peers) >= 4 else None
     rank = said_rank(said) if cell is None else None  # 第三行中间那张 is a cell of the grid, not the third photo
     if cell is not None and cell[1] is not None:
@@ -378,6 +397,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         for e in visible:
             if id(e) in scores and at_place(e, step, xs, ys):
                 scores[id(e)] += 3
+    card_role = False
     for pattern, fits in _ROLE_RE:
         m = pattern.search(said)
         if not m:
@@ -385,10 +405,13 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         if any(fits(e) for e in group):
             total += 3
             evidence.append(Evidence("role", m.group()))
+        elif any(fits(e) for e in card if e not in peers):
+            card_role = True  # its title link, of an Apply button's card: the card's other control is named
         for e in visible:
             if id(e) in scores and fits(e):
                 scores[id(e)] += 3
-    return evidence, total, max(scores.values(), default=0), max(named.values(), default=0)
+    rival = max(scores.values(), default=0)
+    return evidence, total, max(rival, total) if card_role else rival, max(named.values(), default=0)
 
 
 __all__ = ["Evidence", "head_names_other", "is_field", "name_score", "names_rival", "said_rank", "target_evidence",

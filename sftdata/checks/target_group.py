@@ -29,11 +29,13 @@ def group_of(step: Step, target: Element, visible: list[Element]) -> list[Elemen
                        and e.area <= 0.25 * step.screenshot.width * step.screenshot.height]
 
 
-def card_of(step: Step, target: Element, visible: list[Element]) -> list[Element]:
-    """The elements of the target's card: inside the smallest box around the tapped point that is larger than the
-    target and under a quarter of the screen; else (a flat list) the short texts beside a tall target and the
-    subtitle right under it (``Sound & vibration`` over ``Volume, haptics, Do Not Disturb``)."""
-    point = step.action.point or target.center
+def card_of(step: Step, target: Element, visible: list[Element],
+            point: tuple[float, float] | None = None) -> list[Element]:
+    """The elements of the target's card: inside the smallest box around the tapped point (``point``, when given:
+    another element's card) that is larger than the target and under a quarter of the screen; else (a flat list)
+    the short texts beside a tall target and the subtitle right under it (``Sound & vibration`` over ``Volume,
+    haptics, Do Not Disturb``)."""
+    point = point or step.action.point or target.center
     screen = step.screenshot.width * step.screenshot.height
     boxes = [e for e in step.elements if e.contains(point) and target.area < e.area <= 0.25 * screen]
     if boxes:
