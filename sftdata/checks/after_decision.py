@@ -42,6 +42,7 @@ from .finger import GLOSS
 from .future_text import known_texts
 from .hedges import CONDITION_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
+from .plan_lists import later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
@@ -106,7 +107,7 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
               "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排",
               "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
               "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好")
-_FILLER_CHARS = set("的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
+_FILLER_CHARS = set("它的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
@@ -114,8 +115,8 @@ _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边�
 
 
 # said after the decision: once this step's action is done, a state of the screen
-_AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:after|once)\s+(?:the|this|that|my|it)\b(?:\s+(?:swipe|scroll|tap|click|press"
-                          r"|step|action|long[- ]press|input))?\s+[^.;]{0,60}?\b(?:is|are|sits|sit|shows?|appears?|lands?|reads?"
+_AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:(?:after|once)\s+(?:the|this|that|my|it)\b(?:\s+(?:swipe|scroll|tap|click|press"
+                          r"|step|action|long[- ]press|input))?|afterwards,?|after that,?)\s+[^.;]{0,60}?\b(?:is|are|sits|sit|shows?|appears?|lands?|reads?"
                           r"|stays?|becomes?|comes? into view|moves? up|moves? down)\b", re.I)
 
 
@@ -227,6 +228,8 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
     for at, clause in _clauses(text, decision.span[1]):
+        if later_item(text, at, decision.span[0]) and first_verb(mask_quotes(clause)) is not None:
+            continue  # 2. State 选 Texas: a later step of a numbered plan
         if not clause_accounted(clause, blob, phrases) and not (planned and not _CHANGE.search(normalize(clause))):
             return clause.strip(" .。")
         planned = (planned or bool(_PLAN.search(clause))) and not _SENTENCE_END.search(text, at + len(clause),

@@ -10,6 +10,8 @@ so does any space inside a quotation.
 '按返回，回到耳机列表了，底栏购物车显示2件'
 >>> spaced_clauses("选联想词里的 双肩包 热卖 那条")
 '选联想词里的 双肩包 热卖 那条'
+>>> spaced_clauses("bt row upper left says off  tap it")
+'bt row upper left says off, tap it'
 """
 from __future__ import annotations
 
@@ -49,11 +51,29 @@ def _spaced_line(line: str) -> str:
     return "".join(out) + line[last:]
 
 
+_WIDE_GAP = re.compile(r"(?<=[^\s)}\]:：])[ \t]{2,}(?=[^\s#/\-—–])")  # bt row says off  tap it (not a call's comment)
+
+
+def _wide_gaps(line: str) -> str:
+    """A run of spaces before a clause that opens with an action verb (``search field top centre  tap it``) is a
+    comma, in any language."""
+    masked = mask_quotes(line)
+    out, last = [], 0
+    for m in _WIDE_GAP.finditer(masked):
+        verb = first_verb(masked[m.end():])
+        if verb is not None and _ADVERBS.fullmatch(masked[m.end():m.end() + verb[0]].strip()) is not None \
+                and not _NOUN_GOES_ON.search(masked[:m.start()]):
+            out += [line[last:m.start()], ", "]
+            last = m.end()
+    return "".join(out) + line[last:]
+
+
 def spaced_clauses(text: str) -> str:
-    """``text`` with each space that separates two clauses of a Chinese line without punctuation made a comma."""
-    if not isinstance(text, str) or not _GAP.search(text):
+    """``text`` with each space that separates two clauses of a Chinese line without punctuation made a comma, and
+    each run of spaces before a clause of its own."""
+    if not isinstance(text, str) or not (_GAP.search(text) or _WIDE_GAP.search(text)):
         return text
-    return "\n".join(_spaced_line(line) for line in text.split("\n"))
+    return "\n".join(_spaced_line(_wide_gaps(line)) for line in text.split("\n"))
 
 
 __all__ = ["spaced_clauses"]

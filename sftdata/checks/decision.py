@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from .calls import CJK_CLASS
 from .finger import finger_direction, finger_gloss  # noqa: F401 (read with the decision)
+from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 from .ruled_out import NEGATED_BEFORE
 
@@ -293,7 +294,8 @@ def stated_decision(text: str) -> Decision | None:
         return None
     strong = [c for c in candidates if c.strong and not c.purpose]
     marked = [c for c in candidates if c.marked and not c.purpose]
-    chosen = (strong or marked or candidates[-1:])[0]
+    planned = planned_item(text, [c.offset for c in candidates])  # 1. 输入 … 2. 点 Search: the plan's first item
+    chosen = (strong or ([candidates[planned]] if planned is not None else []) or marked or candidates[-1:])[0]
     at = candidates.index(chosen)
     if at + 1 < len(candidates) and candidates[at + 1].after_dash and candidates[at + 1].verb == "swipe":
         chosen = candidates[at + 1]  # Let me go back one — swipe right: the dash says how
