@@ -70,7 +70,7 @@ _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" 
 # history, the goal, a ruling-out, the manner of the action, a judgement
 _ACCOUNTED = re.compile(
     _EXCUSE.pattern
-    + r"|^\s*(?:要(?![是不])|需要|看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
+    + r"|^\s*(?:要(?![是不])|需要|拉回|推回|拖回|看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|就行|即可|就好"
       r"|也就是|即|对应|格式|原样|一致|全角|半角|合适|划算|便宜|贵|好挑|稳妥|比较稳|保险|靠谱|省事|省心|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
@@ -82,7 +82,7 @@ _ACCOUNTED = re.compile(
       r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
 _HEADING = re.compile(r"^\s*[-*•>\d.)#]*\s*\**\s*(?:action|reasoning|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
-                      r"|goal|step \d+|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步)\s*\**\s*$", re.I)
+                      r"|goal|step \d+|reason|why|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步|理由|原因)\s*\**\s*$", re.I)
 
 # words a description may use besides the screen's own: places, kinds of control, function words
 _FILLER_EN = frozenset((
