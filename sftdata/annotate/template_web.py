@@ -133,7 +133,8 @@ def target_description(step: Step) -> str:
 
 def _card_title(step: Step, element: Element) -> str | None:
     """The title of the card holding ``element`` when other visible controls share its label (six "Add to cart"
-    buttons, one per result): the first labelled text of the smallest box around it, which the page shows."""
+    buttons, one per result): the first labelled text of the smallest box around it that no other element of the
+    page shares (not the "Flight photo" every card has)."""
     twins, _ = same_label(step, element)
     if len(twins) < 2:
         return None
@@ -143,11 +144,13 @@ def _card_title(step: Step, element: Element) -> str | None:
         return None
     box = min(boxes, key=lambda e: e.area)
     own = normalize(element_label(element))
-    for e in sorted(visible_elements(step), key=lambda e: (e.bounds[1], e.bounds[0])):
+    visible = visible_elements(step)
+    for e in sorted(visible, key=lambda e: (e.bounds[1], e.bounds[0])):
         label = SPACE.sub(" ", element_label(e)).strip()
         inside = box.contains(e.center) and e.area < box.area
+        shared = sum(normalize(element_label(x)) == normalize(label) for x in visible) > 1  # every card's "Flight photo"
         if (inside and len(label) >= 3 and normalize(label) != own and any(ch.isalpha() for ch in label)
-                and not PRICE.fullmatch(label) and not mark_words(label) and own not in normalize(label)):
+                and not PRICE.fullmatch(label) and not mark_words(label) and own not in normalize(label) and not shared):
             return label
     return None
 

@@ -134,3 +134,21 @@ def test_long_labels_and_texts_are_left_out_of_the_summary_never_cut():
 def test_template_is_deterministic():
     assert template_items(mind2web_like()) == template_items(mind2web_like())
     assert page() == page()
+
+
+def test_a_twin_button_is_named_by_its_cards_own_title_not_a_shared_photo_label():
+    from sftdata.annotate.template_web import target_description
+    from sftdata.model import Screenshot
+    shot = Screenshot("2" * 64, "w.png", 1280, 800)
+    elements = []
+    for i, title in enumerate(("Quiet flight #1", "Loud flight #2")):
+        top = 100 + 200 * i
+        elements += [Element(4 * i, (0, top, 1280, top + 180), tag="li", flags=("visible",)),
+                     Element(4 * i + 1, (10, top + 10, 110, top + 110), desc="Flight photo", tag="img", flags=("visible",)),
+                     Element(4 * i + 2, (130, top + 10, 600, top + 40), text=title, tag="a", flags=("visible", "clickable")),
+                     Element(4 * i + 3, (1100, top + 60, 1250, top + 100), text="Select", tag="button",
+                             flags=("visible", "clickable"))]
+    select = elements[7]
+    step = Step(0, shot, Action("click", element=select, point=select.center), elements=elements)
+    said = target_description(step)
+    assert "Loud flight #2" in said and "Flight photo" not in said, said
