@@ -30,6 +30,7 @@ from .grid import grid_cell
 from .screen_places import at_place, screen_places, whole_places
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
+from .label_words import without_label_parts, without_words
 from .target_group import card_of, group_of, in_front, inside, own_texts, peers_of
 
 
@@ -302,26 +303,6 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     return False
 
 
-_LABEL_WORD = re.compile(rf"[a-z0-9]{{3,}}|[{CJK_CLASS}]{{2,}}")
-
-
-def _without_words(said: str, label: str) -> str:
-    """``said`` without the words of ``label`` (its Latin words of 3+ characters, its CJK runs)."""
-    for word in sorted(set(_LABEL_WORD.findall(label)), key=len, reverse=True):
-        said = re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", " ", said)
-    return said
-
-
-def _without_cjk_parts(said: str, label: str) -> str:
-    """``said`` without any run of two or more CJK characters that ``label`` holds."""
-    for run in _CJK_RUN.findall(label):
-        for size in range(len(run), 1, -1):
-            for i in range(len(run) - size + 1):
-                if run[i:i + size] in said:
-                    said = said.replace(run[i:i + size], " ")
-    return said
-
-
 def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     """(the target's evidence, its score, the best score of another element, the best score another element's
     words alone give) for ``said``."""
@@ -345,7 +326,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     card_texts = [t for e in card if e not in peers for t in element_texts(e)]
     card_score, card_words = _score(unshared, card_texts)
     if any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
-        unshared = _without_words(unshared, label)  # a twin shares the name: the card's other words must tell
+        unshared = without_words(unshared, label)  # a twin shares the name: the card's other words must tell
         card_score, card_words = _score(unshared, card_texts)  # them apart (Samsonite 跑步鞋（¥3999 那一款）)
     own_label = normalize(element_label(target)).replace(" ", "")
     scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
@@ -363,7 +344,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
             named.pop(id(e), None)
     theirs = unshared  # a rival control weighs with its own card, as the target does (the 华为 one at ¥39), by the
     for text in [label] + card_texts:  # words the target's card does not share (商品图 of 商品图片 neither)
-        theirs = _without_cjk_parts(_without_words(theirs, text), text)
+        theirs = without_label_parts(theirs, text)
     controls = peers + [target]
     for peer in peers:
         if id(peer) in scores and not peer.contains(point):
