@@ -197,12 +197,15 @@ _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|i
                         r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 
 
+_ENOUGH_AFTER = re.compile(r"\s*(?:就行|即可|就好|就可以|就够了)(?:了|啦)?\s*[。.!！]?$")  # 输入 jazz 就行
+
+
 def _without_aside(said: str) -> list[str]:
     """``said`` less a trailing place word, and less a purpose after that place word (``06/06 there``, ``06/06
     there for June 6``, ``06/06 进去``), less where it goes (``Union Station goes into Starting point``): the place
     names the field and the purpose what the value means; what is left must still be the typed text whole. A
     purpose with no place word before it stays (``tickets for two``)."""
-    out = [_DEICTIC_AFTER.sub("", said)]
+    out = [_DEICTIC_AFTER.sub("", said), _ENOUGH_AFTER.sub("", said)]
     out += [said[:m.start()] for m in _GOES_INTO.finditer(said)]
     out += [said[:m.start()] for m in _ASIDE_AFTER.finditer(said)]
     out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)

@@ -135,7 +135,7 @@ _NEED_FIRST = re.compile(rf"(?<=[{CJK_CLASS}])(?:就?得|需要|必须|要)先(?
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*$")  # 往上滑之后，…点…: the clause that says when, not what
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
-_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)")
+_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
 _CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|到时候?|届时|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"

@@ -47,7 +47,7 @@ _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之�
                       r"|\b(?:previous(?:ly)?|a moment ago|just now|so far|last (?:step|time|tap)|before this)\b", re.I)
 _ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|就行|即可|就好|也就是|即|对应|这是|这就是"
                     r"|不同|别的|其他|另一个|因为|由于"
-                    r"|\b(?:task|goal|asks?|wants?|not|instead|rather|never|no need|i\.e\.|namely|that is"
+                    r"|\b(?:task|goal|asks?|wants?|(?-i:not)|instead|rather|never|no need|i\.e\.|namely|that is"  # not Do Not Disturb
                     r"|because|since|this is|that's|different|another|other)\b", re.I)
 _PURPOSE_ZH = re.compile(r"^\s*(?:看|查看|浏览|回到|返回|退出|进入|进去|打开|切换|把|让|使|将|找|寻找|调出|拉|露出|从|去|来|以|好|再|并|开始"
                          r"|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启|确认|提交|保存|收藏|加入|添加|删除|发送|完成|结束|回|进|留在|停在"
@@ -84,12 +84,12 @@ _NEXT_SCREEN = re.compile(r"(?:下一页|下一屏|下个页面|下一个页面|
 _ARROW = re.compile(r"->|→|=>|⇒")  # swipe right -> back on 1/30: what the arrow points to is the result
 _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b", re.I)  # the list then starts: no plan
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
-_AFTER = re.compile(r"^\s*[^，,。]{0,6}?(?:后|之后|以后)")  # 进去后开关在最上面: what comes after, not a purpose
+_AFTER = re.compile(r"^\s*(?:[^，,。]{0,6}?(?:后|之后|以后)|里面|里头)")  # 进去后开关在最上面, 里面 X 是 Off: what comes after
 _CONTENT = re.compile(rf"[A-Za-z{CJK_CLASS}0-9]{{2}}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
 _PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
-                            r"|next)\b|就在|它在|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
+                            r"|next)\b|its\s+(?:subtitle|caption|description|label|title)\b|就在|它在|它的(?:说明|副标题|标题|描述|文字)|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
                             r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
