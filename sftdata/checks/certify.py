@@ -164,6 +164,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     step = episode.steps[index]
     function = item["function"]
+    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
     # an agent's call or action object said in words, once for every reader below
     readable = {name: spoken_calls(item[name]) for name in ("reasoning",) + ITEM_FIELDS
                 if isinstance(item.get(name), str)}
@@ -199,7 +200,6 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         others = other_actions(text, function, decision)
         if others:
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
-        params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
         named = _names_said(text, step)
         outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named)
@@ -214,7 +214,6 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         if later:
             reasons.append(Reason("later_screen_text", f"“{later[0][:40]}”, said after the decision, is shown only "
                                   "on a later screen"))
-    params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
     way = str(params.get("direction") or "").lower()
     sought = sought_direction(decided[0]) if decided is not None and function.get("name") == "swipe" else None
     if sought and way in ("up", "down") and sought != way:  # scroll up; the row is further down: which way?
@@ -229,7 +228,6 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         for word in later_plans(value, episode, index):
             reasons.append(Reason("plan_names_later_screen", f"{name}: the plan names “{word}”, which only a later "
                                   "screen shows"))
-        params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         site = episode.meta.get("website")  # a web task names its site (Mind2Web's website field)
         names = [n for n in ungrounded_names(value, episode, index, [str(v) for v in params.values()]
                                              + ([site] if isinstance(site, str) else []))
