@@ -29,6 +29,7 @@ from ..model import Step
 from .agreement_target import before_contrast, leading_words, names_label, same_text, shorten, target_problem
 from .app_names import same_app
 from .calls import CJK_CLASS, normalize, target_element
+from .hedges import ENOUGH_ZH
 from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
 from .ruled_out import CONTRAST, unruled
 from .screen_text import element_texts, visible_elements
@@ -197,7 +198,7 @@ _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|i
                         r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 
 
-_ENOUGH_AFTER = re.compile(r"\s*(?:就行|即可|就好|就可以|就够了)(?:了|啦)?\s*[。.!！]?$")  # 输入 jazz 就行
+_ENOUGH_AFTER = re.compile(r"\s*(?:" + ENOUGH_ZH + r"|就可以|就够了)(?:了|啦)?\s*[。.!！]?$")  # 输入 jazz 就行
 
 
 def _without_aside(said: str) -> list[str]:

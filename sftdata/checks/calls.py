@@ -148,6 +148,8 @@ def mentions(haystack: str, needle: str) -> bool:
 
 
 CJK_CLASS = "\u3400-\u9fff"
+ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")} | {"两": 2}
+"""The Chinese numerals one to ten (``两`` is two), as numbers."""
 """The CJK ideographs (the unified block and extension A), for a character class: ``rf"[A-Za-z{CJK_CLASS}]"``."""
 CJK = re.compile(f"[{CJK_CLASS}]")
 """One CJK ideograph."""

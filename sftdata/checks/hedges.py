@@ -32,6 +32,8 @@ PURPOSE_ZH = r"以便|以免|为了|便于"
 CONDITION_ZH = r"如果|假如|要是|一旦"
 TRYING_ZH = r"看看|看是否|试试"
 LATER_ZH = r"然后|再|之后|接下来|稍后|下一步"
+ENOUGH_ZH = r"就行|即可|就好"
+"""Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
 
-__all__ = ["CONDITION_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH", "PURPOSE_ZH", "TRYING_ZH",
+__all__ = ["CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH", "PURPOSE_ZH", "TRYING_ZH",
            "WILL_ZH"]

@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 
 from ..model import Episode, Step
+from .calls import ZH_DIGITS
 from .decision import mask_quotes
 
-_ZH_NUM = {"零": 0, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_ZH_NUM = {"零": 0} | ZH_DIGITS
 _DIR = {"左": "left", "右": "right", "上": "up", "下": "down", "left": "left", "right": "right", "up": "up",
         "down": "down"}
 _SWIPE_ZH = re.compile(r"已(?:经)?(?:向|往)?([上下左右])?(?:滑动|滚动|翻动|翻)了?\s*(\d+|[零一两二三四五六七八九十])\s*(?:/\s*\d+\s*)?(?:次|张|页|遍)")

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 
 from ..model import Episode
-from .calls import CJK_CLASS, normalize
+from .calls import CJK_CLASS, ZH_DIGITS, normalize
 from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
 from .gui_terms import translations
-from .hedges import EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH
+from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH
 from .hindsight import EN_NUM, ZH_NUM, ZH_STEP
 from .screen_text import PRICE
 
@@ -45,7 +45,7 @@ _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
 _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"
                       r"|\b(?:previous(?:ly)?|a moment ago|just now|so far|last (?:step|time|tap)|before this)\b", re.I)
-_ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|就行|即可|就好|也就是|即|对应|这是|这就是"
+_ASIDE = re.compile(r"任务|目标|要求|题目|而不是|而非|不是|不要|不用|别|不必|无需|没必要|不需要|" + ENOUGH_ZH + r"|也就是|即|对应|这是|这就是"
                     r"|不同|别的|其他|另一个|因为|由于"
                     r"|\b(?:task|goal|asks?|wants?|(?-i:not)|instead|rather|never|no need|i\.e\.|namely|that is"  # not Do Not Disturb
                     r"|because|since|this is|that's|different|another|other)\b", re.I)
@@ -292,7 +292,7 @@ def run_position(text: str, index: int) -> str | None:
         said = m.group()
         number = re.search(r"\d+|[一二两三四五六七八九十]+", said)
         if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this", said, re.I):
-            value = int(number.group()) if number.group().isdigit() else _ZH_DIGITS.get(number.group())
+            value = int(number.group()) if number.group().isdigit() else ZH_DIGITS.get(number.group())
             ordinal = re.match(r"第|\d+(?:st|nd|rd|th)\b", said, re.I)  # 第 4 步, the 4th step: this step's own
             if value == (index + 1 if ordinal else index):  # a count: the actions done before this one
                 continue
@@ -303,7 +303,6 @@ def run_position(text: str, index: int) -> str | None:
     return None
 
 
-_ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")} | {"两": 2}
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
 
 

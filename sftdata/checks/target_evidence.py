@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import Element, Step
-from .calls import CJK_CLASS, element_label, normalize, target_element
+from .calls import CJK_CLASS, ZH_DIGITS, element_label, normalize, target_element
 from .grid import grid_cell
 from .screen_places import at_place, screen_places, whole_places
 from .gui_terms import translated
@@ -86,7 +86,6 @@ def name_score(said: str, label: str) -> tuple[int, str]:
     return score, " ".join(sorted(latin)) if latin else (label if cjk >= 2 else "")
 
 
-_ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
            "ninth": 9, "tenth": 10, "top": 1}
 _EN_NTH = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))"
@@ -109,10 +108,10 @@ def _number(word: str) -> int:
     if low[:-2].isdigit():
         return int(low[:-2])
     if low.startswith("十"):
-        return 10 + _ZH_NUM.get(low[1:], 0)
+        return 10 + ZH_DIGITS.get(low[1:], 0)
     if len(low) == 2 and low.endswith("十"):
-        return 10 * _ZH_NUM.get(low[0], 1)
-    return _ZH_NUM.get(low, 0)
+        return 10 * ZH_DIGITS.get(low[0], 1)
+    return ZH_DIGITS.get(low, 0)
 
 
 def said_rank(said: str) -> int | None:
