@@ -33,39 +33,47 @@ _OPEN_FRAME = re.compile(r"[把将在往给]")
 _NOUN_GOES_ON = re.compile(r"(?:的|那个|这个|那条|这条|那张|这张|那款|这款|那|这)$")  # 点底部中间的 加入购物车: one name
 
 
+def _commas(line: str, gap: re.Pattern[str], comma: str, ends_clause) -> str:
+    """``line`` with each ``gap`` (found outside quotations) that ``ends_clause(masked, match, last)`` says ends a
+    clause made ``comma``; ``last``: where the clause before the gap began."""
+    masked = mask_quotes(line)
+    out, last = [], 0
+    for m in gap.finditer(masked):
+        if ends_clause(masked, m, last):
+            out += [line[last:m.start()], comma]
+            last = m.end()
+    return "".join(out) + line[last:]
+
+
+def _chinese_gap_ends(masked: str, m: re.Match[str], last: int) -> bool:
+    left, right = masked[:m.start()], masked[m.end():]
+    if _OPEN_FRAME.search(masked[last:m.start()]) and first_verb(masked[last:m.start()]) is None:
+        return False  # 先把 State 选成 Texas, 在 City 里 输入: the frame's verb is still to come
+    verb = first_verb(right)
+    opens = ((verb is not None and _ADVERBS.fullmatch(right[:verb[0]]) is not None) or _OPENS.match(right)) \
+        and not _NOUN_GOES_ON.search(left)
+    return bool(_CLAUSE_END.search(left) or opens)
+
+
 def _spaced_line(line: str) -> str:
     if _PUNCTUATION.search(line) or len(_CJK.findall(line)) < len(_LATIN_WORD.findall(line)):
         return line
-    masked = mask_quotes(line)
-    out, last = [], 0
-    for m in _GAP.finditer(masked):
-        left, right = masked[:m.start()], masked[m.end():]
-        if _OPEN_FRAME.search(masked[last:m.start()]) and first_verb(masked[last:m.start()]) is None:
-            continue  # 先把 State 选成 Texas, 在 City 里 输入: the frame's verb is still to come
-        verb = first_verb(right)
-        opens = ((verb is not None and _ADVERBS.fullmatch(right[:verb[0]]) is not None) or _OPENS.match(right)) \
-            and not _NOUN_GOES_ON.search(left)
-        if _CLAUSE_END.search(left) or opens:
-            out += [line[last:m.start()], "，"]
-            last = m.end()
-    return "".join(out) + line[last:]
+    return _commas(line, _GAP, "，", _chinese_gap_ends)
 
 
 _WIDE_GAP = re.compile(r"(?<=[^\s)}\]:：])[ \t]{2,}(?=[^\s#/\-—–])")  # bt row says off  tap it (not a call's comment)
 
 
+def _wide_gap_ends(masked: str, m: re.Match[str], last: int) -> bool:
+    verb = first_verb(masked[m.end():])
+    return (verb is not None and _ADVERBS.fullmatch(masked[m.end():m.end() + verb[0]].strip()) is not None
+            and not _NOUN_GOES_ON.search(masked[:m.start()]))
+
+
 def _wide_gaps(line: str) -> str:
     """A run of spaces before a clause that opens with an action verb (``search field top centre  tap it``) is a
     comma, in any language."""
-    masked = mask_quotes(line)
-    out, last = [], 0
-    for m in _WIDE_GAP.finditer(masked):
-        verb = first_verb(masked[m.end():])
-        if verb is not None and _ADVERBS.fullmatch(masked[m.end():m.end() + verb[0]].strip()) is not None \
-                and not _NOUN_GOES_ON.search(masked[:m.start()]):
-            out += [line[last:m.start()], ", "]
-            last = m.end()
-    return "".join(out) + line[last:]
+    return _commas(line, _WIDE_GAP, ", ", _wide_gap_ends)
 
 
 def spaced_clauses(text: str) -> str:

@@ -14,26 +14,32 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from .calls import ZH_DIGITS
+
 _ITEM = re.compile(r"[ \t]*\(?(\d{1,2})[.)、）][ \t]*")
-_ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")}
 _NOW = re.compile(r"(?:现在|先|当前|这一步|本步)(?:做|执行|是|进行|来)?第\s*(\d{1,2}|[一二三四五六七八九十])\s*(?:步|项|条)"
                   r"|\b(?:start(?:ing)? with|now(?: doing| on)?|doing|on) (?:step |item )?#?(\d{1,2})\b", re.I)
+
+
+def _numbered_line(text: str, offset: int) -> tuple[int, re.Match[str] | None]:
+    """(where the line of ``offset`` starts, its item number's match, None when the line is no numbered item)."""
+    start = text.rfind("\n", 0, offset) + 1
+    return start, _ITEM.match(text, start)
 
 
 def _item(text: str, offset: int) -> tuple[int, int] | None:
     """(where the item's line starts, its number) of the numbered item whose action ``offset`` opens, None when
     ``offset`` opens no numbered item (a bullet's description, ``- a form: … a Reserve now button``, is no step)."""
-    start = text.rfind("\n", 0, offset) + 1
-    m = _ITEM.match(text, start)
-    if not m or not m.group(1) or offset > m.end() + 1:
+    start, m = _numbered_line(text, offset)
+    if not m or offset > m.end() + 1:
         return None
     return start, int(m.group(1))
 
 
 def later_item(text: str, offset: int, decided: int) -> bool:
     """Does ``offset`` stand on a numbered item of a later line than ``decided`` (a later step of a plan)?"""
-    start = text.rfind("\n", 0, offset) + 1
-    return start > decided and bool((m := _ITEM.match(text, start)) and m.group(1))
+    start, m = _numbered_line(text, offset)
+    return start > decided and m is not None
 
 
 def planned_item(text: str, offsets: Sequence[int]) -> int | None:
@@ -46,7 +52,7 @@ def planned_item(text: str, offsets: Sequence[int]) -> int | None:
     now = _NOW.search(text)
     if now:
         said = now.group(1) or now.group(2)
-        number = int(said) if said.isdigit() else _ZH_DIGITS.get(said)
+        number = int(said) if said.isdigit() else ZH_DIGITS.get(said)
         for i, it in enumerate(items):
             if it is not None and it[1] == number:
                 return i
