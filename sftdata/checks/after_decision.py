@@ -42,7 +42,7 @@ from .finger import GLOSS
 from .future_text import known_texts
 from .hedges import CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
-from .plan_lists import later_item
+from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
@@ -69,7 +69,7 @@ _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" 
 # the accounted-for kinds of clause other than a description: a plan, an expectation, a purpose, a condition,
 # history, the goal, a ruling-out, the manner of the action, a judgement
 _ACCOUNTED = re.compile(
-    _EXCUSE.pattern
+    _EXCUSE.pattern + "|" + PLAN_POINTER.pattern
     + r"|^\s*(?:要(?![是不])|需要|拉回|推回|拖回|看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|" + ENOUGH_ZH
@@ -99,7 +99,8 @@ _FILLER_EN = frozenset((
     # relation and place words of an apposition that singles the target out (the one between X and Y, the title
     # link in the upper part of the list, the one dated …)
     "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
-    "dated priced titled labeled rated tagged captioned numbered sized").split())
+    "dated priced titled labeled rated tagged captioned numbered sized stamped showing reading sold empty blank thread "
+    "threads conversation chat form").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
@@ -193,10 +194,11 @@ def only_names(text: str, names: list[str]) -> bool:
 
 def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     """Is ``clause`` (said after the decision) something an agent can know before acting? (see the module doc)"""
-    masked = GLOSS.sub(" ", mask_quotes(clause))
-    if not _CONTENT.search(masked) and not _CONTENT.search(clause):
+    plain = GLOSS.sub(" ", clause)  # finger moves down, content moves down: how the swipe goes
+    masked = mask_quotes(plain)
+    if not _CONTENT.search(masked) and not _CONTENT.search(plain):
         return True
-    said = normalize(clause)
+    said = normalize(plain)
     for phrase in phrases:  # a label on the screen may hold a change word (已售, Completed): it is the screen's
         if len(phrase) >= 3 and phrase in said:
             said = said.replace(phrase, " ")
@@ -207,7 +209,7 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
     if _HEADING.match(masked) or _ACCOUNTED.search(masked) or _acts(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
         return True
-    return not _leftover(clause, blob, phrases)
+    return not _leftover(plain, blob, phrases)
 
 
 def unaccounted_after_decision(text: str, episode: Episode, index: int, decision: Decision | None = None,

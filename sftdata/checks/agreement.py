@@ -107,10 +107,12 @@ _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)(?![到进在至])\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
+_BA_TYPED = re.compile(r"把\s*(?P<value>[^，,。；;把]{1,60}?)\s*(?:输入|填写|键入|录入|填|打|敲)(?:到|进|在|入)")
+_LITERAL = re.compile(r"[A-Za-z0-9@]")  # a value written out (vegan lasagna, 555-0134), not described (关键词)
 _QUOTE_EDGES = re.compile(r"^[\"“'‘「]|[\"”'’」]$")
 
 
@@ -154,6 +156,15 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if decision.verb != "input" or name not in ("input", "type"):
         return None
     typed = str(params.get("text") or "")
+    if m := _BA_TYPED.search(decision.phrase):  # 把 vegan lasagna 填进搜索框: the value is the 把 object
+        said = m["value"].strip()  # 把电话 555-0134 填进, 把关键词“机械键盘”打进去: the value may follow its name
+        quoted = quotes_in(said)
+        if quoted:
+            return None if any(_exact(q, typed) for q in quoted) else \
+                f"the reasoning types “{shorten(quoted[-1])}”, the call types “{shorten(typed)}”"
+        if not _LITERAL.search(said) or any(_exact(said[i:], typed) for i in [0] + [x.end() for x in re.finditer(r"\s+", said)]):
+            return None  # 把关键词填进去: which text, the words do not say
+        return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"
     if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
         said = re.sub(r"^(?:输入|键入|填写|填入|type|enter|input)\s*", "", decision.continuation.strip(), flags=re.I)
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]

@@ -74,7 +74,7 @@ def _without_anchor(said: str) -> str:
 _LATER_STEP = re.compile(r"[，,]?\s*(?:再|然后|之后(?!的)|接着)(?!次)|\b(?:and then|then|after that)\b", re.I)
 
 
-_COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b)", re.I)
+_COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b|\b(?:want|need)\b)", re.I)  # we want 家居, so tap that one
 
 
 def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
@@ -185,7 +185,7 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
         if names_rival(said, step):
             return [], True
         bare = not _CONTENT.search(re.sub(  # 点一下准备开听: a purpose is no object
-            r"一下|一次|再|就|了|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
+            r"一下|一次|再|就|了|进去|^\s*去|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
             for context in [_dashed(text, span[1]), _topic(text, span)] + (

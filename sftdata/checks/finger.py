@@ -89,10 +89,12 @@ def sought_direction(text: str) -> str | None:
 
 
 GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen|feed|手指|内容|页面|列表)[^()（）]{0,24}?"
-                   r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,16}[)）]"
+                   r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,24}[)）]"
                    r"|(?:—|–|--|\s-\s)\s*(?:the\s+|my\s+)?(?:finger|手指)\s*(?:moves?|moving|goes|going|travels|slides|往|向|朝)?\s*"
-                   r"(?:up|down|left|right|upward|downward|上|下|左|右)[滑划拖移]?\s*(?=$|[.。,，;；\n])",
-                   re.I)  # (finger moves up), （手指向下）, … — finger moves down: how, not what happens
+                   r"(?:up|down|left|right|upward|downward|上|下|左|右)[滑划拖移]?\s*(?=$|[.。,，;；\n])"
+                   r"|\b(?:the\s+)?(?:finger|content|list|page|view|feed)\s+(?:moves|scrolls|goes|slides|travels)\s+"
+                   r"(?:up|down|left|right|upward|downward|on|along)\b(?=\s*(?:$|[.。,，;；)）\n]|so\b))",
+                   re.I)  # (finger moves up), （手指向下）, … — finger moves down, content moves down: how, not what happens
 
 
 def finger_gloss(text: str) -> str | None:

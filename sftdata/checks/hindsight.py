@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 
 from .decision import first_verb, stated_decision
+from .finger import GLOSS
 from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
@@ -201,6 +202,7 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
              "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
              "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped"}  # a property said of an item, not a change
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
+_ZH_LEAD = re.compile(r"^(?:所以|于是|那就|现在|我|就|先|要|去|来)+")  # 先打开左上角第一张: a decision's opening words
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
@@ -333,7 +335,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    masked = _mask(text)
+    masked = GLOSS.sub(lambda m: " " * len(m.group()), _mask(text))  # (finger moves up, list scrolls on): how
     counts: list[tuple[int, int]] = []  # the episode's length: hindsight wherever it stands
     spans: list[tuple[int, int]] = []  # what appears after the action, said with a marker
     told: list[tuple[int, int]] = []  # ... said as a change after a clause that acts
@@ -369,7 +371,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):
                 told.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause) \
-                    and not _ZH_PLAN.match(clause.strip()):  # 点她的头像打开对话: this step's own action and purpose
+                    and not _ZH_PLAN.match(_ZH_LEAD.sub("", clause.strip())):  # 点她的头像打开对话: this step's own action and purpose
                 told.append((offset + c.start(), offset + c.end()))
             hedged = hedged or bool(HEDGE.search(clause))
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))

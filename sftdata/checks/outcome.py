@@ -31,6 +31,7 @@ from .future_text import known_texts
 from .gui_terms import translations
 from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH
 from .hindsight import EN_NUM, ZH_NUM, ZH_STEP
+from .plan_lists import PLAN_POINTER
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
@@ -65,7 +66,7 @@ _RESULT_ZH = re.compile(
     r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
 _RESULT_EN = re.compile(
     r"(?<=[a-z]{3}s )open\b|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
-    r"|reads|turns|turned|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
+    r"|reads|turns|turned|still (?:starts|begins) (?:at|with|from)|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
     r"|put|empty)|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
     r"|reveals|revealed|expands|expanded|collapses|collapsed|closes|closed|disappears?|disappeared|vanish(?:es|ed)"
@@ -87,14 +88,18 @@ _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?
 _AFTER = re.compile(r"^\s*(?:[^，,。]{0,6}?(?:后|之后|以后)|里面|里头)")  # 进去后开关在最上面, 里面 X 是 Off: what comes after
 _CONTENT = re.compile(rf"[A-Za-z{CJK_CLASS}0-9]{{2}}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
-_CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens)\b", re.I)
-_PLACES_TARGET = re.compile(r"\s*(?:(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
+_CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens"
+                     r"|completes|finishes|submits|places|confirms)\b", re.I)  # Clicking Buy tickets completes the order
+_PLACES_TARGET = re.compile(r"\s*(?:(?:which|that) (?:is|are) (?:still |currently |now )?(?:empty|blank|unchecked|unselected|checked|selected"
+                            r"|off|on|disabled|enabled|highlighted|focused)\b|its\s+(?:picture|image|photo|icon|button|thumbnail|card|row"
+                            r"|link)\s+is\b|[^，,。]{0,30}?在(?:上面|下面|上边|下边)\s*$"  # which is empty / Airplane mode 在上面: as it is now
+                            r"|(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
                             r"|next)\b|its\s+(?:subtitle|caption|description|label|title)\b|就在|它在|它的(?:说明|副标题|标题|描述|文字)|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
                             r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
-_STATE_RESULT = re.compile(r"(?:stays?|remains?|looks?|keeps?)\b", re.I)  # the page stays the same afterwards: a state
+_STATE_RESULT = re.compile(r"(?:stays?|remains?|looks?|keeps?|still (?:starts|begins))\b", re.I)  # the page stays the same afterwards: a state
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
 
@@ -190,7 +195,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         aside = _ASIDE.search(clause)
         if aside and result and aside.start() >= result.end() and _JOINED.search(clause, result.end(), aside.start()):
             aside = None  # X shows up and that's the task: a second sentence joined to the outcome, not its frame
-        if acts or _HISTORY.search(clause) or aside or purpose:
+        if acts or _HISTORY.search(clause) or aside or purpose or PLAN_POINTER.search(clause):
             continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
         if not result and not _AFTER.match(clause) and (_PLACES_TARGET.match(clause)
                                                          or not _CONTENT.search(PRICE.sub(" ", clause))):

@@ -32,7 +32,7 @@ from .screen_text import element_texts, visible_elements
 
 # The ruling-out words. Every reader of the checks that asks "is this named only to be ruled out?" builds its
 # pattern from these (each a regular-expression alternation, to be spliced into a group).
-NO_NEED_ZH = "不用|不必|无需|无须|没必要|不需要|用不着|犯不着"
+NO_NEED_ZH = "不用|不必|无需|无须|没必要|不需要|用不着|用不上|犯不着"
 """Chinese "no need to": the step said after it is not taken (``不用搜``)."""
 NOT_THIS_ZH = "而不是|而非|不是"
 """Chinese "not X (but Y)": what follows is contrasted with what is done (``点商城而不是 Chrome``)."""
