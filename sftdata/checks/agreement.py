@@ -106,7 +106,7 @@ def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: 
 _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+|a\s+|my\s+)?\w+(?:\s\w+)?\s+as\s+"
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
-    r"^\s*(?:type|enter|input|key in|fill in)\s+(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
+    r"^\s*(?:type|enter|input|key in|fill in)\s+(?!(?:it|that|this|them|these|those)\s)(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
     r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)(?![到进在至])\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
@@ -204,7 +204,8 @@ _DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it
 
 # after a typed value, where it goes by name: ``Union Station goes into Starting point``
 # after a typed value, an aside in brackets: ``收到，谢谢 (full-width comma)``
-_ASIDE_AFTER = re.compile(r"\s*[(（][^()（）]*[)）]\s*[.。]?\s*$")
+_ASIDE_AFTER = re.compile(r"(?:\s*[(（][^()（）]*[)）]|\s+(?:with|using|keeping) (?:the|a|its) (?:full-width|half-width|chinese|english"
+                          r"|exact|same|original)\b[^.。]*)\s*[.。]?\s*$", re.I)  # 收到，谢谢 with the full-width comma
 _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S"
                         r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 

@@ -99,7 +99,13 @@ def _value_decided(text: str, decision: Decision, name: str, value: str) -> bool
             said += " " + decision.continuation if decision.continuation else ""
         if said_whole(value, said[:verb_at] + _cut_contrast(said[verb_at:])):
             return True
+    if _PRONOUN_OBJECT.match(decision.after_verb or ""):  # The goal concerns Maple Street, so type that into …
+        before = [s for s in _SENTENCE_END.split(text[:decision.span[0]]) if s.strip()]
+        return bool(before) and said_whole(value, _cut_contrast(" ".join(before[-2:])))
     return False
+
+
+_PRONOUN_OBJECT = re.compile(r"^\s*[A-Za-z]+\s+(?:it|that|this|them)\b|^\s*\S{1,3}?(?:它|这个|那个)(?![^，,。]{0,3}[“\"A-Za-z0-9])", re.I)
 
 
 def _object(decision: Decision) -> str:
@@ -181,12 +187,18 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
         return [Evidence("value", value)], None
     if name in ("swipe", "scroll") and (said := _direction(text, name, params)):
         return [Evidence("direction", said)], None
-    if name == "click" and _LABEL_LINE.fullmatch(text.strip()) and not names_rival(text, step) and only_names(
-            text, [t for e in visible_elements(step) for t in element_texts(e)]):
-        found = [e for e in target_evidence(text, step, own_names(params)) if e.kind != "role"]
-        if any(e.kind == "name" for e in found):
-            return found, None  # a jotted line that is the target's name alone (``Go``, ``Find homes, right of …``)
+    arrow = _ARROW_TAIL.search(text.strip())  # cart 0 -> 加入购物车 btn bottom centre: the arrow points at the target
+    for line in ([text.strip()] + ([_NOW.sub("", _cut_contrast(arrow.group(1)))] if arrow else [])) if name == "click" else []:
+        if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and only_names(
+                line, [t for e in visible_elements(step) for t in element_texts(e)]):
+            found = [e for e in target_evidence(line, step, own_names(params)) if e.kind != "role"]
+            if any(e.kind == "name" for e in found):
+                return found, None  # a jotted line that is the target's name alone (``Go``, ``Find homes, right of …``)
     return [], "no decision: the text states no action of this step"
+
+
+_ARROW_TAIL = re.compile(r"(?:->|→|=>)\s*([^\n>→]+?)\s*$")
+_NOW = re.compile(r"^\s*(?:now|then|so|next|现在|然后|所以|下一步)\s*[:：]?\s*", re.I)
 
 
 # a jotting that is a name and where it is, nothing more: one short line, no sentence inside it

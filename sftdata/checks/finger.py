@@ -93,7 +93,8 @@ GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen
                    r"|(?:—|–|--|\s-\s)\s*(?:the\s+|my\s+)?(?:finger|手指)\s*(?:moves?|moving|goes|going|travels|slides|往|向|朝)?\s*"
                    r"(?:up|down|left|right|upward|downward|上|下|左|右)[滑划拖移]?\s*(?=$|[.。,，;；\n])"
                    r"|\b(?:the\s+)?(?:finger|content|list|page|view|feed)\s+(?:moves|scrolls|goes|slides|travels)\s+"
-                   r"(?:up|down|left|right|upward|downward|on|along)\b(?=\s*(?:$|[.。,，;；)）\n]|so\b))",
+                   r"(?:up|down|left|right|upward|downward|on|along)\b(?=\s*(?:$|[.。,，;；)）\n]|so\b))"
+                   r"|(?<![^\s，,：:(（])(?:列表|内容|页面)(?:就|会)?(?:往|向)[上下左右](?:走|移|滚|动)(?:一点|一些|一截)?(?=\s*(?:$|[。，,；;)）\n]))",
                    re.I)  # (finger moves up), （手指向下）, … — finger moves down, content moves down: how, not what happens
 
 

@@ -39,6 +39,7 @@ MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
 MIN_QUOTED = 2  # a quoted span of this length or more is a name
 _CJK = re.compile(rf"[{CJK_CLASS}\u3040-\u30ff]")
 _SPACES = re.compile(r"\s+")
+_COMMAS = re.compile(r"[，,、；;]+")  # a known label's: 购物车 0 件 is 购物车，0 件商品 said without its comma
 _SEPARATORS = re.compile(r"\s*[·•|/，,、:：;；()（）]\s*")
 _MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1000XM4
 _WORD = re.compile(r"[a-z0-9]")
@@ -79,7 +80,7 @@ def known_texts(episode: Episode, index: int) -> list[str]:
 
 def _is_known(word: str, known: str) -> bool:
     """``known``: the flat known texts (see :func:`_flat`) joined by NUL, so one search answers."""
-    flat = _flat(word)
+    flat = _COMMAS.sub("", _flat(word))
     return bool(flat) and flat in known
 
 
@@ -136,7 +137,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     text = _ABSENT.sub(" ", without_task(text))  # 没有搜索框: said absent, of this screen
     if not any(True for _ in _later_screens(episode, index)):
         return []
-    known = "\x00".join(_flat(k) for k in known_texts(episode, index))
+    known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
     body = _flat(normalize(text))
@@ -178,7 +179,7 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
         return []
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
-    known = "\x00".join(_flat(k) for k in known_texts(episode, index))
+    known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))
     said = {m.group().lower() for m in _TOKEN.finditer(normalize(text))}
     body = _flat(normalize(text))
     found: list[FutureText] = []

@@ -63,6 +63,7 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("蓝牙", "bluetooth"),
     ("飞行模式", "airplane mode", "aeroplane mode"),
     ("无障碍", "accessibility"),
+    ("勿扰", "免打扰", "勿扰模式", "do not disturb"),
     ("深色主题", "深色模式", "dark theme", "dark mode"),
     ("壁纸", "wallpaper"),
     ("网络", "network"),

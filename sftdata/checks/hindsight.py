@@ -303,9 +303,23 @@ def _more_triggers(sentence: str) -> list[tuple[int, int]]:
     if m and not _MODAL.search(sentence):
         spans.append(m.span())
     g = _EN_GERUND.match(sentence)
-    if g and not _MODAL.search(g.group()) and _en_past(g.group()[len(g.group().split()[0]):]):
-        spans.append(g.span())
+    if g and _gerund_result(g.group()) and _GERUND_NOW.search(g.group()):
+        spans.append(g.span())  # Clicking it leaves the list unchanged: this step's result, wherever it stands
     return spans
+
+
+_GERUND_NOW = re.compile(r"\b(?:leaves|brings|shows|opens|takes|puts|keeps|makes|gives|turns|moves|returns|lands|gets)\b", re.I)
+
+
+def _gerund_result(said: str) -> bool:
+    return not _MODAL.search(said) and _en_past(said[len(said.split()[0]):])
+
+
+def _gerund_past(sentence: str) -> list[tuple[int, int]]:
+    """``Tapping Search opened the results``: an action's result in the past (the last step's, when this step's
+    action is decided after it: ``Scrolling turned up nothing useful … so swipe down``)."""
+    g = _EN_GERUND.match(sentence)
+    return [g.span()] if g and _gerund_result(g.group()) and not _GERUND_NOW.search(g.group()) else []
 
 
 def _acts_later(rest: str) -> bool:
@@ -348,7 +362,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
-        spans += [(offset + a, offset + b) for a, b in _after_reports(sentence) + _did_then_now(sentence)  # 右滑之后回到了 5/30。按返回键…:
+        spans += [(offset + a, offset + b) for a, b in _after_reports(sentence) + _did_then_now(sentence) + _gerund_past(sentence)  # 右滑之后回到了 5/30。按返回键…:
                   if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
         for c in _CLAUSE.finditer(sentence):

@@ -286,6 +286,10 @@ _RUN_POSITION = re.compile("|".join((
     r"\b(?:this|the)\s+(?:recorded\s+)?(?:episode|trajectory|recording)\b|(?:这|本)(?:次|段|条|个)?(?:录制|轨迹|录屏|演示)")), re.I)
 
 
+_ON_THE = re.compile(r"\b(?:on|in|at|during|from|since|by)\s+(?:the\s+|my\s+)?$", re.I)
+_DID = re.compile(r"\b(?:[a-z]+ed|did|set|hit|put|chose|made|typed|picked)\b(?![^.;,]*\b(?:is|will|would)\b)", re.I)
+
+
 def run_position(text: str, index: int) -> str | None:
     """Where this step stands in the recorded run, said in words (``8 步全部走完``, ``the eighth and last action
     of this run``, ``最后一步``): an agent counts its own earlier actions, but the writers who know the recording
@@ -301,6 +305,9 @@ def run_position(text: str, index: int) -> str | None:
             ordinal = re.match(r"第|\d+(?:st|nd|rd|th)\b", said, re.I)  # 第 4 步, the 4th step: this step's own
             if value == (index + 1 if ordinal else index):  # a count: the actions done before this one
                 continue
+        clause = re.split(r"[.;,，。；\n]", text[:m.start()])[-1]
+        if re.match(r"last\s+(?:step|action|move)", said, re.I) and (_ON_THE.search(clause) or _DID.search(clause)):
+            continue  # set on the last step, clicked Save on #25 last step: the step before this one
         if not number and re.fullmatch(rf"{_ORDINAL_EN}\s+(?:step|action|move)", said, re.I) and \
                 said.split()[0].lower() in _ORDINALS[index:index + 1]:
             continue
