@@ -33,9 +33,9 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
-from ..model import Episode
+from ..model import Episode, Step
 from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import GLOSS
@@ -44,6 +44,7 @@ from .hedges import CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
+from .screen_text import screen_texts
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
 _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
@@ -100,14 +101,15 @@ _FILLER_EN = frozenset((
     # link in the upper part of the list, the one dated …)
     "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
     "dated priced titled labeled rated tagged captioned numbered sized stamped showing reading sold empty blank thread "
-    "threads conversation chat form splash loading launch").split())
+    "threads conversation chat form splash loading launch currently").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
               "底部", "上面", "下面", "旁边", "附近", "最上面", "最下面", "最左边", "最右边", "左上", "右上", "左下", "右下",
               "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排",
               "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
-              "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好")
+              "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好",
+              "still says", "still shows", "still reads", "still set to")  # Sort by still says Relevance: as it is
 _FILLER_CHARS = set("它的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
@@ -136,6 +138,14 @@ def _clauses(text: str, start: int):
 def _known(episode: Episode, index: int, extra: tuple[str, ...]) -> tuple[str, list[str]]:
     texts = known_texts(episode, index) + [normalize(e) for e in extra if e]
     return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+
+
+def screen_words(step: Step, extra: tuple[str, ...] = ()) -> Callable[[str], bool]:
+    """Is a clause made of the words of ``step``'s screen alone (and ``extra``), besides places, kinds of control
+    and function words: the screen as the agent sees it now?"""
+    texts = screen_texts(step) + [normalize(e) for e in extra if e]
+    blob, phrases = "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+    return lambda clause: not _leftover(clause, blob, phrases)
 
 
 def _leftover(clause: str, blob: str, phrases: list[str]) -> list[str]:

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state, typed_state_before
-from .after_decision import doubts
+from .after_decision import doubts, screen_words
 from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
@@ -126,6 +126,9 @@ def _label_pattern(label: str) -> re.Pattern[str]:
     return re.compile(re.escape(label), re.I)
 
 
+_STAYS = ("click", "long_press", "input")  # decisions whose screen a statement after them may describe (not a swipe's)
+
+
 def certify(episode: Episode, index: int, item: Any, *, cjk_threshold: float = CJK_THRESHOLD) -> Certification:
     """The certification of ``item`` as the reconstruction of step ``index`` of ``episode`` (the later steps, when
     the episode has them, are read for hindsight; one step is enough for the rest)."""
@@ -202,7 +205,8 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
         named = _names_said(text, step)
-        outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named)
+        outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named,
+                                 screen_words(step, values) if decision.verb in _STAYS else None)
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         state = acted_state(text, decision, function) or typed_state_before(text, decision, function,

@@ -49,7 +49,7 @@ _VERBS_ZH = (
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
-              r"|下拉(?![框菜单列表选项联提建里中改默])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
+              r"|下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
@@ -71,20 +71,22 @@ _VERBS_EN = (
     ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )input|inputting"
               r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
-    ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"),
+    ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"
+              r"|^\s*(?:one|once) more(?= (?:time )?(?:to(?:wards?)? the )?(?:left|right|up|down)\b)"),  # One more to the left.
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
              r"|return(?:ing)? to the home screen|(?:head|get)(?:ing)? (?:back )?home"
              r"|us(?:e|ing) (?:the )?(?:system |device |phone'?s? )?home (?:key|button|gesture))\b"),
     ("back_key", r"\b(?:(?:press|hit|push)(?:ing)? (?:the )?(?:system |device |android )?back(?: key| button)?|(?:system|device) back"
                  r"|us(?:e|ing) (?:the )?(?:system |device |android |phone'?s? )?back (?:key|gesture)"
                  r"|back key)\b"),
-    ("back", r"\b(?:go(?:ing)? back(?!\s+(?:one|a|to the (?:previous|last|prior))\s+(?:photo|picture|image|pic|slide|shot)s?\b)"
+    ("back", r"\b(?:go(?:ing)? back(?!\s+(?:one|a|to the (?:previous|last|prior))\s+(?:photo|picture|image|pic|slide|shot)s?\b"
+             r"|\s+one\b(?!\s+(?:page|screen|level|step)))"
              r"|navigate back|(?<![:：,，、] )(?<![:：,，、])back (?:button|arrow))\b"),  # Search page: back arrow, …: a noun  # go back one photo: a swipe
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
-              r"|tapping|clicking|pressing|select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
+              r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
               r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b))|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from ..model import Episode
 from .calls import CJK_CLASS, ZH_DIGITS, normalize
@@ -76,7 +77,7 @@ _RESULT_EN = re.compile(
     r"|returns (?:me|us|you) to|brings [^,.;]{1,40}? (?:back|into view|to|up|down)\b|starts? (?:at|with)|labels it|sits|is now|are now|now \w+s|(?:is|are|was|were|has been|have been|gets|got)"
     r" (?:added|saved|sent|submitted|deleted|removed|selected|checked|unchecked|enabled|disabled|toggled|applied"
     r"|updated|opened|closed|shown|displayed|highlighted|filled|entered|typed|cleared|confirmed|booked|placed|posted"
-    r"|on|off|open|visible|gone|done|complete))\b", re.I)
+    r"|on(?!\s+(?:the|a|an|its|my|this|that)\b)|off|open|visible|gone|done|complete))\b", re.I)  # is on the left: a place
 _AFTER_IN_CLAUSE = re.compile(r"(?:后|之后|以后|完)(?:就|便|即|先)?[^，,。]{0,12}?(?:" + _RESULT_ZH.pattern + ")"
                               r"|(?:打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|选中了|勾上了|填好了|变了|亮了)"
                               r"|(?:出现|显示|弹出|跳转|跳到|跳出|变成|变为|消失|刷新|列出|切换到|加载)[^，,。]{0,4}了")
@@ -92,13 +93,15 @@ _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pul
                      r"|completes|finishes|submits|places|confirms)\b", re.I)  # Clicking Buy tickets completes the order
 _PLACES_TARGET = re.compile(r"\s*(?:(?:which|that) (?:is|are) (?:still |currently |now )?(?:empty|blank|unchecked|unselected|checked|selected"
                             r"|off|on|disabled|enabled|highlighted|focused)\b|its\s+(?:picture|image|photo|icon|button|thumbnail|card|row"
-                            r"|link)\s+is\b|[^，,。]{0,30}?在(?:上面|下面|上边|下边)\s*$"  # which is empty / Airplane mode 在上面: as it is now
+                            r"|link)\s+is\b|(?:and|but)\s+its\s+(?:picture|image|photo|icon|button|thumbnail|card|row|link)\s+is\b"
+                            r"|它(?:只要|只卖|才|售价|价格|卖)|[^，,。]{0,30}?在(?:上面|下面|上边|下边)\s*$"  # which is empty / Airplane mode 在上面: as it is now
                             r"|(?:it's|it is|which is|that's)\s+(?:the|a|an|at|on|in|right|just|under|below|above"
                             r"|next)\b|its\s+(?:subtitle|caption|description|label|title)\b|就在|它在|它的(?:说明|副标题|标题|描述|文字)|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
                             r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
+_WAITED_FOR = re.compile(r"\s*(?:for|until|till)\b", re.I)  # wait for the home feed to come up: what it waits for
 _STATE_RESULT = re.compile(r"(?:stays?|remains?|looks?|keeps?|still (?:starts|begins))\b", re.I)  # the page stays the same afterwards: a state
 _LATER_END = re.compile(r"(?:\b(?:afterwards|later|after that|next)|之后|以后|稍后|再说)\W*$", re.I)
 
@@ -148,14 +151,17 @@ def _subject_predicate(clause: str) -> bool:
     return all(re.fullmatch(r"[A-Za-z']+", w) and not _RELATION_WORD.match(w) for w in span)
 
 
-def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None, values: tuple[str, ...] = ()) -> str | None:
+def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None, values: tuple[str, ...] = (),
+                   seen: Callable[[str], bool] | None = None) -> str | None:
     """The first clause after the decision (``span``: where it stands in ``text``) that says what the screen
     shows or does then: a result (``the results page opens``, ``会弹出键盘``) unless planned or conditional, or an
     unhedged statement (``下面是 Display 和 Wallpaper``, ``I'm back on the 9:59 photo``); purposes (``回到网格``,
     ``to return to Airplane mode``), plans, history, contrasts, the target's description and talk of the task are
     not. ``rest_at``: where the decision's own clause continues after its verb (``打开商城后先跳出一个启动页``,
     ``右滑回到了第 7 张``); None to leave that clause unread. ``values``: what the call types or chooses (text
-    to pass over: ``Type the reply: OK, 没问题``)."""
+    to pass over: ``Type the reply: OK, 没问题``). ``seen``: is a clause made of the screens' words so far alone
+    (``#12 is above it``, ``它只要 ¥59、已售 88.3万``)? Then a statement without a result verb describes the screen as
+    it is."""
     if not isinstance(text, str):
         return None
     masked = GLOSS.sub(lambda m: " " * len(m.group()), mask_quotes(text))  # (finger moves up) says how, not what then
@@ -163,7 +169,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     for value in values:
         if value and len(value) >= 2:
             masked = masked.replace(value, "□" * len(value))
-    if rest_at is not None:  # 打开商城后先跳出一个启动页 / Tapping 删除 pops up a confirmation
+    if rest_at is not None and not _WAITED_FOR.match(masked[rest_at:span[1]]):  # 打开商城后先跳出一个启动页 / Tapping 删除 pops up …
         rest = masked[rest_at:span[1]]
         result = _RESULT_EN.search(rest)
         caused = _GERUND.match(masked[span[0]:span[1]]) and _CAUSES.search(rest)  # Swiping down brings X …
@@ -206,8 +212,8 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
             continue  # Denver goes into To afterwards: a plan told as the order of things (not: the page stays …)
         grammar = _grammar(clause)
         if ((result and not _PLANNED.search(_SUBJECT_THEN.sub(" ", grammar[:result.start()])))
-                or (_BELOW.search(clause) and not HEDGE.search(clause))  # it's probably further down: a guess
-                or (not _HEDGED.search(grammar) and not _CURRENT.search(clause)
+                or (_BELOW.search(clause) and not HEDGE.search(clause) and not (seen and seen(clause)))  # a guess
+                or (not _HEDGED.search(grammar) and not _CURRENT.search(clause) and not (seen and seen(clause))
                     and (_STATEMENT.search(clause) or _subject_predicate(clause)))):
             return text[m.start():m.end()].strip(" .。")
     return None

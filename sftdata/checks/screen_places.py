@@ -43,6 +43,27 @@ def whole_places(said: str) -> list[tuple[str, tuple[float, float], tuple[float,
     return kept
 
 
+_ROWS = {"top": (0, .2), "upper": (.2, .4), "middle": (.4, .6), "中间": (.4, .6), "中部": (.4, .6), "lower": (.6, .8),
+         "bottom": (.8, 1)}
+_COLS = {"left": (0, .34), "左侧": (0, .34), "左边": (0, .34), "centre": (.33, .67), "center": (.33, .67),
+         "right": (.66, 1), "右侧": (.66, 1), "右边": (.66, 1)}
+_CELL = re.compile(r"\b(top|upper|middle|lower|bottom)[- ](left|centre|center|right)\b|(中间|中部)(左侧|左边|右侧|右边)", re.I)
+
+
+def screen_cells(said: str) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """A row and a column said together (``middle right``, ``lower left``, ``中间右侧``): a fifth of the screen's height
+    and a third of its width, finer than :func:`screen_places` (``lower right`` is the row above ``bottom right``).
+
+    >>> [(w, ys) for w, _, ys in screen_cells("点中间右侧的 Save")]
+    [('中间右侧', (0.4, 0.6))]
+    """
+    out = []
+    for m in _CELL.finditer(said):
+        row, col = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.append((m.group(), _COLS[col.lower()], _ROWS[row.lower()]))
+    return out
+
+
 def at_place(element: Element, step: Step, xs: tuple[float, float], ys: tuple[float, float]) -> bool:
     """Is ``element``'s centre within the shares ``xs`` and ``ys`` of the step's screen?"""
     x, y = element.center
@@ -50,4 +71,4 @@ def at_place(element: Element, step: Step, xs: tuple[float, float], ys: tuple[fl
     return xs[0] <= x / w <= xs[1] and ys[0] <= y / h <= ys[1]
 
 
-__all__ = ["at_place", "screen_places", "whole_places"]
+__all__ = ["at_place", "screen_cells", "screen_places", "whole_places"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..model import Element, Step
 from .calls import CJK_CLASS, ZH_DIGITS, element_label, normalize, target_element
 from .grid import grid_cell
-from .screen_places import at_place, screen_places, whole_places
+from .screen_places import at_place, screen_cells, screen_places, whole_places
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .label_words import without_label_parts, without_words
@@ -263,6 +263,14 @@ def _other_half(own: Element, twins: list[Element], axis: int, span: tuple[float
     return at >= .5 if span[0] == 0 else at <= .5
 
 
+def _unique_whole(said: str, label: str, target: Element, visible: list[Element], point) -> bool:
+    """Does ``said`` name the target's whole label, which no other element of the screen shows (``第二条“机械键盘
+    2024新款”`` among suggestions counted from another row: the label decides, not the count)?"""
+    label = label.strip()
+    return len(label) >= 4 and _names_whole(said, label) and not any(
+        e is not target and not e.contains(point) and normalize(element_label(e)).strip() == label for e in visible)
+
+
 def twin_place_conflict(said: str, step: Step) -> bool:
     """Does a place in ``said`` pick another of the alike elements it names than the target's own? An element of
     the target's group or card whose label ``said`` names whole has twins elsewhere (``Off`` under Bluetooth and
@@ -294,6 +302,9 @@ def twin_place_conflict(said: str, step: Step) -> bool:
             if not at_place(own, step, xs, ys) and any(at_place(t, step, xs, ys) for t in twins) and any(
                     _other_half(own, twins, axis, span) for axis, span in ((0, xs), (1, ys))):
                 return True
+        if any(not at_place(own, step, xs, ys) and any(at_place(t, step, xs, ys) for t in twins)
+               for _, xs, ys in screen_cells(said)):
+            return True  # 中间右侧的 Save when the own Save is in the row below: a cell of the screen picks a twin
         for pattern, axis, end in _RELATIVE_RE:
             if pattern.search(said):
                 alike = sorted(twins + [own], key=lambda e: e.center[axis])
@@ -368,8 +379,8 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         if chosen is target or (chosen is not None and chosen.contains(point)):
             total += 6
             evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
-        elif chosen is not None:
-            scores[id(chosen)] = scores.get(id(chosen), 0) + 6 + name
+        elif chosen is not None and not _unique_whole(said, label, target, visible, point):
+            scores[id(chosen)] = scores.get(id(chosen), 0) + 6 + name  # (a label of its own said whole: the count differs)
     for words, xs, ys in screen_places(said):
         if at_place(target, step, xs, ys):
             total += 3
