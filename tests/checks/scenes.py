@@ -27,6 +27,28 @@ def certify_text(action: Action, function: dict, text: str, elements: Sequence[E
     return certify(episode, len(before), {"reasoning": text, "function": function}, cjk_threshold=0.0)
 
 
+def el(i: int, box: tuple[int, int, int, int], text: str = "", **kw) -> Element:
+    """A visible element, clickable unless ``flags`` says otherwise."""
+    return Element(i, box, text=text, flags=("visible",) + kw.pop("flags", ("clickable",)), **kw)
+
+
+def one_step(action: Action, function: dict, text: str, goal: str, elements: Sequence[Element] = ()) -> Certification:
+    """Certify ``text`` for a phone step's ``action`` (called ``function``) before a ``done`` on the same screen."""
+    steps = [Step(0, PHONE, action, elements=list(elements)), Step(1, PHONE, Action("done"), elements=list(elements))]
+    return certify(Episode("e", "m", goal, steps), 0, {"reasoning": text, "function": function}, cjk_threshold=0.0)
+
+
+def swipe(direction: str) -> tuple[Action, dict]:
+    """A swipe whose finger moves ``direction``, and its call."""
+    return Action("swipe", direction=direction), {"name": "swipe", "parameters": {"direction": direction.upper()}}
+
+
+def typed(field: Element, value: str, target: str) -> tuple[Action, dict]:
+    """Typing ``value`` into ``field``, and its call naming ``target``."""
+    return (Action("type", text=value, element=field, point=field.center),
+            {"name": "type", "parameters": {"text": value, "target_element": target}})
+
+
 def tap(element: Element) -> Action:
     return Action("click", element=element, point=element.center)
 

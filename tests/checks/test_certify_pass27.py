@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from scenes import PHONE, certify_text, click, expect, tap
-from sftdata.checks.certify import Certification, certify
-from sftdata.model import Action, Element, Episode, Step
+from scenes import certify_text, click, el, expect, one_step, swipe, tap, typed
+from sftdata.checks.certify import Certification
 
 
-def _el(i: int, box: tuple[int, int, int, int], text: str = "", **kw) -> Element:
-    return Element(i, box, text=text, flags=("visible",) + kw.pop("flags", ("clickable",)), **kw)
-
-
-CITY = _el(0, (100, 100, 600, 150), hint="Destination city", flags=("clickable", "editable"), tag="input")
-GO = _el(1, (620, 100, 760, 150), "Go", tag="button")
+CITY = el(0, (100, 100, 600, 150), hint="Destination city", flags=("clickable", "editable"), tag="input")
+GO = el(1, (620, 100, 760, 150), "Go", tag="button")
 
 
 def _typed(text: str) -> Certification:
-    typed = Action("type", text="Porto Alegre", element=CITY, point=CITY.center)
-    call = {"name": "type", "parameters": {"text": "Porto Alegre", "target_element": "“Destination city”输入框"}}
-    return certify_text(typed, call, text, [CITY, GO])
+    return certify_text(*typed(CITY, "Porto Alegre", "“Destination city”输入框"), text, [CITY, GO])
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -41,11 +34,7 @@ def test_a_described_value_is_no_contradiction():
 
 
 def _swipe(text: str, direction: str = "up") -> Certification:
-    row = _el(0, (0, 300, 1080, 400), "Storage")
-    steps = [Step(0, PHONE, Action("swipe", direction=direction), elements=[row]),
-             Step(1, PHONE, Action("done"), elements=[row])]
-    return certify(Episode("e", "m", "Find the storage settings", steps), 0, {"reasoning": text, "function": {
-        "name": "swipe", "parameters": {"direction": direction.upper()}}}, cjk_threshold=0.0)
+    return one_step(*swipe(direction), text, "Find the storage settings", [el(0, (0, 300, 1080, 400), "Storage")])
 
 
 @pytest.mark.parametrize("text, direction", [
@@ -61,8 +50,8 @@ def test_a_gloss_that_tells_where_the_list_lands_is_not_one():
     assert _swipe("Swipe up; the list scrolls down to the Storage row.").outcome != "certified"
 
 
-SEARCH = _el(0, (200, 100, 880, 180), "搜索栏", flags=("clickable", "editable"))
-CAMERA = _el(1, (900, 100, 1040, 180), "扫一扫")
+SEARCH = el(0, (200, 100, 880, 180), "搜索栏", flags=("clickable", "editable"))
+CAMERA = el(1, (900, 100, 1040, 180), "扫一扫")
 
 
 @pytest.mark.parametrize("text", [
@@ -73,7 +62,7 @@ def test_pointing_back_to_the_field(text):
     expect(certify_text(tap(SEARCH), click("“搜索栏”输入框"), text, [SEARCH, CAMERA], web=False), "certified")
 
 
-TABS = [_el(i, (40 + 200 * i, 300, 200 + 200 * i, 360), t) for i, t in enumerate(["推荐", "图书", "文具", "数码"])]
+TABS = [el(i, (40 + 200 * i, 300, 200 + 200 * i, 360), t) for i, t in enumerate(["推荐", "图书", "文具", "数码"])]
 
 
 def test_what_we_want_is_what_that_one_points_to():
@@ -89,8 +78,8 @@ def test_a_plan_pointer_and_a_place(text):
     expect(certify_text(tap(TABS[2]), click("“文具”标签"), text, TABS, web=False), "certified")
 
 
-BUY = _el(0, (900, 500, 1040, 540), "Buy tickets", tag="button")
-TITLE = _el(1, (100, 500, 600, 540), "Harbour cruise #7", tag="a")
+BUY = el(0, (900, 500, 1040, 540), "Buy tickets", tag="button")
+TITLE = el(1, (100, 500, 600, 540), "Harbour cruise #7", tag="a")
 
 
 @pytest.mark.parametrize("text", [
@@ -102,7 +91,7 @@ def test_an_outcome_told_plainly_is_not_certified(text):
     assert got.outcome != "certified", got.evidence
 
 
-PHOTO = _el(0, (360, 900, 720, 1260), "照片，6月3日 18:20")
+PHOTO = el(0, (360, 900, 720, 1260), "照片，6月3日 18:20")
 
 
 def test_a_decision_after_a_narrated_screen_is_no_outcome():

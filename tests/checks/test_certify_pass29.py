@@ -6,18 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from scenes import PHONE, certify_text, click, expect, tap
-from sftdata.checks.certify import Certification, certify
-from sftdata.model import Action, Element, Episode, Step
-
-
-def _el(i: int, box: tuple[int, int, int, int], text: str = "", **kw) -> Element:
-    return Element(i, box, text=text, flags=("visible",) + kw.pop("flags", ("clickable",)), **kw)
+from scenes import certify_text, click, el, expect, one_step, swipe, tap
+from sftdata.model import Action
 
 
 # five Save buttons down the right edge of a 1280 x 800 page, one a fifth of the height apart
-SAVES = [_el(i, (1080, 60 + 160 * i, 1200, 100 + 160 * i), "Save", tag="button") for i in range(5)]
-TITLES = [_el(5 + i, (100, 60 + 160 * i, 600, 100 + 160 * i), f"Cosy cabin #{21 + i}", tag="a") for i in range(5)]
+SAVES = [el(i, (1080, 60 + 160 * i, 1200, 100 + 160 * i), "Save", tag="button") for i in range(5)]
+TITLES = [el(5 + i, (100, 60 + 160 * i, 600, 100 + 160 * i), f"Cosy cabin #{21 + i}", tag="a") for i in range(5)]
 
 
 @pytest.mark.parametrize("text, outcome", [
@@ -29,8 +24,8 @@ def test_a_cell_of_the_screen_picks_the_twin_in_it(text, outcome):
     expect(certify_text(tap(SAVES[3]), click("“Save”按钮"), text, SAVES + TITLES), outcome)
 
 
-SUGGESTIONS = [_el(0, (40, 100, 1040, 180), "保温杯", flags=("clickable", "editable"))] + [
-    _el(1 + i, (40, 220 + 100 * i, 1040, 300 + 100 * i), t) for i, t in enumerate(["保温杯", "保温杯 大容量", "保温杯 儿童"])]
+SUGGESTIONS = [el(0, (40, 100, 1040, 180), "保温杯", flags=("clickable", "editable"))] + [
+    el(1 + i, (40, 220 + 100 * i, 1040, 300 + 100 * i), t) for i, t in enumerate(["保温杯", "保温杯 大容量", "保温杯 儿童"])]
 
 
 def test_a_whole_label_outweighs_a_count():
@@ -38,10 +33,10 @@ def test_a_whole_label_outweighs_a_count():
     expect(certify_text(tap(SUGGESTIONS[2]), click("“保温杯 大容量”"), text, SUGGESTIONS, web=False), "certified")
 
 
-GO = _el(0, (640, 100, 760, 150), "Go", tag="button")
-SORT = _el(1, (800, 100, 1000, 150), "Relevance", flags=("clickable",), tag="select")
-SORT_LABEL = _el(5, (700, 100, 790, 150), "Sort by", flags=())
-SELECTS = [_el(2 + i, (1080, 300 + 80 * i, 1200, 340 + 80 * i), "Select", tag="button") for i in range(3)]
+GO = el(0, (640, 100, 760, 150), "Go", tag="button")
+SORT = el(1, (800, 100, 1000, 150), "Relevance", flags=("clickable",), tag="select")
+SORT_LABEL = el(5, (700, 100, 790, 150), "Sort by", flags=())
+SELECTS = [el(2 + i, (1080, 300 + 80 * i, 1200, 340 + 80 * i), "Select", tag="button") for i in range(3)]
 
 
 @pytest.mark.parametrize("text", [
@@ -53,16 +48,10 @@ def test_the_screen_as_it_is_after_the_decision(text):
 
 
 def test_waiting_for_something_to_come_up():
-    steps = [Step(0, PHONE, Action("wait")), Step(1, PHONE, Action("done"))]
-    got = certify(Episode("e", "m", "等首页加载", steps), 0, {"reasoning": "still loading. just wait for the feed to come up",
-                                                             "function": {"name": "wait", "parameters": {}}},
-                  cjk_threshold=0.0)
-    expect(got, "certified")
+    expect(one_step(Action("wait"), {"name": "wait", "parameters": {}}, "still loading. just wait for the feed to come up",
+                    "等首页加载"), "certified")
 
 
 def test_go_back_one_is_a_swipe_back():
-    steps = [Step(0, PHONE, Action("swipe", direction="right")), Step(1, PHONE, Action("done"))]
-    got: Certification = certify(Episode("e", "m", "翻几张照片", steps), 0, {
-        "reasoning": "Two forward already; the goal wants both ways, so go back one: swipe right.",
-        "function": {"name": "swipe", "parameters": {"direction": "RIGHT"}}}, cjk_threshold=0.0)
-    expect(got, "certified")
+    text = "Two forward already; the goal wants both ways, so go back one: swipe right."
+    expect(one_step(*swipe("right"), text, "翻几张照片"), "certified")
