@@ -25,7 +25,8 @@ from .neighbours import ABOVE_BELOW, neighbours
 from .screen_text import visible_elements
 from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
-from .target_evidence import Evidence, head_names_other, names_rival, target_evidence, twin_place_conflict
+from .target_evidence import Evidence, head_names_other, names_rival, target_evidence
+from .twin_places import twin_place_conflict
 
 _PRONOUN = re.compile(r"(?<![A-Za-z])(?:it|its|this one|that one|this|that|them|their|these|those|her|his"
                       r"|the same (?:one|button|row|line|card)|(?:this|that) (?:row|line|card))(?![A-Za-z])"
