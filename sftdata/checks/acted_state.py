@@ -97,4 +97,17 @@ def typed_state_before(text: str, decision: Decision, function: dict[str, Any], 
     return None
 
 
-__all__ = ["acted_state", "typed_state_before"]
+def held_value(text: str, value: str, shown: list[str]) -> str | None:
+    """The clause that says a field holds ``value`` (``Check-in now displays 06/02``, ``the box shows Lisbon``) when
+    the screen (``shown``) shows it nowhere: with no decision of its own, the text tells the typing done."""
+    if not value.strip() or any(normalize(value) in t for t in shown):
+        return None
+    for m in _SENTENCE_PART.finditer(text):
+        clause = m.group()
+        at = normalize(clause).find(normalize(value))
+        if at >= 0 and not _HEDGE.search(mask_quotes(clause)) and _HOLDS.search(normalize(clause)[:at]):
+            return clause.strip()
+    return None
+
+
+__all__ = ["acted_state", "held_value", "typed_state_before"]

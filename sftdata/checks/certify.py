@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Episode
-from .acted_state import acted_state, typed_state_before
+from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import doubts, screen_words
 from .call_notation import action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
@@ -196,6 +196,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         outcome = outcome_clause(decided[0], (at, at), None, (said,)) if at >= 0 else None
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
+        held = held_value(decided[0], said, screen_texts(step)) if said else None
+        if held:  # Destination filled — the box shows Lisbon: no decision, the typing told as done
+            reasons.append(Reason("acted_element_state", f"“{held[:60]}” tells the acted-on element as changed"))
     if missing:
         reasons.append(Reason("no_decision" if missing.startswith("no decision") else "decision_not_grounded", missing))
     if decided is not None and decided[1] is not None:

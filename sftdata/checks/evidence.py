@@ -28,6 +28,7 @@ from .calls import CJK, normalize, target_element
 from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
                        stated_decision)
 from .click_evidence import click_evidence
+from .named_other import numbered_elsewhere
 from .ruled_out import CONTRAST, DENIED
 from .screen_text import element_texts, visible_elements
 from .target_evidence import Evidence, names_rival, target_evidence
@@ -189,7 +190,7 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
         return [Evidence("direction", said)], None
     arrow = _ARROW_TAIL.search(text.strip())  # cart 0 -> 加入购物车 btn bottom centre: the arrow points at the target
     for line in ([text.strip()] + ([_NOW.sub("", _cut_contrast(arrow.group(1)))] if arrow else [])) if name == "click" else []:
-        if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and only_names(
+        if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and not numbered_elsewhere(line, step) and only_names(
                 line, [t for e in visible_elements(step) for t in element_texts(e)]):
             found = [e for e in target_evidence(line, step, own_names(params)) if e.kind != "role"]
             if any(e.kind == "name" for e in found):

@@ -52,12 +52,18 @@ def _card(step: Step):
 def other_numbered_card(decision: Decision, step: Step) -> str | None:
     """``#N`` when the decision names a card number that the call's card does not carry and another visible
     element of the screen does; None otherwise."""
+    return numbered_elsewhere(_named(decision), step)
+
+
+def numbered_elsewhere(said: str, step: Step) -> str | None:
+    """``#N`` when ``said`` names a card number that the call's card does not carry and another visible element
+    of the screen does (``Save recipe on the #20 row`` for #19's Save); None otherwise."""
     target, group, card = _card(step)
     if target is None:
         return None
     own = " ".join(t for e in group + card for t in element_texts(e))
     others = [t for e in visible_elements(step) if e not in group and e not in card for t in element_texts(e)]
-    for m in _NUMBER.finditer(_named(decision)):
+    for m in _NUMBER.finditer(said):
         number = re.compile(rf"#\s?{m.group(1)}(?!\d)")
         if not number.search(own) and any(number.search(t) for t in others):
             return m.group().replace(" ", "")

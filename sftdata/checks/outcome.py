@@ -174,8 +174,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         result = _RESULT_EN.search(rest)
         caused = _GERUND.match(masked[span[0]:span[1]]) and _CAUSES.search(rest)  # Swiping down brings X …
         arrow = _ARROW.search(rest)
-        if arrow and first_verb(rest[arrow.end():]) is not None:
-            arrow = None  # Return to the home screen → press Home: the arrow says how
+        verb = first_verb(rest[arrow.end():]) if arrow else None
+        if verb is not None and not rest[arrow.end():arrow.end() + verb[0]].strip():
+            arrow = None  # Return to the home screen → press Home: the arrow says how (not: → X and Y scroll into view)
+        elif arrow and verb is None and (not rest[arrow.end():].strip(" .。") or (seen and seen(rest[arrow.end():]))):
+            arrow = None  # 点搜索框 →, type('jazz') → the 'Artist' box: nothing, or where on the screen as it is
         told = _NEXT_SCREEN.search(rest)
         if told and _EXPECTED.search(rest[told.start():]):
             told = None  # （下一页应该是设置）: an expectation
