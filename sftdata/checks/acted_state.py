@@ -25,7 +25,7 @@ from typing import Any
 
 from .calls import CJK_CLASS, normalize, said_as_word
 from .decision import Decision, action_clauses, mask_quotes
-from .hedges import CONDITION_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, WILL_ZH
+from .hedges import CONDITION_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, WILL_ZH, now_sentences
 
 _CLAUSE = re.compile(r"[^，,；;。.!！?？—–\n]+")
 _HEDGE = re.compile(HEDGE.pattern + "|" + WILL_ZH + "|" + CONDITION_ZH + "|" + PURPOSE_ZH + "|" + LATER_ZH
@@ -55,9 +55,12 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
               if not (short_verb and c.span[0] >= decision.span[1]
                       and _bare_repeat(c.clause, c.rest, short_verb, values))]
     start = decision.span[1]
+    nows = now_sentences(mask_quotes(text), start)  # 键盘已经弹出，光标在输入框里: the screen as it is
     for m in _CLAUSE.finditer(text, start):
         at = (m.start(), m.end())
         clause = m.group()
+        if any(a <= m.start() < b for a, b in nows):
+            continue
         if not clause.strip() or _HEDGE.search(mask_quotes(clause)):
             continue
         if any(a < at[1] and at[0] < b for a, b in acting):

@@ -40,7 +40,7 @@ from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import GLOSS
 from .future_text import known_texts
-from .hedges import CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH
+from .hedges import CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
@@ -239,9 +239,12 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
         if _CONTENT.search(after) and not (_EXCUSE.search(after) or _acts(mask_quotes(after))):
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
+    nows = now_sentences(mask_quotes(text), decision.span[1])
     for at, clause in _clauses(text, decision.span[1]):
         if later_item(text, at, decision.span[0]) and first_verb(mask_quotes(clause)) is not None:
             continue  # 2. State 选 Texas: a later step of a numbered plan
+        if any(a <= at < b for a, b in nows):
+            continue  # 当前是搜索页，光标在输入框里: the screen as it is
         if not clause_accounted(clause, blob, phrases) and not (planned and not _CHANGE.search(normalize(clause))):
             return clause.strip(" .。")
         planned = (planned or bool(_PLAN.search(clause))) and not _SENTENCE_END.search(text, at + len(clause),

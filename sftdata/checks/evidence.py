@@ -189,9 +189,11 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
     if name in ("swipe", "scroll") and (said := _direction(text, name, params)):
         return [Evidence("direction", said)], None
     arrow = _ARROW_TAIL.search(text.strip())  # cart 0 -> 加入购物车 btn bottom centre: the arrow points at the target
-    for line in ([text.strip()] + ([_NOW.sub("", _cut_contrast(arrow.group(1)))] if arrow else [])) if name == "click" else []:
-        if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and not numbered_elsewhere(line, step) and only_names(
-                line, [t for e in visible_elements(step) for t in element_texts(e)]):
+    lines = [text.strip()] + ([_NOW.sub("", _cut_contrast(arrow.group(1)))] if arrow else [])
+    shown = [t for e in visible_elements(step) for t in element_texts(e)]
+    for line in lines if name == "click" else []:
+        if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and not numbered_elsewhere(line, step) \
+                and only_names(line, shown):
             found = [e for e in target_evidence(line, step, own_names(params)) if e.kind != "role"]
             if any(e.kind == "name" for e in found):
                 return found, None  # a jotted line that is the target's name alone (``Go``, ``Find homes, right of …``)

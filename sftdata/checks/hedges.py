@@ -10,7 +10,8 @@ live here and nowhere else:
 - :data:`HEDGE`: an expectation that carries to the end of its sentence (``should``, ``will``, ``应该``, ``可能``);
 - :data:`WILL_ZH`: ``将`` as a future (not ``将其``, ``将它``: the object marker);
 - :data:`PURPOSE_ZH`, :data:`CONDITION_ZH`, :data:`TRYING_ZH`, :data:`LATER_ZH`: a purpose, a condition, a try, a
-  later step.
+  later step;
+- :func:`now_sentences`: a sentence after the decision's that says the screen as it is now (``当前是 …``).
 
 >>> bool(HEDGE.search("Tapping Save should close the form"))
 True
@@ -37,3 +38,34 @@ ENOUGH_ZH = r"就行|即可|就好"
 
 __all__ = ["CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH", "PURPOSE_ZH", "TRYING_ZH",
            "WILL_ZH"]
+
+
+# a sentence of its own after the decision's that says the screen as it is now (当前是搜索页, Current view: …, The
+# query is already in the box), not a change told as done (结果已经出来了)
+_NOW_SENTENCE = re.compile(r"\s*(?:(?:现在|当前|目前|此刻)(?:还|仍|已经?)?(?:是|在|显示|停在|这一?屏)|当前(?:页面|屏幕|这屏)|这一?屏(?:是|有)"
+                           r"|[^，,。]{0,16}(?:已经|都已|已)(?:填好|设好|选好|勾上|弹出|在|是|回到)|[^，,。]{0,60}都(?:已经?)?(?:设置|填|设|选|勾|翻)(?:好|过)"
+                           r"|(?![^.;,]{0,40}\b(?:detail|details|result|results|next|new|its|their)\b)"  # not: the detail page shows …
+                           r"(?:the |this |that )?[^.;,]{0,30}\b(?:list|home screen|grid|form|header|popup|dialog|feed) (?:shows|lists|has|reads)\b"
+                           r"|current(?:ly)?\b|right now\b|(?:we're|we are|i'm|i am) (?:on|in|looking at)\b"
+                           r"|(?:the )?current (?:view|screen|page)\b|[^.;,]{0,40}\bis already\b)", re.I)
+_SENTENCE = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+")
+_PERFECT_END = re.compile(r"了\s*$")
+
+
+def now_sentences(text: str, after: int) -> list[tuple[int, int]]:
+    """The spans of the sentences that begin after ``after`` (the decision's end) and open by saying the screen as
+    it is now (``当前是 6月12日 17:51 的大图``, ``Current view: …``, ``The query is already in the box``): a
+    description, not the action's outcome, unless the sentence ends as a change done (``…了``).
+
+    >>> text = "点相册。当前是主屏幕，第一行是商城。"
+    >>> [text[a:b] for a, b in now_sentences(text, 3)]
+    ['当前是主屏幕，第一行是商城']
+    """
+    out = []
+    for m in _SENTENCE.finditer(text):
+        if m.start() <= after or not text[after:m.start()].strip(" "):
+            continue  # the decision's own sentence
+        first = re.split(r"[，,；;：:]", m.group(), maxsplit=1)[0]
+        if _NOW_SENTENCE.match(first) and not _PERFECT_END.search(m.group()):
+            out.append(m.span())
+    return out

@@ -43,7 +43,7 @@ import re
 
 from .decision import first_verb, stated_decision
 from .finger import GLOSS
-from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH
+from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH, now_sentences
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
@@ -393,7 +393,8 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
     decision = stated_decision(text) if told else None
     if decision is not None:  # a change told before the step's own decision is the last step's, read off the screen
-        told = [(a, b) for a, b in told if b > decision.span[0]]
+        nows = now_sentences(masked, decision.span[1])  # … or one in a sentence that says the screen as it is
+        told = [(a, b) for a, b in told if b > decision.span[0] and not any(x <= a < y for x, y in nows)]
     merged: list[list[int]] = []
     for a, b in sorted(counts + spans + told):  # overlapping findings become one phrase
         if merged and a < merged[-1][1]:

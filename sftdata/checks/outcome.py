@@ -30,7 +30,7 @@ from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .finger import GLOSS
 from .future_text import known_texts
 from .gui_terms import translations
-from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH
+from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
 from .hindsight import EN_NUM, ZH_NUM, ZH_STEP
 from .plan_lists import PLAN_POINTER
 from .screen_text import PRICE
@@ -159,9 +159,9 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     ``to return to Airplane mode``), plans, history, contrasts, the target's description and talk of the task are
     not. ``rest_at``: where the decision's own clause continues after its verb (``打开商城后先跳出一个启动页``,
     ``右滑回到了第 7 张``); None to leave that clause unread. ``values``: what the call types or chooses (text
-    to pass over: ``Type the reply: OK, 没问题``). ``seen``: is a clause made of the screens' words so far alone
-    (``#12 is above it``, ``它只要 ¥59、已售 88.3万``)? Then a statement without a result verb describes the screen as
-    it is."""
+    to pass over: ``Type the reply: OK, 没问题``). ``seen``: is a clause made of the current screen's words alone
+    (``#12 is above it``, ``Sort by still says Relevance``)? Then a statement without a result verb, or an arrow to
+    it, describes the screen as it is."""
     if not isinstance(text, str):
         return None
     masked = GLOSS.sub(lambda m: " " * len(m.group()), mask_quotes(text))  # (finger moves up) says how, not what then
@@ -192,8 +192,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         said = re.match(r"\s*[:：]\s*□+[!！.。]?", masked[start:])  # the value itself, when it follows the colon
         start = start + said.end() if said else line_end if line_end >= 0 else len(masked)
     acting = {(c.span[0], c.span[1], c.span[1] - len(c.rest)) for c in action_clauses(text)}
+    nows = now_sentences(masked, span[1])  # Current view: … / The query is already in the box: the screen as it is
     for m in _clauses(masked, start):  # a clause before an action's verb (the list stays … until I press Go) is not it
         clause = m.group()
+        if any(a <= m.start() < b for a, b in nows):
+            continue
         waits = _UNTIL.search(clause)
         if waits and any(a <= m.start() < b and m.start() + waits.start() < verb for a, b, verb in acting):
             clause = clause[:waits.start()]  # the list stays … until I press Go: what comes before the wait is not it
