@@ -29,8 +29,9 @@ from ..model import Step
 from .agreement_target import before_contrast, leading_words, names_label, same_text, shorten, target_problem
 from .app_names import same_app
 from .calls import CJK_CLASS, normalize, target_element
+from .completion import claims_complete
 from .hedges import ENOUGH_ZH
-from .decision import Decision, claims_complete, finger_direction, quotes_in, stated_decision
+from .decision import Decision, finger_direction, quotes_in, stated_decision
 from .ruled_out import CONTRAST, unruled
 from .screen_text import element_texts, visible_elements
 from .spoken_calls import spoken_calls

@@ -139,7 +139,7 @@ _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*(?:的?(?:当�
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
-_CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
+CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:接下来(?=好|方便|便于|才|输入|打字|填|键入)|(?:好|方便|便于)(?=输入|打字|填|键入)|然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|到时候?|届时|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
@@ -231,7 +231,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
             recounted = bool(re.match(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b", masked))
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
-            cond, first = _CONDITION.search(masked), first_verb(masked)
+            cond, first = CONDITION.search(masked), first_verb(masked)
             if cond and (first is None or cond.start() < first[0]):  # "scroll up to check whether": not a condition
                 conditional = True
                 continue
@@ -368,43 +368,3 @@ def _appendix(follow: str) -> str:
     if not part or first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
         return ""
     return part
-
-
-_COMPLETE = re.compile(r"(?:任务|目标|所有要求|全部要求|要求的操作)(?:已经|已|都已|均已|就)?(?:全部|都)?(?:完成|达成|实现|结束)(?:了)?(?![后之以的前])"
-                       r"|(?:已经|已)(?:顺利|成功)?完成(?:了)?(?:整个|全部)?(?:任务|目标)"
-                       r"|(?:预订|预约|订单|购买|支付|下单)(?:已经|已)(?:全部)?(?:完成|成功)(?:了)?(?![后之以的前])"
-                       r"|\b(?:the |this |our )?(?:task|goal|reservation|booking|order|purchase)\s+(?:is|has been|was)\s+(?:now\s+)?"
-                       r"(?:complete|completed|done|finished|accomplished|achieved)\b"
-                       r"|(?:^|(?<=[.!;。]\s)|(?<=[.!;。]))\s*(?:the\s+)?(?:task|goal)\s+(?:complete|completed|done|finished|accomplished)\b"
-                       r"|(?:^|(?<=[.!;。！；—–]))\s*(?:(?:the\s+)?(?:task|goal)\s+)?(?:all\s+)?(?:complete|completed|done|finished"
-                       r"|accomplished)\s*(?=[.!。！]|$)"  # … — done.   Done.   — task complete
-                       r"|(?:^|(?<=[，,。！；;—–]))\s*(?:搞定|大功告成|全部完成|都完成)了?\s*(?=[。！!]|$)"
-                       r"|\bthat'?s (?:everything|all|the (?:whole|entire) task)(?= *[—–.!;,]| *$)|[,，]\s*finished\s*[.!。！]?\s*$|\b(?:finishing|wrapping up)\s*(?=[.!。]|$)"
-                       r"|\ball set\s*(?=[—–.!]|$)|\beverything(?:'s| is) (?:finished|done|complete)\b"
-                       r"|\bnothing (?:left|more|else) to do\b|\ball (?:steps|requirements) (?:are|have been) (?:done|met)\b",
-                       re.I)
-_PART_OF = re.compile(r"\b(?:part|half|step|stage)\s+(?:one|two|three|\d)\s+of\s+$|\b(?:first|second|one|other)\s+(?:part|half)"
-                      r"\s+of\s+$", re.I)  # Part one of the goal is finished: a part, not the task
-_NOT_YET = re.compile(r"(?:尚未|还没|还未|没有|未|不算|并未|才能|以便|为了|就能|即可|可以|便可|才|后就|之后就|来|以)\s*$"
-                      r"|\b(?:not|yet|until|before|to|once|when|after|will be|would be|can be|should be)\s+(?:\w+\s+){0,2}$",
-                      re.I)
-
-
-def claims_complete(text: str) -> str | None:
-    """The phrase of ``text`` that says the task is already complete, None when none does (purposes, plans,
-    negations and conditions do not count).
-
-    >>> claims_complete("所有商品都已加入，任务已经完成。"), claims_complete("点击提交以完成任务。")
-    ('任务已经完成', None)
-    """
-    masked = mask_quotes(text)
-    for m in _COMPLETE.finditer(masked):
-        before = masked[max(0, m.start() - 8):m.start()]
-        clause_start = max(masked.rfind(c, 0, m.start()) for c in "，,；;。！？!?\n") + 1
-        if _NOT_YET.search(before) or _CONDITION.search(masked[clause_start:m.start()]) or \
-                _PART_OF.search(masked[max(0, m.start() - 24):m.start()]):
-            continue
-        if re.match(r"(?:后|之后|以后|时)", masked[m.end():m.end() + 3]):
-            continue
-        return text[m.start():m.end()]
-    return None

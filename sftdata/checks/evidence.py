@@ -25,7 +25,8 @@ from .after_decision import only_names
 from .agreement import COMPATIBLE
 from .app_names import app_names
 from .calls import CJK, normalize, target_element
-from .decision import (QUOTE, Decision, action_clauses, claims_complete, finger_direction, mask_quotes, quotes_in,
+from .completion import claims_complete
+from .decision import (QUOTE, Decision, action_clauses, finger_direction, mask_quotes, quotes_in,
                        stated_decision)
 from .click_evidence import click_evidence
 from .named_other import numbered_elsewhere

@@ -98,6 +98,15 @@ GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen
                    re.I)  # (finger moves up), （手指向下）, … — finger moves down, content moves down: how, not what happens
 
 
+def mask_gloss(text: str) -> str:
+    """``text`` with each swipe gloss blanked to spaces of its length (offsets kept): it says how, not what then.
+
+    >>> mask_gloss("Swipe up (finger moves up).").split()
+    ['Swipe', 'up', '.']
+    """
+    return GLOSS.sub(lambda m: " " * len(m.group()), text)
+
+
 def finger_gloss(text: str) -> str | None:
     """The finger's direction said as a gloss of its own, beside a swipe that names none (``往回滑一点，手指向下``,
     ``scroll back a little, finger moving down``): explicit finger words only.

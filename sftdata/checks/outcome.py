@@ -27,11 +27,11 @@ from typing import Callable
 from ..model import Episode
 from .calls import CJK_CLASS, ZH_DIGITS, normalize
 from .decision import action_clauses, first_verb, mask_quotes, quotes_in
-from .finger import GLOSS
+from .episode_length import EN_NUM, ZH_NUM, ZH_STEP
+from .finger import mask_gloss
 from .future_text import known_texts
 from .gui_terms import translations
 from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
-from .hindsight import EN_NUM, ZH_NUM, ZH_STEP
 from .plan_lists import PLAN_POINTER
 from .screen_text import PRICE
 
@@ -164,7 +164,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
     it, describes the screen as it is."""
     if not isinstance(text, str):
         return None
-    masked = GLOSS.sub(lambda m: " " * len(m.group()), mask_quotes(text))  # (finger moves up) says how, not what then
+    masked = mask_gloss(mask_quotes(text))  # (finger moves up) says how, not what then
     masked = masked.replace("->", " →").replace("=>", " →")  # tap it -> the list shows up: two clauses
     for value in values:
         if value and len(value) >= 2:

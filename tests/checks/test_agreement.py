@@ -10,7 +10,8 @@ import pytest
 from sftdata.model import Action, Element, Episode, Screenshot, Step
 from sftdata.checks.agreement import contradictions
 from sftdata.checks.check import check_items
-from sftdata.checks.decision import claims_complete, finger_direction, stated_decision
+from sftdata.checks.completion import claims_complete
+from sftdata.checks.decision import finger_direction, stated_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
