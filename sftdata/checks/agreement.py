@@ -206,7 +206,9 @@ _DEICTIC_AFTER = re.compile(r"(?:\s+(?:there|here|in there|in here|in it|into it
 # after a typed value, where it goes by name: ``Union Station goes into Starting point``
 # after a typed value, an aside in brackets: ``收到，谢谢 (full-width comma)``
 _ASIDE_AFTER = re.compile(r"(?:\s*[(（][^()（）]*[)）]|\s+(?:with|using|keeping) (?:the|a|its) (?:full-width|half-width|chinese|english"
-                          r"|exact|same|original)\b[^.。]*)\s*[.。]?\s*$", re.I)  # 收到，谢谢 with the full-width comma
+                          r"|exact|same|original)\b[^.。]*"
+                          r"|\s+(?:exactly|verbatim|precisely|word for word|as (?:given|written|asked|requested|stated|specified)"
+                          r"|as (?:the|in the) (?:goal|task)\b)[^.。]*)\s*[.。]?\s*$", re.I)  # 收到，谢谢 with the full-width comma
 _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|into|under)\s+\S"
                         r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 
@@ -221,7 +223,7 @@ def _without_aside(said: str) -> list[str]:
     purpose with no place word before it stays (``tickets for two``)."""
     out = [_DEICTIC_AFTER.sub("", said), _ENOUGH_AFTER.sub("", said)]
     out += [said[:m.start()] for m in _GOES_INTO.finditer(said)]
-    out += [said[:m.start()] for m in _ASIDE_AFTER.finditer(said)]
+    out += [t for m in _ASIDE_AFTER.finditer(said) for t in (said[:m.start()], _DEICTIC_AFTER.sub("", said[:m.start()]))]
     out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)
             if _DEICTIC_AFTER.search(said[:m.start()])]
     return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]

@@ -78,12 +78,16 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        said = [n for n in _named(normalize(decision.rest), others, values) if not grammar_word(n, decision.rest)]
+        rest = _PURPOSE_EN.sub("", decision.rest)  # Tap it to open the display settings: where it leads
+        said = [n for n in _named(normalize(rest), others, values) if not grammar_word(n, rest)]
     fields_elsewhere = {t for e in elsewhere if is_field(e) for t in element_texts(e)}
     field = _field_problem(decision, name, own, fields_elsewhere)
     if field:
         return field
     for quote in said:
+        if _peer_named(quote, element, step) and not _anchor(decision.rest, quote):
+            label = _target_name(element, target_param)  # “机械键盘”, a suggestion of its own, not 机械键盘 热卖
+            return f"the reasoning names “{shorten(quote)}”, another element of this screen; the call targets {label}"
         if element is not None and _describes_target(quote, step, element):
             continue  # the card with the 秒杀 tag: a word of the target's own card
         if quote in labels_elsewhere and not any(quote in o for o in own if o):  # 保温杯 学生 is not 保温杯
@@ -101,6 +105,10 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
             label = _target_name(element, target_param)
             return f"the reasoning names “{shorten(quote)}”; the call targets {label}"
     return _qualifier_problem(decision, step, element, others, values)
+
+
+_PURPOSE_EN = re.compile(r"\s+(?:to|so (?:that )?(?:i|we) can|in order to)\s+(?:open|see|view|reach|get to|go to|go into"
+                         r"|enter|show|bring up|check|access|expand|reveal|load|display)\b.*$", re.I | re.S)
 
 
 _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\s+(?:box|field|input|textbox|text box)\b"
@@ -206,7 +214,7 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
         return None
     own = set(element_texts(element))
     names = {k: v for k, v in others.items() if _distinctive(k)}
-    said = normalize(mask_quotes(decision.rest) + " " + decision.appendix)
+    said = normalize(mask_quotes(_PURPOSE_EN.sub("", decision.rest)) + " " + decision.appendix)
     # a neighbour said as the place of a target named by its own, unique label is no owner; nor is a purpose's verb
     whole = normalize(decision.rest + " " + decision.appendix)  # quotes kept: the target's own label is often quoted
     placed = any(_distinctive(t) and names_label(whole, normalize(t)) for t in own) and not any(
@@ -257,6 +265,16 @@ def _named_last(text: str, labels: set[str], own: set[str]) -> list[str]:
         return []
     last = max(found)[2]
     return [] if any(last in o for o in own) else [last]
+
+
+def _peer_named(quote: str, element, step: Step) -> bool:
+    """Is ``quote`` the whole label of another row of the target's list (its left edge, its height) and not the
+    target's own: ``点第一条“机械键盘”`` when the call taps the suggestion 机械键盘 热卖."""
+    if element is None or not quote or normalize(element_label(element)) == quote:
+        return False
+    height = element.bounds[3] - element.bounds[1]
+    return any(e is not element and normalize(element_label(e)) == quote and abs(e.bounds[0] - element.bounds[0]) <= 8
+               and abs((e.bounds[3] - e.bounds[1]) - height) <= 0.25 * height for e in visible_elements(step))
 
 
 def _peers(element, visible, screen_area: int) -> list:

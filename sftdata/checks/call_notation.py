@@ -45,6 +45,19 @@ def action_line(text: str) -> str:
     return lines[-1].group(1) if lines else ""
 
 
+def closing_action_line(text: str) -> tuple[int, int] | None:
+    """The span of ``text``'s ``Action:`` line when it closes the text and something is said before it (``… so I'll
+    press back. Action: press_back.``), None otherwise.
+
+    >>> closing_action_line("Swipe up for more. Action: swipe UP.")
+    (19, 36)
+    """
+    lines = list(_ACTION_LINE.finditer(text)) if isinstance(text, str) else []
+    if not lines or text[lines[-1].end():].strip() or not text[:lines[-1].start()].strip():
+        return None
+    return len(text[:lines[-1].start()]) + len(lines[-1].group()) - len(lines[-1].group().lstrip()), lines[-1].end()
+
+
 def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[Evidence] | None:
     """The evidence of ``text``'s last ``Action:`` line in call notation for ``function`` on ``step``: None when
     the text has no such line, [] when the line names another function or does not name what the call does."""
@@ -84,4 +97,4 @@ def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[E
     return []
 
 
-__all__ = ["action_line", "notation_evidence"]
+__all__ = ["action_line", "closing_action_line", "notation_evidence"]

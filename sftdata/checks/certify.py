@@ -47,7 +47,7 @@ from typing import Any, Sequence
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import doubts, screen_words
-from .call_notation import action_line, notation_evidence
+from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
 from .conflict import call_evidence
@@ -160,11 +160,39 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         named = call_evidence(spoken_calls(item.get(field)), item["function"], episode.steps[index],
                               (other.group(1) if other else "") if element else None,
                               "says the task is complete" in failures[0].detail)
-        if named:  # the text names what the call does too: a reader decides
+        if named and _scrolled_against_swipe(failures, item):
+            failures = ()  # scroll the list up … Action: swipe up: the swipe is the finger's, a scroll may be the view's
+        elif named:  # the text names what the call does too: a reader decides
             return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the text "
                                                         f"names “{named[:40]}” too") for f in failures))
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
+    read = _read(episode, index, item)
+    if read.outcome == "unsure":  # … so I'll press the back key. Action: press_back.: the line restates the decision
+        restated = _read(episode, index, item, restated=True)
+        if restated.outcome == "certified":
+            return restated
+    return read
+
+
+_SCROLL_SAID = re.compile(r"the reasoning moves the finger (up|down) \(“[^”]*\bscroll", re.I)
+
+
+def _scrolled_against_swipe(failures: Sequence[Failure], item: Any) -> bool:
+    """Is every failure a direction read off an English ``scroll`` (which may say the view's way) while the text
+    swipes the call's way in so many words (``… scroll the list up to reveal it. Action: swipe UP.``)?"""
+    way = str((item["function"].get("parameters") or {}).get("direction") or "").lower()
+    text = spoken_calls(item.get("reasoning") or "")
+    if way not in ("up", "down") or not all(_SCROLL_SAID.search(f.detail) for f in failures):
+        return False
+    other = "down" if way == "up" else "up"
+    swipes = re.findall(r"\bswipe\W{0,3}(?:\w+\W{1,3}){0,3}?(up|down)\b", text, re.I)
+    return bool(swipes) and all(w.lower() == way for w in swipes) and other not in {w.lower() for w in swipes}
+
+
+def _read(episode: Episode, index: int, item: Any, restated: bool = False) -> Certification:
+    """The certification of an item no check failed; ``restated``: each text's closing ``Action:`` line is read
+    as a restatement of the decision before it (:func:`_without_restatement`)."""
     step = episode.steps[index]
     function = item["function"]
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -174,6 +202,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     texts = [t for t in (readable.get("reasoning"), readable.get("thought")) if t and t.strip()]
     evidence, missing, decided = [], "no decision: the item states no text", None
     for text in texts:  # the reasoning's decision, else the thought's
+        text = _without_restatement(episode, index, text, function) if restated else text
         read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)
         decision = stated_decision(read)
         evidence, missing = decision_evidence(read, function, step, decision)
@@ -243,6 +272,18 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
             reasons.append(Reason("name_not_on_screen", f"{name}: “{names[0][:40]}” is on no screen so far, nor in "
                                   "the goal or the history"))
     return Certification("unsure" if reasons else "certified", tuple(reasons), tuple(evidence))
+
+
+def _without_restatement(episode: Episode, index: int, text: str, function: dict[str, Any]) -> str:
+    """``text`` with its closing ``Action:`` line blanked when a decision grounded on its own is stated before it and
+    the line alone certifies (``… so I'll press the back key. Action: press_back.``): it restates the decision, it
+    tells no state."""
+    span = closing_action_line(text)
+    if span is None or decision_evidence(unruled(text[:span[0]], episode.steps[index]), function,
+                                         episode.steps[index])[1] is not None:
+        return text
+    alone = _read(episode, index, {"reasoning": text[span[0]:span[1]], "function": function})
+    return text[:span[0]] + " " * (span[1] - span[0]) + text[span[1]:] if alone.outcome == "certified" else text
 
 
 def outcome_counts(certifications: Sequence[Certification]) -> dict[str, int]:

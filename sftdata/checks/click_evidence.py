@@ -16,7 +16,7 @@ must single out the target (:func:`sftdata.checks.target_evidence.target_evidenc
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ..model import Step
 from .agreement import COMPATIBLE
@@ -38,6 +38,7 @@ _PURPOSE_EN = re.compile(
     r"|continue|proceed|apply|book|reserve|send|delete|remove|switch|move|close|leave|pick|choose|focus|put|activate"
     r"|trigger|launch|expand|collapse|display|access|look|read|compare|filter|sort|type|fill|pull|reach|land|jump"
     r"|enable|disable|mark|set|begin|kick|call|dismiss|exit|clear|start)\b.*", re.I)
+_PURPOSE_ZH = re.compile(r"(?:来|以|去|好)?(?:发起|开始|进行|执行|触发|完成)(?:搜索|查询|检索|购买|下单|预订)")  # 点它发起搜索
 _SENTENCES = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+(?:[。！？!?\n]|\.(?=\s|$)|$)")
 
 
@@ -46,8 +47,8 @@ def _cut(rest: str) -> str:
     masked = mask_quotes(rest)
     m = CONTRAST.search(masked)
     end = m.start() if m else len(rest)
-    m = _PURPOSE_EN.search(masked[:end])
-    end = m.start() if m else end
+    m = _PURPOSE_EN.search(masked[:end]) or _PURPOSE_ZH.search(masked[:end])
+    end = m.start() if m and masked[:m.start()].strip() else end
     verb = first_verb(masked[:end])
     if verb is not None and masked[:verb[0]].strip(" 一下的了") and CJK.search(masked[verb[0]:verb[2]]):
         end = verb[0]  # 点它进入: the object ends where the next verb starts
@@ -78,11 +79,14 @@ _LATER_STEP = re.compile(r"[，,]?\s*(?:再|然后|之后(?!的)|接着)(?!次)|
 _COPULA = re.compile(r".*(?:是|有|就是|叫|\bis\b|\bare\b|\bcalled\b|\b(?:want|need)\b)", re.I)  # we want 家居, so tap that one
 
 
-def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
+def _antecedents(text: str, start: int, whole: bool = False,
+                 names: Callable[[str], bool] = lambda s: False) -> list[str] | str:
     """What a pronoun at ``start`` may point back to, nearest first: what the last clause before it introduces
     (``分类标签里有家居`` -> ``家居``), that clause, and its whole sentence; contrasts (``不是它``) and places
     (``between Bluetooth and …`` is where, not what) left out. ``whole``: the last clause's parts together (a
-    subject and what a copula says of it: ``Save at the top right is the one next to #3``), as one text."""
+    subject and what a copula says of it: ``Save at the top right is the one next to #3``), as one text.
+    ``names``: does a subject name an element of the screen? Then what the copula places it by is where it is
+    (``Dark theme is right there under Display``), not what it is (``vegan stuff is under Healthy``)."""
     before = text[:start]
     sentences = [before[m.start():m.end()] for m in _SENTENCES.finditer(mask_quotes(before))  # 那条“…？”: one
                  if m.group().strip(" ，,。.;；:：—–")]
@@ -94,8 +98,11 @@ def _antecedents(text: str, start: int, whole: bool = False) -> list[str] | str:
     parts, tails = [], []
     for part in re.split(r"[，,；;—–]", last):
         m = _COPULA.match(mask_quotes(part))  # … is 蓝牙 / 分类标签里有家居: what the clause introduces
-        if m and part[m.end():].strip():
-            tails.append(part[m.end():])
+        tail = part[m.end():] if m else ""
+        where = SPATIAL.search(mask_quotes(tail))  # Dark theme is right there under Display: where it is, not what
+        tail = tail[:where.start()] if where and not CJK.search(where.group()) and names(part[:m.end()]) else tail
+        if tail.strip():
+            tails.append(tail)
         masked = mask_quotes(part)
         m = CONTRAST.search(masked)
         part = part[:m.start()] if m else part
@@ -190,7 +197,8 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
             for context in [_dashed(text, span[1]), _topic(text, span)] + (
-                    _antecedents(text, span[0]) if pronoun else []):
+                    _antecedents(text, span[0], names=lambda s: bool(target_evidence(s, step, own))
+                                 or names_rival(s, step)) if pronoun else []):
                 if context and target_evidence(f"{said} {context}", step, own):
                     said = f"{said} {context}"
                     break

@@ -34,7 +34,7 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
-LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]))"
+LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]|提示|弹窗|后|之后|的|数|完))"
 LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b|(?:buy|book|get) tickets?\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|save (?:the|this|that|it|#)|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
@@ -95,7 +95,7 @@ _VERBS_EN = (
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel|run|start|trigger)"
               r"(?= (?:it |this |that |the (?:search|query|form|filter|filters) )?"
-              r"(?:with|via|using) (?:(?:the|its|that) )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z])))"),  # confirm with the 删除 inside the dialog
+              r"(?:with|via|using) (?:(?:the|its|that) )?(?:[a-z-]+'s )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z])))"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),

@@ -24,7 +24,7 @@ COUNTS = re.compile("|".join((
     rf"最后一步\s*[（(]\s*第\s*{ZH_NUM}\s*步",
     rf"第\s*{ZH_NUM}\s*步[，,]?\s*(?:也就是|也是|即)最后一步",
     r"倒数第[一二两三四五六七八九十\d]{1,2}步",
-    rf"\bsteps?\s+{EN_NUM}\s*(?:of|out of|/)\s*{EN_NUM}\b",
+    rf"\bsteps?\s+{EN_NUM}\s*(?:of|out of|/)\s*(?:the\s+)?{EN_NUM}\b",
     rf"\b{EN_NUM}\s+(?:of|out of)\s+(?:the\s+)?{EN_NUM}\s+steps\b",
     rf"\bout of\s+{EN_NUM}\s+steps\b",
     rf"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{{1,2}}(?:st|nd|rd|th))\s+of\s+"

@@ -204,13 +204,16 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
         for m in pattern.finditer(sentence):
             left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
             # English: a modal anywhere after it too ("after that, Reserve now should go through" is a plan)
-            if _PLANNED_NEXT.match(m.group()) and _acts_next(sentence[m.end():]):
-                continue  # after that head home: a plan of the next action, not what happens
+            if _PLANNED_NEXT.match(m.group()) and (_acts_next(sentence[m.end():]) or (
+                    _THEN_BEFORE.search(sentence[left:m.start()]) and re.match(r"\s*(?:[.;,!]|$)", sentence[m.end():]))):
+                continue  # after that head home / then deal with the State dropdown after that: a plan, not what happens
             if not _MODAL.search(sentence[left:m.end()] if pattern is _ZH_EVENTS else sentence[left:]):
                 spans.append(m.span())
     return spans + _more_triggers(sentence)
 
 
+_THEN_BEFORE = re.compile(r"\b(?:then|next|later)\s+(?:[\w'-]+\s+){0,2}?(?:deal|do|handle|take care|fill|set|pick|choose"
+                          r"|select|go|move|tap|click|type|enter|open|press|hit|check|look)\b", re.I)
 _PLANNED_NEXT = re.compile(r"\s*(?:right |immediately |just )?after (?:this|that)\b", re.I)
 
 

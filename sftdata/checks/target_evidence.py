@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..model import Element, Step
 from .calls import CJK_CLASS, ZH_DIGITS, element_label, normalize, target_element
 from .grid import grid_cell
-from .screen_places import at_place, screen_places
+from .screen_places import at_place, screen_cells, screen_places
 from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .label_words import without_label_parts, without_words
@@ -315,7 +315,7 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
             evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
         elif chosen is not None and not _unique_whole(said, label, target, visible, point):
             scores[id(chosen)] = scores.get(id(chosen), 0) + 6 + name  # (a label of its own said whole: the count differs)
-    for words, xs, ys in screen_places(said):
+    for words, xs, ys in screen_places(said) + screen_cells(said):  # middle right: a cell of the screen, finer
         if at_place(target, step, xs, ys):
             total += 3
             evidence.append(Evidence("place", words))
