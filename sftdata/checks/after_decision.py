@@ -52,7 +52,7 @@ _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)
 _CONTENT = re.compile(rf"[A-Za-z0-9{CJK_CLASS}]")
 
 # a change, a success, the end of the run: never a description of the screen as it is
-_CHANGE = re.compile(
+CHANGE = re.compile(
     r"已经|(?<![不未])已(?![知售])|又|重新|成功|失败|生效|结束|完成(?!任务的|的)|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
     r"|出现|弹出(?!来)|弹了|跳转|跳到|跳出|刷新|加载(?:出|完|好)|显示(?:出|为|了)|现在(?:是|显示|变|已|就)|[^行好够对算罢]了\s*$"
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
@@ -178,7 +178,7 @@ _ZH_SUBJECT_BEFORE = re.compile(r"(?:我|就|再|先|直接|要|去|来|并|然�
 _ZH_WHERE = re.compile(r"^\s*(?:于是|所以|因此|然后|接着|就|再|先|我|要|直接)*\s*在[^，,。]{0,16}$")  # 于是在屏幕中央向左滑动
 
 
-def _acts(masked: str) -> bool:
+def acts(masked: str) -> bool:
     """Does the clause take an action (``Action: tap it``, ``点它的商品图``)? An English verb with a subject of
     its own before it (``results open with …``) reports, not acts."""
     verb = first_verb(masked)
@@ -214,10 +214,10 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
             said = said.replace(phrase, " ")
     if _AFTER_STATE.match(masked) and not HEDGE.search(masked):
         return False  # after the swipe the Anker sits at the top: what the next screen shows
-    change = _CHANGE.search(said)
+    change = CHANGE.search(said)
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
-    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or _acts(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
+    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or acts(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
         return True
     return not _leftover(plain, blob, phrases)
 
@@ -236,7 +236,7 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
     joint = _AFTER_JOINT.search(text, rest_at, decision.span[1])
     if joint:  # 上划之后 Display 就在中间: what the decision's own clause says comes after it
         after = text[joint.end():decision.span[1]]
-        if _CONTENT.search(after) and not (_EXCUSE.search(after) or _acts(mask_quotes(after))):
+        if _CONTENT.search(after) and not (_EXCUSE.search(after) or acts(mask_quotes(after))):
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
     nows = now_sentences(mask_quotes(text), decision.span[1])
@@ -245,7 +245,7 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
             continue  # 2. State 选 Texas: a later step of a numbered plan
         if any(a <= at < b for a, b in nows):
             continue  # 当前是搜索页，光标在输入框里: the screen as it is
-        if not clause_accounted(clause, blob, phrases) and not (planned and not _CHANGE.search(normalize(clause))):
+        if not clause_accounted(clause, blob, phrases) and not (planned and not CHANGE.search(normalize(clause))):
             return clause.strip(" .。")
         planned = (planned or bool(_PLAN.search(clause))) and not _SENTENCE_END.search(text, at + len(clause),
                                                                                        at + len(clause) + 1)
@@ -276,4 +276,4 @@ def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
     return out
 
 
-__all__ = ["clause_accounted", "doubts", "only_names", "unaccounted_after_decision"]
+__all__ = ["CHANGE", "acts", "clause_accounted", "doubts", "only_names", "unaccounted_after_decision"]

@@ -49,9 +49,10 @@ from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import doubts, screen_words
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
-from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, later_plans
+from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
 from .conflict import call_evidence
 from .decision import stated_decision
+from .described import described_sentences, without_spans
 from .finger import sought_direction
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
@@ -165,14 +166,27 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         elif named:  # the text names what the call does too: a reader decides
             return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the text "
                                                         f"names “{named[:40]}” too") for f in failures))
+    if failures and all(f.reason == "hindsight" for f in failures) and _told_only_the_screen(episode, index, item):
+        failures = ()  # 点 Checkout。The page shows #1 through #6.: read after an action, it is still the screen as it is
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     read = _read(episode, index, item)
-    if read.outcome == "unsure":  # … so I'll press the back key. Action: press_back.: the line restates the decision
-        restated = _read(episode, index, item, restated=True)
-        if restated.outcome == "certified":
-            return restated
+    for restated, described in ((True, False), (False, True), (True, True)) if read.outcome == "unsure" else ():
+        again = _read(episode, index, item, restated, described)  # … so I'll press the back key. Action: press_back.
+        if again.outcome == "certified":  # … The keyboard is up, with 空格 at the bottom.: the screen as it is
+            return again
     return read
+
+
+def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
+    """Is every hindsight of the item's reasoning in sentences after its decision that describe the screen as it is
+    (:mod:`.described`), so that without them it tells none?"""
+    text = item.get("reasoning")
+    decision = stated_decision(unruled(text, episode.steps[index])) if isinstance(text, str) else None
+    if decision is None:
+        return False
+    spans = described_sentences(text, decision.span, episode, index)
+    return bool(spans) and hindsight_detail({**item, "reasoning": without_spans(text, spans)}) is None
 
 
 _SCROLL_SAID = re.compile(r"the reasoning moves the finger (up|down) \(“[^”]*\bscroll", re.I)
@@ -190,9 +204,10 @@ def _scrolled_against_swipe(failures: Sequence[Failure], item: Any) -> bool:
     return bool(swipes) and all(w.lower() == way for w in swipes) and other not in {w.lower() for w in swipes}
 
 
-def _read(episode: Episode, index: int, item: Any, restated: bool = False) -> Certification:
+def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: bool = False) -> Certification:
     """The certification of an item no check failed; ``restated``: each text's closing ``Action:`` line is read
-    as a restatement of the decision before it (:func:`_without_restatement`)."""
+    as a restatement of the decision before it (:func:`_without_restatement`); ``described``: the sentences after
+    the decision that describe the screen as it is are left out (:mod:`.described`)."""
     step = episode.steps[index]
     function = item["function"]
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -205,6 +220,9 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False) -> Ce
         text = _without_restatement(episode, index, text, function) if restated else text
         read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)
         decision = stated_decision(read)
+        if described and decision is not None:
+            text = without_spans(text, described_sentences(text, decision.span, episode, index))
+            read = unruled(text, step)
         evidence, missing = decision_evidence(read, function, step, decision)
         decided = (text, decision)
         if not missing:

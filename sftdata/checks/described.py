@@ -1,0 +1,83 @@
+"""Sentences after a decision that describe the screen as it is, told apart by the screens rather than by wording.
+
+A writer who states the decision first often goes on to describe what is on the screen now (``The keyboard is up
+and the cursor sits in the box``, ``底部有分享、编辑、收藏、删除``, ``Below it are the 小米 Max and the Apple Pro``).
+The outcome and after-decision readers cannot tell such a sentence from a told result by its words alone. The
+episode can: a sentence that names no word only a later screen shows, says no change or state (``now``, ``已经``,
+``opens``, ``jumps``, ``弹出来了``, ``On``, ``选中``), no sameness or return (``still``, ``back``, ``没变``), no choice of the writer's
+(``I'll take``, ``我选``), nothing inside what the action opens (``Its …``) and nothing of the chosen one (``It
+has the 限时特价 tag``: which one it is, for the evidence to read), tells no hindsight and takes no action, says
+nothing the agent could not see before acting. :func:`described_sentences` finds them; certification reads an item left unsure with them once more
+without them (the agreement and hindsight checks have read the whole text first).
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> box = Element(0, (0, 100, 1080, 200), text="搜索框", flags=("visible", "editable"))
+>>> key = Element(1, (0, 2000, 200, 2100), text="空格", flags=("visible",))
+>>> results = Element(2, (0, 300, 1080, 400), text="Anker 保温杯 Pro", flags=("visible",))
+>>> ep = Episode("e", "m", "搜索保温杯", [Step(0, shot, Action("type", text="保温杯", element=box), elements=[box, key]),
+...                                      Step(1, shot, Action("done"), elements=[results])])
+>>> text = "输入保温杯。键盘在下面，有空格键。结果里有 Anker 保温杯 Pro。"
+>>> [text[a:b] for a, b in described_sentences(text, (0, 5), ep, 0)]
+['键盘在下面，有空格键。']
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Episode
+from .after_decision import CHANGE, acts
+from .calls import normalize
+from .decision import mask_quotes
+from .future_text import later_screen_words
+from .hindsight import find_hindsight
+
+_SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
+# a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
+_STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|active|highlighted|filled|open|opened"
+                    r"|closed|expanded|collapsed|toggled|saved|added|sent|deleted|removed)\b"
+                    r"|开启|关闭|打开|开着|关着|选中|勾选|勾上|高亮|展开|收起|保存|加入|添加|发送|删除|删掉", re.I)
+
+
+# a change told in the present or the perfective (the page jumps down, 键盘弹出来了): what happens, not what is
+_MOVES = re.compile(r"\b(?:jump|scroll|move|slide|shift|drop|rise|expand|collapse|refresh|reload|load|appear|vanish"
+                    r"|disappear|pop|open|close|switch|chang|turn|go|come|land|lead|take|bring|return|clear|updat|becom"
+                    r"|empt|fill|show up)(?:s|es|ed|ing|e|ied|y)?\b|\bempty\b|\bblank\b"
+                    r"|(?<![为除])了(?![解吗])|被|出来|出现|弹出|跳|滚|移|刷新|加载|变|切换|回到|进入|消失|清空|空了", re.I)
+# what a description of the screen as it is does not say: sameness or return (what the action leaves or brings
+# back), a choice of the writer's, the inside of what the action opens
+_NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|afterwards|then|i'll|i will|i'm going to"
+                       r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
+                       r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|然后|我(?:要|选|挑|就|来|会|想)|选|挑"
+                       r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
+
+
+def described_sentences(text: str, decision_span: tuple[int, int], episode: Episode,
+                        index: int) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
+    the screen as it is (see the module doc)."""
+    out = []
+    for m in _SENTENCE.finditer(text):
+        if m.start() < decision_span[1]:
+            continue  # the decision's own sentence, and what comes before it
+        sentence, masked = m.group(), mask_quotes(m.group())
+        if not re.search(r"\w", masked):
+            continue
+        if (CHANGE.search(normalize(sentence)) or _STATE.search(masked) or _NOT_SAID.search(masked)
+                or _MOVES.search(masked) or acts(masked)
+                or find_hindsight(sentence)
+                or later_screen_words(sentence, episode, index)):
+            continue
+        out.append(m.span())
+    return out
+
+
+def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span blanked to spaces (offsets kept)."""
+    for a, b in spans:
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
+
+
+__all__ = ["described_sentences", "without_spans"]
