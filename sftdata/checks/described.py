@@ -3,7 +3,8 @@
 A writer who states the decision first often goes on to describe what is on the screen now (``The keyboard is up
 and the cursor sits in the box``, ``底部有分享、编辑、收藏、删除``, ``Below it are the 小米 Max and the Apple Pro``).
 The outcome and after-decision readers cannot tell such a sentence from a told result by its words alone. The
-episode can: a sentence that names no word only a later screen shows, says no change or state (``now``, ``已经``,
+episode can: a sentence that names no word only a later screen shows and no number
+no screen so far shows, says no change or state (``now``, ``已经``,
 ``opens``, ``jumps``, ``弹出来了``, ``On``, ``选中``), no sameness or return (``still``, ``back``, ``没变``), no choice of the writer's
 (``I'll take``, ``我选``), nothing inside what the action opens (``Its …``) and nothing of the chosen one (``It
 has the 限时特价 tag``: which one it is, for the evidence to read), tells no hindsight and takes no action, says
@@ -29,13 +30,14 @@ from ..model import Episode
 from .after_decision import CHANGE, acts
 from .calls import normalize
 from .decision import mask_quotes
-from .future_text import later_screen_words
+from .future_text import known_texts, later_screen_words
 from .hindsight import find_hindsight
 
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
 _STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|active|highlighted|filled|open|opened"
-                    r"|closed|expanded|collapsed|toggled|saved|added|sent|deleted|removed)\b"
+                    r"|closed|expanded|collapsed|toggled|saved|added|sent|deleted|removed|set|done|ready|finished|complete|wraps? up)\b"
+                    r"|\b(?:detail|details|result|results|confirmation|next|new)\s+(?:page|screen|view|list)\b"
                     r"|开启|关闭|打开|开着|关着|选中|勾选|勾上|高亮|展开|收起|保存|加入|添加|发送|删除|删掉", re.I)
 
 
@@ -57,20 +59,25 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
                         index: int) -> list[tuple[int, int]]:
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
-    out = []
+    out, known = [], "\x00".join(known_texts(episode, index))
     for m in _SENTENCE.finditer(text):
         if m.start() < decision_span[1]:
             continue  # the decision's own sentence, and what comes before it
         sentence, masked = m.group(), mask_quotes(m.group())
         if not re.search(r"\w", masked):
             continue
-        if (CHANGE.search(normalize(sentence)) or _STATE.search(masked) or _NOT_SAID.search(masked)
+        if (_unknown_number(masked, known) or CHANGE.search(normalize(sentence)) or _STATE.search(masked) or _NOT_SAID.search(masked)
                 or _MOVES.search(masked) or acts(masked)
                 or find_hindsight(sentence)
                 or later_screen_words(sentence, episode, index)):
             continue
         out.append(m.span())
     return out
+
+
+def _unknown_number(masked: str, known: str) -> bool:
+    """Does ``masked`` say a number no screen so far, the goal or the history shows (``order #4411``)?"""
+    return any(n not in known for n in re.findall(r"\d+(?:[.:/]\d+)*", masked))
 
 
 def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
