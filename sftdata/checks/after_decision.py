@@ -101,7 +101,7 @@ _FILLER_EN = frozenset((
     # link in the upper part of the list, the one dated …)
     "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
     "dated priced titled labeled rated tagged captioned numbered sized stamped showing reading sold empty blank thread "
-    "threads conversation chat form splash loading launch currently").split())
+    "threads conversation chat form splash loading launch currently status subtitle caption").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",

@@ -53,7 +53,7 @@ from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failu
 from .conflict import call_evidence
 from .decision import stated_decision
 from .described import described_sentences, without_spans
-from .finger import sought_direction
+from .finger import finger_direction, sought_direction
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
 from .ruled_out import unruled
@@ -240,7 +240,9 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
     if decided is not None and decided[1] is None and not missing:  # grounded without a verb: ``05/14 into …``
         said = next((e.words for e in evidence if e.kind == "value"), "")
         at = decided[0].find(said) + len(said) if said and said in decided[0] else -1
-        outcome = outcome_clause(decided[0], (at, at), None, (said,)) if at >= 0 else None
+        if at < 0 and any(e.kind == "direction" for e in evidence):  # 手指向左一划，切到了第 10 张: after the gesture
+            at = next((m.end() for m in re.finditer(r"[^，,。；;.!?！？\n]+", decided[0]) if finger_direction(m.group())), -1)
+        outcome = outcome_clause(decided[0], (at, at), None, (said,) if said else ()) if at >= 0 else None
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         held = held_value(decided[0], said, screen_texts(step)) if said else None

@@ -63,7 +63,8 @@ def finger_direction(clause: str) -> str | None:
     return None
 
 
-_SOUGHT_BELOW = re.compile(r"\b(?:further|farther|lower) down\b|更下面|更靠下|下面还有|下方还有|后面还有", re.I)
+_SOUGHT_BELOW = re.compile(r"\b(?:further|farther|lower) down\b|\b(?:until|till|to|toward|towards) the (?:very )?(?:end|bottom) of the"
+                           r" (?:list|page|feed|results)\b|更下面|更靠下|下面还有|下方还有|后面还有|直到(?:列表)?(?:底部|最底下|到底)", re.I)
 _SOUGHT_ABOVE = re.compile(r"\b(?:further|farther|higher) up\b|\bback (?:at|to|near) the top\b|更上面|更靠上"
                            r"|上面还有|上方还有|回到顶部|回到最上面", re.I)
 _RETURN = re.compile(r"\bback (?:up|down)\b|\bgo(?:ing)? back\b|往回|回去|退回", re.I)

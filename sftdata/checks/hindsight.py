@@ -155,6 +155,7 @@ _ZH_LEAD = re.compile(r"^(?:所以|于是|那就|现在|我|就|先|要|去|来)
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
+_RULED_OUT = re.compile(r"^\s*[—–-]?\s*(?:(?:not|rather than|instead of|but not)\b|而不是|不是|不要|别)", re.I)
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
 
 # not a report: a habit, an expectation, a purpose, a condition, a try, an instruction
@@ -324,8 +325,8 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
         for c in _CLAUSE.finditer(sentence):
             clause = c.group()
-            if _REASON.search(clause) or hedged:
-                pass
+            if _REASON.search(clause) or hedged or _RULED_OUT.match(clause):
+                pass  # … — not the 'Bluetooth, pairing' line under Connected devices: which one, not what then
             elif acted and (m := _SUCCESS.search(clause)) and not _MODAL.search(clause):
                 told.append((offset + c.start() + m.start(), offset + c.start() + m.end()))
             elif (acted or narrated) and not _MODAL.search(clause) and (

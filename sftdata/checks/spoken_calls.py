@@ -64,9 +64,12 @@ def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
     return node.func.id.lower(), args, kwargs  # type: ignore[return-value]
 
 
+_NESTED = ("arguments", "parameters", "args", "params", "action")  # keys whose object holds the call's fields
+
+
 def _json_args(obj: dict) -> tuple[str, list[str], dict[str, str]] | None:
     """(action, [], fields) of an action object (a JSON object, parsed), None otherwise."""
-    nested = next((obj[k] for k in ("arguments", "parameters", "args", "params") if isinstance(obj.get(k), dict)), {})
+    nested = next((obj[k] for k in _NESTED if isinstance(obj.get(k), dict)), {})  # {"thought": …, "action": {…}}
     fields = {_KEYS_ZH.get(str(k), str(k).lower()): v for k, v in {**obj, **nested}.items()}
     if isinstance(fields.get("direction"), str):
         fields["direction"] = _DIRECTIONS_ZH.get(fields["direction"].strip(), fields["direction"])
@@ -76,7 +79,7 @@ def _json_args(obj: dict) -> tuple[str, list[str], dict[str, str]] | None:
         name, target = fields.popitem()
         fields = {"target": target}
     if name is None or any(not isinstance(v, (str, int, float)) for k, v in fields.items()
-                           if k not in ("arguments", "parameters", "args", "params")):
+                           if k not in _NESTED):
         return None
     return name.lower(), [], {k: str(v) for k, v in fields.items() if isinstance(v, (str, int, float))}
 
@@ -85,10 +88,15 @@ _ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "
                *(k for k, v in _KEYS_ZH.items() if v in ("reason", "note", "thought")))
 
 
-def _asides(obj: dict) -> list[str]:
+_BEFORE_KEYS = ("thought", "observation", "reasoning", "思考", "观察")  # what a model writes before it acts
+
+
+def _asides(obj: dict, before: bool = False) -> list[str]:
     """The free text an action object carries beside its call (``"reason": "…"``): kept, so that the readers see
-    what it says (an outcome told in a reason is still told)."""
-    return [str(v) for k, v in obj.items() if str(k).lower() in _ASIDE_KEYS and isinstance(v, str) and v.strip()]
+    what it says (an outcome told in a reason is still told); ``before``: only what is written before acting
+    (``"thought"``, ``"observation"``), else only the rest."""
+    return [str(v) for k, v in obj.items() if str(k).lower() in _ASIDE_KEYS and isinstance(v, str) and v.strip()
+            and (str(k).lower() in _BEFORE_KEYS) == before]
 
 
 def _fields(obj: dict) -> str | None:
@@ -115,7 +123,8 @@ def _words(call: str, free_text: bool = True) -> str | None:
     if parsed is None:
         return _fields(obj) if free_text else None
     said = _spoken(*parsed)
-    return " — ".join([said] + _asides(obj)) if said else None
+    thought = "".join(t.rstrip() + ("" if t.rstrip()[-1:] in "。.!?！？" else ".") + "\n" for t in _asides(obj, before=True))
+    return thought + " — ".join([said] + _asides(obj)) if said else None
 
 
 def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
