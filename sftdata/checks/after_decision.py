@@ -80,7 +80,8 @@ _ACCOUNTED = re.compile(
       r"|comma|spelling|spelled|capitali[sz]ed|lower-?case|upper-?case|enough|good|better|best|cheaper|cheapest"
       r"|detour|fine|any|either|usually|typically|for|keep|leave|make|get|bring|go|come|looking|look|check|compare|start"
       r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|启动|运行"
-      r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b", re.I)
+      r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b|^\s*(?:see|view)\b|\bfirst\s*$"
+      r"|^\s*(?:往|向)[上下左右](?:多)?看|多看几", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
 _HEADING = re.compile(r"^\s*[-*•>\d.)#]*\s*\**\s*(?:action|reasoning|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
                       r"|goal|step \d+|reason|why|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步|理由|原因)\s*\**\s*$", re.I)

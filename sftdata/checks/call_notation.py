@@ -26,7 +26,8 @@ from .evidence import own_names, said_whole
 from .finger import finger_direction
 from .target_evidence import Evidence, names_rival, target_evidence
 
-_LINE = re.compile(r"^\s*\**Action\**\s*[:：]\s*`?([A-Za-z_]+)\s*(?:\((.*)\)|[ \t]+([^()\n]+?))?`?\s*[.。]?\s*$", re.I | re.M)
+_LINE = re.compile(r"^\s*\**Action\**\s*[:：]\s*`?([A-Za-z_]+)\s*(?:\((.*)\)|[ \t]+([^()\n/#]+?))?`?\s*[.。]?\s*"
+                   r"(?:(?://|#)[^\n]*)?$", re.I | re.M)  # Action: press_back  // leave the product page
 _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"}, "open_app": {"open_app", "launch"},
              "press_home": {"press_home", "home"}, "press_back": {"press_back", "back", "go_back"},
              "go_back": {"go_back", "back"}, "type": {"type", "input"}, "input": {"type", "input"},

@@ -191,6 +191,9 @@ def _no_decision(name: str, params: dict[str, Any], text: str, step: Step) -> tu
         return [Evidence("direction", said)], None
     arrow = _ARROW_TAIL.search(text.strip())  # cart 0 -> 加入购物车 btn bottom centre: the arrow points at the target
     lines = [text.strip()] + ([_NOW.sub("", _cut_contrast(arrow.group(1)))] if arrow else [])
+    pointed = stated_decision(arrow.group(1)) if arrow and name in ("press_home", "press_back", "go_back") else None
+    if pointed is not None and pointed.verb in COMPATIBLE.get(name, ()):
+        return [Evidence("verb", pointed.verb)], None  # airplane on ✔ → home button: the arrow points at the key
     shown = [t for e in visible_elements(step) for t in element_texts(e)]
     for line in lines if name == "click" else []:
         if _LABEL_LINE.fullmatch(line) and not names_rival(line, step) and not numbered_elsewhere(line, step) \

@@ -37,7 +37,7 @@ from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
 _EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + "|" + WILL_ZH + r"|一般"
-                       r"|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps)\b|'d\b",
+                       r"|\b(?:hope|hopefully|supposed|presumably|maybe|perhaps|has to|have to|needs? to|must)\b|'d\b",
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|(?<![智功性技体])能(?![量力源])|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
