@@ -34,6 +34,7 @@ from .future_text import known_texts, later_screen_words
 from .hindsight import find_hindsight
 
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
+_CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
 _STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|active|highlighted|filled|open|opened"
                     r"|closed|expanded|collapsed|toggled|saved|added|sent|deleted|removed|set|done|ready|finished|complete|wraps? up)\b"
@@ -48,10 +49,11 @@ _MOVES = re.compile(r"\b(?:jump|scroll|move|slide|shift|drop|rise|expand|collaps
                     r"|(?<![为除])了(?![解吗])|被|出来|出现|弹出|跳|滚|移|刷新|加载|变|切换|回到|进入|消失|清空|空了", re.I)
 # what a description of the screen as it is does not say: sameness or return (what the action leaves or brings
 # back), a choice of the writer's, the inside of what the action opens
-_NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|afterwards|then|i'll|i will|i'm going to"
+_NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|after|afterwards|once|when|so|which|thus"
+                       r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
                        r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
-                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|然后|我(?:要|选|挑|就|来|会|想)|选|挑"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|选|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
@@ -63,16 +65,22 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     for m in _SENTENCE.finditer(text):
         if m.start() < decision_span[1]:
             continue  # the decision's own sentence, and what comes before it
-        sentence, masked = m.group(), mask_quotes(m.group())
-        if not re.search(r"\w", masked):
+        if _describes(m.group(), known, episode, index):
+            out.append(m.span())
             continue
-        if (_unknown_number(masked, known) or CHANGE.search(normalize(sentence)) or _STATE.search(masked) or _NOT_SAID.search(masked)
-                or _MOVES.search(masked) or acts(masked)
-                or find_hindsight(sentence)
-                or later_screen_words(sentence, episode, index)):
-            continue
-        out.append(m.span())
+        for c in _CLAUSE.finditer(m.group()):  # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe
+            if _describes(c.group(), known, episode, index):
+                out.append((m.start() + c.start(), m.start() + c.end()))
     return out
+
+
+def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
+    masked = mask_quotes(said)
+    return bool(re.search(r"\w", masked)) and not (
+        _unknown_number(masked, known) or CHANGE.search(normalize(said)) or _STATE.search(masked)
+        or _NOT_SAID.search(masked) or _MOVES.search(masked) or acts(masked) or find_hindsight(said)
+        or later_screen_words(said, episode, index))
 
 
 def _unknown_number(masked: str, known: str) -> bool:
