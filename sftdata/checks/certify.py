@@ -303,7 +303,7 @@ def _without_restatement(episode: Episode, index: int, text: str, function: dict
                                          episode.steps[index])[1] is not None:
         return text
     alone = _read(episode, index, {"reasoning": text[span[0]:span[1]], "function": function})
-    return text[:span[0]] + " " * (span[1] - span[0]) + text[span[1]:] if alone.outcome == "certified" else text
+    return without_spans(text, [span]) if alone.outcome == "certified" else text
 
 
 def outcome_counts(certifications: Sequence[Certification]) -> dict[str, int]:

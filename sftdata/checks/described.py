@@ -31,9 +31,8 @@ from .after_decision import CHANGE, acts
 from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
-from .hindsight import find_hindsight
+from .hindsight import SENTENCE, find_hindsight
 
-_SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
 _STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|active|highlighted|filled|open|opened"
@@ -62,7 +61,7 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
     out, known = [], "\x00".join(known_texts(episode, index))
-    for m in _SENTENCE.finditer(text):
+    for m in SENTENCE.finditer(text):
         if m.start() < decision_span[1]:
             continue  # the decision's own sentence, and what comes before it
         if _describes(m.group(), known, episode, index):

@@ -44,7 +44,7 @@ from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH, now_sent
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
-_SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")
+SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?\n]|\.(?=\s|$)|$)")  # one sentence, its end mark kept
 
 # --- 2. what appears after the action -------------------------------------------------------------------------
 _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截图|屏|帧|画面)|下张截图"
@@ -313,7 +313,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
     told: list[tuple[int, int]] = []  # ... said as a change after a clause that acts
     acted = False  # an earlier clause stated this step's own action: a completed change after it is its outcome
     narrated = False  # ... in the perfective (我们点击了…): then a bare change verb after it is its outcome too
-    for s in _SENTENCE.finditer(masked):
+    for s in SENTENCE.finditer(masked):
         sentence, offset = s.group(), s.start()
         counts += [(offset + m.start(), offset + m.end()) for m in COUNTS.finditer(sentence)]
         if _PAST.search(sentence) or not acting:
