@@ -56,7 +56,8 @@ def closing_action_line(text: str) -> tuple[int, int] | None:
     lines = list(_ACTION_LINE.finditer(text)) if isinstance(text, str) else []
     if not lines or text[lines[-1].end():].strip() or not text[:lines[-1].start()].strip():
         return None
-    return len(text[:lines[-1].start()]) + len(lines[-1].group()) - len(lines[-1].group().lstrip()), lines[-1].end()
+    line = lines[-1]
+    return line.end() - len(line.group().lstrip()), line.end()  # the line less the space the pattern took before it
 
 
 def notation_evidence(text: str, function: dict[str, Any], step: Step) -> list[Evidence] | None:

@@ -88,7 +88,7 @@ _ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "
                *(k for k, v in _KEYS_ZH.items() if v in ("reason", "note", "thought")))
 
 
-_BEFORE_KEYS = ("thought", "observation", "reasoning", "思考", "观察")  # what a model writes before it acts
+_BEFORE_KEYS = ("thought", "observation", "reasoning", "思考")  # what a model writes before it acts
 
 
 def _asides(obj: dict, before: bool = False) -> list[str]:
