@@ -1,15 +1,16 @@
 """Sentences after a decision that describe the screen as it is, told apart by the screens rather than by wording.
 
-A writer who states the decision first often goes on to describe what is on the screen now (``The keyboard is up
-and the cursor sits in the box``, ``底部有分享、编辑、收藏、删除``, ``Below it are the 小米 Max and the Apple Pro``).
-The outcome and after-decision readers cannot tell such a sentence from a told result by its words alone. The
-episode can: a sentence that names no word only a later screen shows and no number
-no screen so far shows, says no change or state (``now``, ``已经``,
-``opens``, ``jumps``, ``弹出来了``, ``On``, ``选中``), no sameness or return (``still``, ``back``, ``没变``), no choice of the writer's
-(``I'll take``, ``我选``), nothing inside what the action opens (``Its …``) and nothing of the chosen one (``It
-has the 限时特价 tag``: which one it is, for the evidence to read), tells no hindsight and takes no action, says
-nothing the agent could not see before acting. :func:`described_sentences` finds them; certification reads an item left unsure with them once more
-without them (the agreement and hindsight checks have read the whole text first).
+A writer who states the decision first often goes on to describe what is on the screen now (``The keyboard is up and
+the cursor sits in the box``, ``底部有分享、编辑、收藏、删除``, ``Below it are the 小米 Max and the Apple Pro``). The outcome and
+after-decision readers cannot tell such a sentence from a told result by its words alone. The episode can: a
+sentence that names no word only a later screen shows and no number no screen so far shows, says no change
+(``opens``, ``jumps``, ``弹出来了``) and no state the current screen does not show (``now``, ``已经``, ``On``, ``选中``:
+:mod:`.screen_state` checks them against it), nor the value the call types, no sameness or return (``still``,
+``back``, ``没变``), no choice of the writer's (``I'll take``, ``我选``), nothing inside what the action opens (``Its
+…``) and nothing of the chosen one (``It has the 限时特价 tag``: which one it is, for the evidence to read), tells no
+hindsight and takes no action, says nothing the agent could not see before acting. :func:`described_sentences` finds
+them; certification reads an item left unsure with them once more without them (the agreement and hindsight checks
+have read the whole text first).
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -32,6 +33,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
+from .screen_state import current_state_said, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
@@ -52,7 +54,7 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
                        r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
-                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|选|挑"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|选(?!中|项)|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
@@ -76,10 +78,17 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
     masked = mask_quotes(said)
-    return bool(re.search(r"\w", masked)) and not (
-        _unknown_number(masked, known) or CHANGE.search(normalize(said)) or _STATE.search(masked)
-        or _NOT_SAID.search(masked) or _MOVES.search(masked) or acts(masked) or find_hindsight(said)
-        or later_screen_words(said, episode, index))
+    typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
+    if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _NOT_SAID.search(masked) or acts(masked)
+                                        or (typed and typed in said.lower()) or find_hindsight(said)
+                                        or later_screen_words(said, episode, index)):
+        return False
+    if not (CHANGE.search(normalize(said)) or _STATE.search(masked) or _MOVES.search(masked)):
+        return True
+    told = without_states(masked, episode, index)
+    if CHANGE.search(normalize(told)) or _STATE.search(re.sub(r"\bon\b", " ", told)) or _MOVES.search(told):
+        return False
+    return current_state_said(masked, episode, index)  # described when the current screen shows it: Bluetooth (Off)
 
 
 def _unknown_number(masked: str, known: str) -> bool:

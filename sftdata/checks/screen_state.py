@@ -1,0 +1,116 @@
+"""A state said of the screen, checked against the current screen rather than refused for its words.
+
+A writer who describes the screen after the decision says states: ``Bluetooth (Off)``, ``搜索框里已经是 vegan lasagna 了``,
+``The chat with Alice Chen is open``, ``Project Team 已经被选中``. The same words tell a result when they say the state
+the action brings (``Bluetooth is now On`` before the tap that turns it on). The current screen tells them apart:
+:func:`current_state_said` holds when every state a clause says is one the current screen shows: an on/off value is
+the one the named row shows now (its own line or the subtitle under it), a page, dialog or mode said to be open or
+selected is named by the current screen's texts or a value typed before, and the acted-on element is not what the
+state is said of.
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> row = Element(0, (0, 300, 800, 380), text="Bluetooth", flags=("visible",))
+>>> value = Element(1, (0, 380, 800, 430), text="Off", flags=("visible",))
+>>> wifi = Element(2, (0, 100, 800, 180), text="Wi-Fi", flags=("visible", "clickable"))
+>>> step = Step(0, shot, Action("click", (400, 140), element=wifi), elements=[wifi, row, value])
+>>> ep = Episode("e", "m", "Turn Bluetooth on", [step])
+>>> current_state_said("Bluetooth is Off right now", ep, 0), current_state_said("Bluetooth is now On", ep, 0)
+(True, False)
+>>> current_state_said("Wi-Fi is already open", ep, 0)  # the acted-on element's state is the action's to bring
+False
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Element, Episode, Step
+from .calls import element_label, target_element
+from .screen_text import element_texts, visible_elements
+
+# an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
+_VALUE = re.compile(r"\b((?-i:On|Off|ON|OFF))\b"
+                    r"|(?:\b(?:is|are|'s|now|currently|already|marked|reads|shows|showing|set to"
+                    r"|toggled|switched)\s+)(on|off)\b|(开启|关闭|开着|关着|已开|已关)", re.I)
+_ON, _OFF = {"on", "开启", "开着", "已开", "enabled"}, {"off", "关闭", "关着", "已关", "disabled"}
+# what says a state holds now rather than comes: ``already``, ``is open``, ``已经``, ``被选中``, ``加载好了``
+_PERFECT = re.compile(r"\b(?:already|now|currently|right now|at the moment)\b"
+                      r"|\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|currently\s+)?(?:open|up|showing|shown|selected"
+                      r"|checked|ticked|active|focused|highlighted|enabled|disabled|empty|blank|filled in|loaded"
+                      r"|in (?:selection|multi-?select(?:ion)?) mode)\b|\bhas focus\b"
+                      r"|已经|(?<![不未])已|现在|当前|目前|此时|被选中|选中|勾选|勾上|高亮|开着|关着|(?<=[的着])状态", re.I)
+# what the perfect (已, 已经) makes a state: 已经打开, 已经加载好了, 已经删掉了
+_PERFECTIVE = re.compile(r"打开|加载(?:好|完)?|删掉|删除|了")
+_PIECE = re.compile(r"[^，,；;、]+")
+
+
+def without_states(said: str, episode: Episode, index: int) -> str:
+    """``said`` with what :func:`current_state_said` checks set aside: the current screen's texts (a control named
+    删除 or Open is no state word), the on/off values, the perfect forms (``is open``, ``已经…了``)."""
+    rest = said
+    for label in _labels(episode, index):
+        if label.lower() not in _STATE_VALUES:
+            rest = re.sub(re.escape(label), lambda m: "▪" * len(m.group()), rest, flags=re.I)
+    told = _PERFECT.sub(" ", _VALUE.sub(" ", rest))
+    return _PERFECTIVE.sub(" ", told) if re.search(r"(?<![不未])已", rest) else told
+
+
+def current_state_said(said: str, episode: Episode, index: int) -> bool:
+    """Does every state ``said`` (a sentence or clause after the decision, that tells no change once
+    :func:`without_states`) tells hold on ``step``'s screen (see the module doc)? ``values``: what the call types
+    or picks."""
+    step = episode.steps[index]
+    if "▪" not in without_states(said, episode, index):
+        return False  # names nothing of the current screen: nothing to check the state against
+    target = target_element(step)
+    name = (element_label(target) or "").strip().lower() if target is not None else ""
+    for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
+        told = piece.group()
+        if len(name) >= 2 and name in told.lower() and (_PERFECT.search(_VALUE.sub(" ", told)) or not all(
+                _value_holds(m, said, step) for m in _VALUE.finditer(told))):
+            return False
+    return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
+
+
+_STATE_VALUES = {"on", "off", "开启", "关闭", "开着", "关着", "已开", "已关", "enabled", "disabled"}
+
+
+def _labels(episode: Episode, index: int) -> list[str]:
+    """The current screen's element texts of two characters or more, and the values typed or picked before it
+    (a web page's field shows what was typed, its tree does not), longest first."""
+    out = {t.strip() for e in visible_elements(episode.steps[index]) for t in element_texts(e) if len(t.strip()) >= 2}
+    out |= {s.action.text.strip() for s in episode.steps[:index] if s.action.text and len(s.action.text.strip()) >= 2}
+    return sorted(out, key=len, reverse=True)
+
+
+def _value_holds(m: re.Match[str], said: str, step: Step) -> bool:
+    """Is the on/off value ``m`` (found in a piece of ``said``) the one the row named nearest before it shows now?"""
+    value = next(g for g in m.groups() if g).lower()
+    row = _row_named_before(said[:said.find(m.group()) + 1] if m.group() in said else said, step)
+    shown = _shown_value(row, step) if row is not None else None
+    return shown is not None and (value in _ON) == (shown in _ON) and (value in _OFF) == (shown in _OFF)
+
+
+def _row_named_before(before: str, step: Step) -> Element | None:
+    """The element of ``step`` whose label ``before`` names last (its rightmost mention)."""
+    best, at = None, -1
+    for e in visible_elements(step):
+        label = (element_label(e) or "").strip()
+        if len(label) >= 2 and label.lower() not in _STATE_VALUES:
+            k = before.lower().rfind(label.lower())
+            if k > at:
+                best, at = e, k
+    return best
+
+
+def _shown_value(row: Element, step: Step) -> str | None:
+    """The on/off value shown in ``row``'s line or just under it (a settings row's subtitle), lower-cased."""
+    top, bottom = row.bounds[1], row.bounds[3]
+    below = bottom + (bottom - top) * 1.5
+    near = [e for e in visible_elements(step) if e is not row and top <= (e.bounds[1] + e.bounds[3]) / 2 <= below
+            and (element_label(e) or "").strip().lower() in _STATE_VALUES]
+    near.sort(key=lambda e: (e.bounds[1], e.bounds[0]))
+    return (element_label(near[0]) or "").strip().lower() if near else None
+
+
+__all__ = ["current_state_said", "without_states"]
