@@ -124,6 +124,26 @@ _AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:(?:after|once)\s+(?:the|
                           r"|stays?|becomes?|comes? into view|moves? up|moves? down)\b", re.I)
 
 
+# a clause that opens on this step's action as done: ``after pressing it``, ``after the swipe``, ``滑完之后``, ``打开的是``
+_AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pressing|tapping|clicking|swiping|scrolling"
+                         r"|typing|entering|selecting|hitting|long[- ]pressing)\b|the (?:swipe|scroll|tap|click|press"
+                         r"|step|action|long[- ]press)\b|(?:it|that)(?:'s| is) (?:pressed|tapped|clicked|done)\b)"
+                         r"|^\s*(?:[点按滑输填选敲删划翻]完|[点按滑输填选划翻]了一?下)(?:之后|以后|后)|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
+                         re.I)
+_TOLD_PIECE = re.compile(r"[^。！？!?\n;；，,]+|(?<=\w)\.(?=\s)")
+
+
+def told_after_done(after: str) -> str | None:
+    """The first clause of ``after`` (the text after the decision) that opens on the action as done and tells what
+    then is, with no hedge (``after pressing it the launcher comes up``, ``滑完之后小米跑步鞋重新出现在中间``)."""
+    for m in _TOLD_PIECE.finditer(mask_quotes(after)):
+        done = _AFTER_DONE.match(m.group())
+        rest = m.group()[done.end():] if done else ""
+        if done and rest.strip() and not HEDGE.search(rest) and not re.search(LATER_ZH + r"|会|要", rest):
+            return after[m.start():m.end()].strip()
+    return None
+
+
 def _clauses(text: str, start: int):
     """(offset, clause) of ``text`` from ``start`` on, cut where :data:`_CUT` says (never inside a quotation)."""
     masked = mask_quotes(text)

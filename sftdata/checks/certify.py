@@ -46,7 +46,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
-from .after_decision import doubts, screen_words
+from .after_decision import doubts, screen_words, told_after_done
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
@@ -258,7 +258,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))
         named = _names_said(text, step)
         outcome = outcome_clause(text, decision.span, decision.span[1] - len(decision.rest), values + named,
-                                 screen_words(step, values) if decision.verb in _STAYS else None)
+                                 screen_words(step, values) if decision.verb in _STAYS else None
+                                 ) or told_after_done(text[decision.span[1]:])
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         state = acted_state(text, decision, function) or typed_state_before(text, decision, function,

@@ -27,6 +27,7 @@ import re
 from ..model import Element, Episode, Step
 from .calls import element_label, target_element
 from .screen_text import element_texts, visible_elements
+from .target_evidence import is_text_box
 
 # an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
 _VALUE = re.compile(r"\b((?-i:On|Off|ON|OFF))\b"
@@ -41,6 +42,8 @@ _PERFECT = re.compile(r"\b(?:already|now|currently|right now|at the moment)\b"
                       r"|已经|(?<![不未])已|现在|当前|目前|此时|被选中|选中|勾选|勾上|高亮|开着|关着|(?<=[的着])状态", re.I)
 # what the perfect (已, 已经) makes a state: 已经打开, 已经加载好了, 已经删掉了
 _PERFECTIVE = re.compile(r"打开|加载(?:好|完)?|删掉|删除|了")
+# a field said to hold nothing: ``the input is empty``, ``邮箱、电话还空着``
+_EMPTY = re.compile(r"\b(?:empty|blank)\b|空的|空着|是空|还空|为空")
 _PIECE = re.compile(r"[^，,；;、]+")
 
 
@@ -51,7 +54,7 @@ def without_states(said: str, episode: Episode, index: int) -> str:
     for label in _labels(episode, index):
         if label.lower() not in _STATE_VALUES:
             rest = re.sub(re.escape(label), lambda m: "▪" * len(m.group()), rest, flags=re.I)
-    told = _PERFECT.sub(" ", _VALUE.sub(" ", rest))
+    told = _EMPTY.sub(" ", _PERFECT.sub(" ", _VALUE.sub(" ", rest)))
     return _PERFECTIVE.sub(" ", told) if re.search(r"(?<![不未])已", rest) else told
 
 
@@ -69,7 +72,18 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
         if len(name) >= 2 and name in told.lower() and (_PERFECT.search(_VALUE.sub(" ", told)) or not all(
                 _value_holds(m, said, step) for m in _VALUE.finditer(told))):
             return False
+    if _EMPTY.search(said) and not _an_empty_field(episode, index):
+        return False  # ``the box is empty``: a field of the current screen holds nothing now
     return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
+
+
+def _an_empty_field(episode: Episode, index: int) -> bool:
+    """Does the current screen show an editable field holding nothing: no text of its own on a phone (where the tree
+    keeps what was typed), and on a web page none that an earlier step typed into?"""
+    typed_into = {element_label(s.action.element) for s in episode.steps[:index]
+                  if s.action.type == "type" and s.action.element is not None}
+    return any(is_text_box(e) and not (e.text or "").strip() and element_label(e) not in typed_into
+               for e in visible_elements(episode.steps[index]))
 
 
 _STATE_VALUES = {"on", "off", "开启", "关闭", "开着", "关着", "已开", "已关", "enabled", "disabled"}

@@ -131,14 +131,15 @@ def said_rank(said: str) -> int | None:
     return 1
 
 
-def _editable(e: Element) -> bool:
+def is_text_box(e: Element) -> bool:
+    """A box one types into (an editable node, an input or textarea other than a button or a tick)."""
     return e.has("editable") or (e.tag.lower() in ("input", "textarea") and e.attr("type").lower() not in (
         "checkbox", "radio", "submit", "button")) or "EditText" in e.class_name
 
 
 def is_field(e: Element) -> bool:
     """A form field: a text box or a select."""
-    return _editable(e) or e.tag.lower() == "select" or "Spinner" in e.class_name
+    return is_text_box(e) or e.tag.lower() == "select" or "Spinner" in e.class_name
 
 
 def _checkbox(e: Element) -> bool:
@@ -148,7 +149,7 @@ def _checkbox(e: Element) -> bool:
 
 _ROLES = (  # words -> what an element must be to fit them
     (r"搜索框|搜索栏|输入框|文本框|地址栏|编辑框|\b(?:search|text|input|query|address|email|name|phone)"
-     r" ?(?:box|bar|field|input)\b|\b(?:field|textbox|input box)\b", _editable),
+     r" ?(?:box|bar|field|input)\b|\b(?:field|textbox|input box)\b", is_text_box),
     (r"复选框|勾选框|勾选|打勾|\bcheck ?box\b|\btick\b|\bradio\b", _checkbox),
     (r"开关|\bswitch\b|\btoggle\b", lambda e: e.has("checkable") or "Switch" in e.class_name),
     (r"下拉(?:框|菜单|列表)|\bdrop-?down\b|\bselect (?:box|menu)\b", lambda e: e.tag.lower() == "select"
