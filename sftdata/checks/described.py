@@ -33,7 +33,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
-from .screen_state import current_state_said, without_states
+from .screen_state import current_state_said, previous_result, said_empty, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
@@ -78,12 +78,16 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
     masked = mask_quotes(said)
+    arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
+    masked, plain = (masked, said) if arrived is None else (arrived, arrived)
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _NOT_SAID.search(masked) or acts(masked)
-                                        or (typed and typed in said.lower()) or find_hindsight(said)
+                                        or (typed and typed in said.lower())
+                                        or (arrived is None and not said_empty(masked, episode, index)
+                                            and find_hindsight(said))
                                         or later_screen_words(said, episode, index)):
         return False
-    if not (CHANGE.search(normalize(said)) or _STATE.search(masked) or _MOVES.search(masked)):
+    if not (CHANGE.search(normalize(plain)) or _STATE.search(masked) or _MOVES.search(masked)):
         return True
     told = without_states(masked, episode, index)
     if CHANGE.search(normalize(told)) or _STATE.search(re.sub(r"\bon\b", " ", told)) or _MOVES.search(told):

@@ -23,6 +23,7 @@ False
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..model import Element, Episode, Step
 from .calls import element_label, target_element
@@ -37,7 +38,7 @@ _ON, _OFF = {"on", "开启", "开着", "已开", "enabled"}, {"off", "关闭", "
 # what says a state holds now rather than comes: ``already``, ``is open``, ``已经``, ``被选中``, ``加载好了``
 _PERFECT = re.compile(r"\b(?:already|now|currently|right now|at the moment)\b"
                       r"|\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|currently\s+)?(?:open|up|showing|shown|selected"
-                      r"|checked|ticked|active|focused|highlighted|enabled|disabled|empty|blank|filled in|loaded"
+                      r"|checked|ticked|active|focused|highlighted|enabled|disabled|filled in|loaded"
                       r"|in (?:selection|multi-?select(?:ion)?) mode)\b|\bhas focus\b"
                       r"|已经|(?<![不未])已|现在|当前|目前|此时|被选中|选中|勾选|勾上|高亮|开着|关着|(?<=[的着])状态", re.I)
 # what the perfect (已, 已经) makes a state: 已经打开, 已经加载好了, 已经删掉了
@@ -50,7 +51,7 @@ _PIECE = re.compile(r"[^，,；;、]+")
 def without_states(said: str, episode: Episode, index: int) -> str:
     """``said`` with what :func:`current_state_said` checks set aside: the current screen's texts (a control named
     删除 or Open is no state word), the on/off values, the perfect forms (``is open``, ``已经…了``)."""
-    rest = said
+    rest = unicodedata.normalize("NFKC", said)
     for label in _labels(episode, index):
         if label.lower() not in _STATE_VALUES:
             rest = re.sub(re.escape(label), lambda m: "▪" * len(m.group()), rest, flags=re.I)
@@ -62,7 +63,7 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     """Does every state ``said`` (a sentence or clause after the decision, that tells no change once
     :func:`without_states`) tells hold on ``step``'s screen (see the module doc)? ``values``: what the call types
     or picks."""
-    step = episode.steps[index]
+    step, said = episode.steps[index], unicodedata.normalize("NFKC", said)
     if "▪" not in without_states(said, episode, index):
         return False  # names nothing of the current screen: nothing to check the state against
     target = target_element(step)
@@ -72,14 +73,17 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
         if len(name) >= 2 and name in told.lower() and (_PERFECT.search(_VALUE.sub(" ", told)) or not all(
                 _value_holds(m, said, step) for m in _VALUE.finditer(told))):
             return False
-    if _EMPTY.search(said) and not _an_empty_field(episode, index):
+    if _EMPTY.search(said) and not said_empty(said, episode, index):
         return False  # ``the box is empty``: a field of the current screen holds nothing now
     return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
 
 
-def _an_empty_field(episode: Episode, index: int) -> bool:
-    """Does the current screen show an editable field holding nothing: no text of its own on a phone (where the tree
-    keeps what was typed), and on a web page none that an earlier step typed into?"""
+def said_empty(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` say a field holds nothing (``the Check-out box is empty``, ``电话还空着``) while the current screen
+    shows one that does: no text of its own on a phone (where the tree keeps what was typed), and on a web page none
+    that an earlier step typed into?"""
+    if not _EMPTY.search(said):
+        return False
     typed_into = {element_label(s.action.element) for s in episode.steps[:index]
                   if s.action.type == "type" and s.action.element is not None}
     return any(is_text_box(e) and not (e.text or "").strip() and element_label(e) not in typed_into
@@ -87,6 +91,31 @@ def _an_empty_field(episode: Episode, index: int) -> bool:
 
 
 _STATE_VALUES = {"on", "off", "开启", "关闭", "开着", "关着", "已开", "已关", "enabled", "disabled"}
+
+
+# what came to be: the previous step's result when what it names is new on the current screen
+_ARRIVAL = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?back\b(?:\s+(?:to|at|on|in)\b)?|\bback (?:at|on|to|in)\b"
+                      r"|\b(?:switched|put|turned|went|changed)\s+(?:\w+\s+){0,3}?into\b|\bhas\s+(?:now\s+)?(?:appeared"
+                      r"|opened|loaded|popped up|come up)\b|\b(?:appeared|popped up|came up|showed up)\b"
+                      r"|(?<!已)(?<!已经)(?:回到了?|弹出了?|弹出来了|出现了|进入了|打开了|加载(?:好|完|出来)了|切到了|切换到了)", re.I)
+_WORDS = re.compile(r"[a-z]{2}|[\u4e00-\u9fff]{2}", re.I)  # a name, not a price or a count alone
+_DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见", re.I)
+
+
+def previous_result(said: str, episode: Episode, index: int) -> str | None:
+    """``said`` with its words of arrival blanked, when it tells what came to be (``is back at the top``, ``弹出了确认框``,
+    ``switched the list into selection mode``) and names a text the current screen shows and the previous one did not
+    (a name, not a price, nor the acted-on element's): the result of the step before, which the agent sees now.
+    None otherwise."""
+    said = unicodedata.normalize("NFKC", said)  # as the screen's texts are (删除此对话？ is 删除此对话?)
+    if index == 0 or not _ARRIVAL.search(said) or _DEPARTURE.search(said):
+        return None
+    before = {t.strip().lower() for e in visible_elements(episode.steps[index - 1]) for t in element_texts(e)}
+    target = target_element(episode.steps[index])
+    acted = (element_label(target) or "").strip().lower() if target is not None else ""
+    new = [t for t in _labels(episode, index) if t.lower() not in before and t.lower() not in _STATE_VALUES
+           and t.lower() != acted and _WORDS.search(t) and t.lower() in said.lower()]
+    return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
 
 
 def _labels(episode: Episode, index: int) -> list[str]:
@@ -127,4 +156,4 @@ def _shown_value(row: Element, step: Step) -> str | None:
     return (element_label(near[0]) or "").strip().lower() if near else None
 
 
-__all__ = ["current_state_said", "without_states"]
+__all__ = ["current_state_said", "previous_result", "said_empty", "without_states"]

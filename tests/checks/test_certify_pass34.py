@@ -67,3 +67,50 @@ def test_a_field_holds_what_an_earlier_step_typed(text):
 def test_the_value_the_call_types_is_no_description(text):
     action, function = typed(BOX, "Lisbon", "“Destination”")
     assert certify_text(action, function, text, [BOX, SEARCH]).outcome != "certified"
+
+
+ROW = el(0, (40, 300, 1040, 400), "Project Team")
+PROMPT = el(1, (100, 1000, 980, 1100), "删除此对话？", flags=())
+CANCEL = el(2, (100, 1200, 500, 1300), "取消")
+CONFIRM = el(3, (580, 1200, 980, 1300), "删除")
+
+
+def dialog_steps(text: str, index: int) -> str:
+    """Certify ``text`` for step ``index`` of: long-press the row; confirm in the dialog that opened; done."""
+    from scenes import PHONE
+    from sftdata.checks.certify import certify
+    from sftdata.model import Action, Episode, Step
+    steps = [Step(0, PHONE, Action("long_press", element=ROW, point=ROW.center), elements=[ROW]),
+             Step(1, PHONE, tap(CONFIRM), elements=[ROW, PROMPT, CANCEL, CONFIRM]),
+             Step(2, PHONE, Action("done"), elements=[])]
+    function = click("“删除”按钮") if index else {"name": "long_press", "parameters": {"target_element": "“Project Team”"}}
+    episode = Episode("e", "m", "删除 Project Team 的对话", steps)
+    return certify(episode, index, {"reasoning": text, "function": function}, cjk_threshold=0.0).outcome
+
+
+def test_the_previous_steps_result_shown_now_is_a_description():
+    text = "点对话框里的删除。屏幕中间弹出了确认框：删除此对话？下面是取消和删除两个按钮。"
+    assert dialog_steps(text, 1) == "certified"
+
+
+def test_what_the_action_brings_is_no_previous_result():
+    assert dialog_steps("长按 Project Team 这一行。屏幕中间弹出了确认框：删除此对话？", 0) != "certified"
+
+
+@pytest.mark.parametrize("text", [
+    "点对话框里的删除。点完之后对话框消失，Project Team 那一行也没了。",
+    "Tap 删除 in the dialog. After tapping it the list comes up without Project Team.",
+])
+def test_a_clause_that_opens_on_the_action_as_done_tells_its_outcome(text):
+    assert dialog_steps(text, 1) != "certified"
+
+
+CHECK_IN = el(2, (40, 200, 500, 260), desc="Check-in", flags=("clickable", "editable"))
+CHECK_OUT = el(3, (540, 200, 1000, 260), desc="Check-out", flags=("clickable", "editable"))
+
+
+def test_a_field_said_empty_is_checked_against_what_was_typed():
+    earlier, _ = typed(CHECK_IN, "06/02", "“Check-in”输入框")
+    action, function = typed(CHECK_OUT, "06/06", "“Check-out”输入框")
+    text = "Type 06/06 into Check-out. Check-in reads 06/02 and the Check-out box is empty."
+    assert certify_text(action, function, text, [CHECK_IN, CHECK_OUT], before=[earlier]).outcome == "certified"
