@@ -33,7 +33,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
-from .screen_state import current_state_said, previous_result, said_empty, without_states
+from .screen_state import current_state_said, previous_result, said_empty, still_held, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
@@ -80,6 +80,7 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     masked = mask_quotes(said)
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)
+    masked = still_held(masked, episode, index) or masked  # Job type still says Any: a value the screen shows
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _NOT_SAID.search(masked) or acts(masked)
                                         or (typed and typed in said.lower())

@@ -118,6 +118,27 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
     return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
 
 
+# a value said to hold still: ``Job type still says Any``, ``State 还是 Alabama``
+_STILL = re.compile(r"\b(?:still|remains?)\s+(?:(?:shows?|reads?|says?|is|on|at|set to|showing|reading)\s+)*"
+                    r"|(?:还是|仍是|仍然是|依然是|依旧是|还显示|仍显示|还停在|还在)\s*", re.I)
+
+
+def still_held(said: str, episode: Episode, index: int) -> str | None:
+    """``said`` with its words of sameness blanked, when each says a value still held that the current screen shows
+    (or an earlier step typed), of a row it names before it (``Job type still says Any``, ``State 还是 Alabama``):
+    the screen as it is, not the one the action leaves. None when it says none, or one the screen does not show."""
+    said = unicodedata.normalize("NFKC", said)
+    found = list(_STILL.finditer(said))
+    labels = [t for t in _labels(episode, index) if t.lower() not in _STATE_VALUES]
+    for m in found:
+        value, after = _VALUE.match(said, m.end()), said[m.end():].lower()
+        held = _value_holds(value, said, episode.steps[index]) if value else any(after.startswith(t.lower())
+                                                                                 for t in labels)
+        if not held or not any(t.lower() in said[:m.start()].lower() for t in labels):
+            return None
+    return _STILL.sub(lambda m: " " * len(m.group()), said) if found else None
+
+
 def _labels(episode: Episode, index: int) -> list[str]:
     """The current screen's element texts of two characters or more, and the values typed or picked before it
     (a web page's field shows what was typed, its tree does not), longest first."""
@@ -156,4 +177,4 @@ def _shown_value(row: Element, step: Step) -> str | None:
     return (element_label(near[0]) or "").strip().lower() if near else None
 
 
-__all__ = ["current_state_said", "previous_result", "said_empty", "without_states"]
+__all__ = ["current_state_said", "previous_result", "said_empty", "still_held", "without_states"]

@@ -114,3 +114,11 @@ def test_a_field_said_empty_is_checked_against_what_was_typed():
     action, function = typed(CHECK_OUT, "06/06", "“Check-out”输入框")
     text = "Type 06/06 into Check-out. Check-in reads 06/02 and the Check-out box is empty."
     assert certify_text(action, function, text, [CHECK_IN, CHECK_OUT], before=[earlier]).outcome == "certified"
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("Tap the Airplane mode row. Wi-Fi is connected to HomeNet and Bluetooth is still Off.", "certified"),
+    ("Tap the Airplane mode row. Wi-Fi is connected to HomeNet and Bluetooth is still On.", "unsure"),
+])
+def test_a_value_said_still_held_is_checked_against_the_row(text, outcome):
+    assert tap_airplane(text) == outcome
