@@ -4,13 +4,13 @@ A writer who states the decision first often goes on to describe what is on the 
 the cursor sits in the box``, ``底部有分享、编辑、收藏、删除``, ``Below it are the 小米 Max and the Apple Pro``). The outcome and
 after-decision readers cannot tell such a sentence from a told result by its words alone. The episode can: a
 sentence that names no word only a later screen shows and no number no screen so far shows, says no change
-(``opens``, ``jumps``, ``弹出来了``) and no state the current screen does not show (``now``, ``已经``, ``On``, ``选中``:
-:mod:`.screen_state` checks them against it), nor the value the call types, no sameness or return (``still``,
-``back``, ``没变``), no choice of the writer's (``I'll take``, ``我选``), nothing inside what the action opens (``Its
-…``) and nothing of the chosen one (``It has the 限时特价 tag``: which one it is, for the evidence to read), tells no
-hindsight and takes no action, says nothing the agent could not see before acting. :func:`described_sentences` finds
-them; certification reads an item left unsure with them once more without them (the agreement and hindsight checks
-have read the whole text first).
+(``opens``, ``jumps``, ``弹出来了``) and no state the current screen does not show (``now``, ``已经``, ``On``, ``选中``, the
+step before's result ``弹出了``, a value ``still`` held: :mod:`.screen_state` checks them against it), nor the value
+the call types, no other sameness or return (``stays``, ``back``, ``没变``), no choice of the writer's (``I'll take``,
+``我选``), nothing inside what the action opens (``Its …``) and nothing of the chosen one (``It has the 限时特价 tag``:
+which one it is, for the evidence to read), tells no hindsight and takes no action, says nothing the agent could not
+see before acting. :func:`described_sentences` finds them; certification reads an item left unsure with them once
+more without them (the agreement and hindsight checks have read the whole text first).
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)

@@ -35,6 +35,7 @@ _VALUE = re.compile(r"\b((?-i:On|Off|ON|OFF))\b"
                     r"|(?:\b(?:is|are|'s|now|currently|already|marked|reads|shows|showing|set to"
                     r"|toggled|switched)\s+)(on|off)\b|(开启|关闭|开着|关着|已开|已关)", re.I)
 _ON, _OFF = {"on", "开启", "开着", "已开", "enabled"}, {"off", "关闭", "关着", "已关", "disabled"}
+_STATE_VALUES = _ON | _OFF  # a value, never a row's name
 # what says a state holds now rather than comes: ``already``, ``is open``, ``已经``, ``被选中``, ``加载好了``
 _PERFECT = re.compile(r"\b(?:already|now|currently|right now|at the moment)\b"
                       r"|\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|currently\s+)?(?:open|up|showing|shown|selected"
@@ -60,14 +61,12 @@ def without_states(said: str, episode: Episode, index: int) -> str:
 
 
 def current_state_said(said: str, episode: Episode, index: int) -> bool:
-    """Does every state ``said`` (a sentence or clause after the decision, that tells no change once
-    :func:`without_states`) tells hold on ``step``'s screen (see the module doc)? ``values``: what the call types
-    or picks."""
+    """Does every state ``said`` tells (a sentence or clause after the decision, that tells no change once
+    :func:`without_states`) hold on the current screen, step ``index`` of ``episode`` (see the module doc)?"""
     step, said = episode.steps[index], unicodedata.normalize("NFKC", said)
     if "▪" not in without_states(said, episode, index):
         return False  # names nothing of the current screen: nothing to check the state against
-    target = target_element(step)
-    name = (element_label(target) or "").strip().lower() if target is not None else ""
+    name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
         told = piece.group()
         if len(name) >= 2 and name in told.lower() and (_PERFECT.search(_VALUE.sub(" ", told)) or not all(
@@ -90,8 +89,6 @@ def said_empty(said: str, episode: Episode, index: int) -> bool:
                for e in visible_elements(episode.steps[index]))
 
 
-_STATE_VALUES = {"on", "off", "开启", "关闭", "开着", "关着", "已开", "已关", "enabled", "disabled"}
-
 
 # what came to be: the previous step's result when what it names is new on the current screen
 _ARRIVAL = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?back\b(?:\s+(?:to|at|on|in)\b)?|\bback (?:at|on|to|in)\b"
@@ -111,8 +108,7 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
     if index == 0 or not _ARRIVAL.search(said) or _DEPARTURE.search(said):
         return None
     before = {t.strip().lower() for e in visible_elements(episode.steps[index - 1]) for t in element_texts(e)}
-    target = target_element(episode.steps[index])
-    acted = (element_label(target) or "").strip().lower() if target is not None else ""
+    acted = _acted_name(episode.steps[index])
     new = [t for t in _labels(episode, index) if t.lower() not in before and t.lower() not in _STATE_VALUES
            and t.lower() != acted and _WORDS.search(t) and t.lower() in said.lower()]
     return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
@@ -137,6 +133,12 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
         if not held or not any(t.lower() in said[:m.start()].lower() for t in labels):
             return None
     return _STILL.sub(lambda m: " " * len(m.group()), said) if found else None
+
+
+def _acted_name(step: Step) -> str:
+    """The acted-on element's label, lower-cased ("" when the action has none)."""
+    target = target_element(step)
+    return (element_label(target) or "").strip().lower() if target is not None else ""
 
 
 def _labels(episode: Episode, index: int) -> list[str]:
