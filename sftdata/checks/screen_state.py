@@ -27,7 +27,7 @@ import unicodedata
 
 from ..model import Element, Episode, Step
 from .calls import element_label, target_element
-from .screen_text import element_texts, visible_elements
+from .screen_text import screen_texts, visible_elements
 from .target_evidence import is_text_box
 
 # an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
@@ -69,9 +69,8 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
         told = piece.group()
-        if len(name) >= 2 and name in told.lower() and (_PERFECT.search(_VALUE.sub(" ", told)) or not all(
-                _value_holds(m, said, step) for m in _VALUE.finditer(told))):
-            return False
+        if len(name) >= 2 and name in told.lower() and _PERFECT.search(_VALUE.sub(" ", told)):
+            return False  # (an on/off value said of it is checked with the others below)
     if _EMPTY.search(said) and not said_empty(said, episode, index):
         return False  # ``the box is empty``: a field of the current screen holds nothing now
     return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
@@ -107,7 +106,7 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
     said = unicodedata.normalize("NFKC", said)  # as the screen's texts are (删除此对话？ is 删除此对话?)
     if index == 0 or not _ARRIVAL.search(said) or _DEPARTURE.search(said):
         return None
-    before = {t.strip().lower() for e in visible_elements(episode.steps[index - 1]) for t in element_texts(e)}
+    before = set(screen_texts(episode.steps[index - 1]))
     acted = _acted_name(episode.steps[index])
     new = [t for t in _labels(episode, index) if t.lower() not in before and t.lower() not in _STATE_VALUES
            and t.lower() != acted and _WORDS.search(t) and t.lower() in said.lower()]
@@ -144,7 +143,7 @@ def _acted_name(step: Step) -> str:
 def _labels(episode: Episode, index: int) -> list[str]:
     """The current screen's element texts of two characters or more, and the values typed or picked before it
     (a web page's field shows what was typed, its tree does not), longest first."""
-    out = {t.strip() for e in visible_elements(episode.steps[index]) for t in element_texts(e) if len(t.strip()) >= 2}
+    out = {t for t in screen_texts(episode.steps[index]) if len(t) >= 2}
     out |= {s.action.text.strip() for s in episode.steps[:index] if s.action.text and len(s.action.text.strip()) >= 2}
     return sorted(out, key=len, reverse=True)
 
