@@ -33,6 +33,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
+from .history_said import earlier_done
 from .screen_state import current_state_said, previous_result, said_empty, still_held, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
@@ -81,11 +82,16 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)
     masked = still_held(masked, episode, index) or masked  # Job type still says Any: a value the screen shows
+    history = earlier_done(masked, episode, index)  # 照片已经翻过了: what an earlier step did
+    if history is not None:
+        if not re.search(r"\w", history):
+            return True
+        masked, plain = history, history
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _NOT_SAID.search(masked) or acts(masked)
                                         or (typed and typed in said.lower())
                                         or (arrived is None and not said_empty(masked, episode, index)
-                                            and find_hindsight(said))
+                                            and find_hindsight(plain))
                                         or later_screen_words(said, episode, index)):
         return False
     if not (CHANGE.search(normalize(plain)) or _STATE.search(masked) or _MOVES.search(masked)):

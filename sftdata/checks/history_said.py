@@ -1,0 +1,114 @@
+"""What earlier steps did, said after the decision: checked against the episode's history, not refused for its words.
+
+A writer who justifies a decision often says how the screen got here: ``照片已经翻过了``, ``列表已经滚过了``, ``The view has
+shifted``, ``Tickets was set to 2 earlier``, ``Everything is set``, ``已经回到主屏幕了``. The same words tell a result
+when they say what this step's action brings (``向上滑。列表已经滚过了``). The history tells them apart:
+:func:`earlier_done` accepts a claim when an action before this step is of the kind it names (a swipe for 滚/翻/
+scrolled, a click for 点过/切过/clicked, typing or a pick for 填/set/filled, the app opened, the home or back key)
+and this step's action is not (unless the claim says ``上一步``/``earlier`` and names another element than this
+step's), and, when the claim names an element or value, an earlier action of that kind was on it.
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> ok = Element(0, (0, 2000, 1080, 2100), text="完成", flags=("visible", "clickable"))
+>>> ep = Episode("e", "m", "翻几张照片后回到桌面", [Step(0, shot, Action("swipe", direction="left")),
+...                                             Step(1, shot, Action("home")),
+...                                             Step(2, shot, Action("done"))])
+>>> earlier_done("照片已经翻过了", ep, 1).strip(), earlier_done("照片已经翻过了", ep, 0)
+('照片', None)
+>>> earlier_done("已经回到主屏幕了", ep, 2).strip()
+''
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..model import Episode
+from .calls import element_label, target_element
+
+# the kinds of action a claim names, by the action types that do them
+_KINDS = {
+    "swipe": (("swipe", "scroll"),
+              r"滑|滚|翻|划|往下拉|往上拉",
+              r"scroll(?:ed)?|swiped|flipped|shifted|paged|moved"),
+    "click": (("click", "long_press"),
+              r"(?<![\d地重])点(?![钟数])(?:击|开)?|按(?!钮|键)|切|勾",
+              r"click(?:ed)?|tapped|pressed|ticked|toggled|switched|checked"),
+    "type": (("type", "input", "select"),
+             r"输入?|填(?:写|入)?|选(?![项中])(?:择|好)?|设(?!置)(?:好)?|设置好",
+             r"typed|entered|filled(?: in)?|set|selected|chosen|picked"),
+    "open": (("open_app",), r"打开|开过", r"opened|launched"),
+    "home": (("home",), r"回(?:到|了)?(?:主屏幕?|桌面)", r"back (?:on|at|to) the home screen|gone home|went home"),
+}
+# said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
+_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
+_PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
+                      r"|i|we)\b", re.I)
+_EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before)\b", re.I)
+# every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
+_ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?)\s+"
+                      r"(?:is|are|'s)\s+(?:now\s+|already\s+)?(?:set|filled(?: in)?|in place|ready)\b"
+                      r"|(?:表单|信息|条件|筛选|都)(?:已经)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
+
+# how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
+_COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
+
+
+def earlier_done(said: str, episode: Episode, index: int) -> str | None:
+    """``said`` with its claims of what earlier steps did blanked, when every one holds in the history of step
+    ``index`` of ``episode`` and none is what this step's action does (see the module doc); None when it makes no
+    such claim, or one the history does not hold."""
+    said = unicodedata.normalize("NFKC", said)
+    spans, claimed = [], []
+    for m in _ALL_SET.finditer(said):
+        spans.append(m.span())
+        claimed.append("type")
+    for kind, (_, zh, en) in _KINDS.items():
+        for m in re.finditer(zh, said):
+            if _PAST_ZH.search(said):
+                spans.append(m.span())
+                claimed.append(kind)
+        for m in re.finditer(rf"\b(?:{en})\b", said, re.I):
+            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]):
+                spans.append(m.span())
+                claimed.append(kind)
+    if not claimed:
+        return None
+    for kind in set(claimed):
+        if not _held(kind, said, episode, index):
+            return None
+    rest = said
+    for a, b in spans + [m.span() for m in _PAST_ZH.finditer(said)] + [m.span() for m in _PAST_EN.finditer(said)]:
+        rest = rest[:a] + " " * (b - a) + rest[b:]
+    return _COUNT.sub(lambda m: " " * len(m.group()), rest)
+
+
+def _held(kind: str, said: str, episode: Episode, index: int) -> bool:
+    """Did an action before step ``index`` do ``kind`` (on what ``said`` names, when it names what one acted on),
+    while this step's action does not (or does it on another element, when ``said`` says it was earlier)?"""
+    types = _KINDS[kind][0]
+    step = episode.steps[index]
+    low = said.lower()
+    if step.action.type in types:
+        target = target_element(step)
+        name = (element_label(target) or "").strip().lower() if target is not None else ""
+        if not _EARLIER.search(said) or (len(name) >= 2 and name in low):
+            return False
+    done = [s for s in episode.steps[:index] if s.action.type in types]
+    if not done:
+        return False
+    names = []
+    for s in done:
+        target = target_element(s)
+        names += [(element_label(target) or "").strip().lower() if target is not None else "",
+                  (s.action.text or "").strip().lower(), (s.action.app or "").strip().lower()]
+    names = [n for n in names if len(n) >= 2]
+    acted_on = [s for s in episode.steps[:index + 1] if target_element(s) is not None]
+    others = {(element_label(target_element(s)) or "").strip().lower() for s in acted_on} - set(names)
+    if any(n in low for n in names):
+        return True
+    return not any(len(o) >= 2 and o in low for o in others)
+
+
+__all__ = ["earlier_done"]

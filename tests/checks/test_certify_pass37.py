@@ -1,0 +1,64 @@
+"""Pass 37: what earlier steps did, said after the decision (``列表已经滚过了``, ``Everything is set``, ``The toggle was
+switched earlier``), describes how the screen got here when the episode's history holds it: an earlier action of
+the kind the claim names, on what it names, while this step's action is not of that kind. Wordings made up here,
+unlike the labelled parts'."""
+from __future__ import annotations
+
+import pytest
+
+from scenes import certify_text, click, el, swipe, tap, typed
+
+DISPLAY = el(0, (40, 300, 1040, 380), "Display")
+SOUND = el(1, (40, 400, 1040, 480), "Sound")
+LIST = [DISPLAY, SOUND]
+
+
+def tap_display(text: str, before=()) -> str:
+    return certify_text(tap(DISPLAY), click("“Display”选项"), text, LIST, web=False, goal="Open the display settings",
+                        before=before).outcome
+
+
+@pytest.mark.parametrize("text", [
+    "Tap Display. I have already scrolled the settings list once; Sound is there too.",
+    "点 Display。设置列表已经滚过了，Sound 也在。",
+    "点 Display。列表已经翻过一屏了。",
+])
+def test_a_swipe_the_history_holds_is_how_the_screen_got_here(text):
+    assert tap_display(text, before=[swipe("up")[0]]) == "certified"
+
+
+@pytest.mark.parametrize("text", [
+    "Tap Display. I have already scrolled the settings list once; Sound is there too.",
+    "点 Display。设置列表已经滚过了，Sound 也在。",
+    "点 Display。列表已经翻过一屏了。",
+])
+def test_a_swipe_the_history_lacks_is_no_description(text):
+    assert tap_display(text, before=[tap(SOUND)]) != "certified"
+
+
+def test_the_swipe_this_step_makes_is_no_earlier_one():
+    action, function = swipe("up")
+    text = "向上滑。列表已经滚过一屏，Display 露出来了。"
+    assert certify_text(action, function, text, LIST, web=False, before=[swipe("up")[0]]).outcome != "certified"
+
+
+PLACE = el(0, (40, 100, 600, 160), "Destination", flags=("clickable", "editable"))
+DATE = el(1, (640, 100, 900, 160), "Date", flags=("clickable", "editable"))
+SEARCH = el(2, (920, 100, 1040, 160), "Search")
+FORM = [PLACE, DATE, SEARCH]
+
+
+@pytest.mark.parametrize("text", [
+    "Click Search. Everything is set: Lisbon and 06/06.",
+    "点 Search。表单都填好了：Lisbon，06/06。",
+])
+def test_every_field_set_by_earlier_typing(text):
+    before = [typed(PLACE, "Lisbon", "“Destination”")[0], typed(DATE, "06/06", "“Date”")[0]]
+    assert certify_text(tap(SEARCH), click("“Search”按钮"), text, FORM, before=before).outcome == "certified"
+
+
+def test_every_field_set_by_this_steps_typing_is_its_result():
+    action, function = typed(DATE, "06/06", "“Date”")
+    text = "Type 06/06 into Date. Everything is set then."
+    before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
+    assert certify_text(action, function, text, FORM, before=before).outcome != "certified"
