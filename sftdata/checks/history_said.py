@@ -47,9 +47,10 @@ _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previou
                       r"|i|we)\b", re.I)
 _EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before)\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
-_ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?)\s+"
-                      r"(?:is|are|'s)\s+(?:now\s+|already\s+)?(?:set|filled(?: in)?|in place|ready)\b"
-                      r"|(?:表单|信息|条件|筛选|都)(?:已经)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
+_ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
+                      r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
+                      r"(?:set|filled(?: in)?|in place|ready)\b"
+                      r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
 
 # how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)

@@ -126,12 +126,34 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
     found = list(_STILL.finditer(said))
     labels = [t for t in _labels(episode, index) if t.lower() not in _STATE_VALUES]
     for m in found:
-        value, after = _VALUE.match(said, m.end()), said[m.end():].lower()
-        held = _value_holds(value, said, episode.steps[index]) if value else any(after.startswith(t.lower())
-                                                                                 for t in labels)
+        default = _DEFAULT.match(said, m.end())
+        if default and not re.match(r"\s*\w", said[default.end():]):  # the list is still the default one
+            if not _as_first_screen(episode, index):
+                return None
+            continue
+        at = default.end() if default else m.end()  # Guests 还是默认的 1: the value after it
+        value, after = _VALUE.match(said, at), said[at:].lower().lstrip()
+        shown = screen_texts(episode.steps[index])
+        held = _value_holds(value, said, episode.steps[index]) if value else (
+            any(after.startswith(t.lower()) for t in labels)
+            or (default is not None and re.match(r"\w+", after) is not None
+                and re.match(r"\w+", after).group() in shown))
         if not held or not any(t.lower() in said[:m.start()].lower() for t in labels):
             return None
     return _STILL.sub(lambda m: " " * len(m.group()), said) if found else None
+
+
+# a value or list as it was first shown: ``the default 1``, ``the unfiltered default``, ``默认列表``
+_DEFAULT = re.compile(r"\s*(?:the\s+)?(?:unfiltered\s+|original\s+)?default(?:\s+(?:one|list|listing|rows|results|order))?\b"
+                      r"|\s*默认(?:的)?(?:列表|排序|结果)?", re.I)
+
+
+def _as_first_screen(episode: Episode, index: int) -> bool:
+    """Does step ``index`` show what the episode's first screen did (most of its texts were there): a list still the
+    default one, before any search or filter changed it?"""
+    now = [t for t in screen_texts(episode.steps[index]) if len(t) >= 2]
+    first = set(screen_texts(episode.steps[0]))
+    return index > 0 and bool(now) and sum(t in first for t in now) >= 0.8 * len(now)
 
 
 def _acted_name(step: Step) -> str:

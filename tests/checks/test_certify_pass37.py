@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from sftdata.model import Action
+
 from scenes import certify_text, click, el, swipe, tap, typed
 
 DISPLAY = el(0, (40, 300, 1040, 380), "Display")
@@ -62,3 +64,28 @@ def test_every_field_set_by_this_steps_typing_is_its_result():
     text = "Type 06/06 into Date. Everything is set then."
     before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
     assert certify_text(action, function, text, FORM, before=before).outcome != "certified"
+
+
+GUESTS = el(3, (40, 200, 300, 260), "1", tag="select", attrs=(("aria-label", "Guests"),))
+
+
+def pick_guests(text: str, value: str = "3") -> str:
+    function = {"name": "select", "parameters": {"value": value, "target_element": "“Guests”元素"}}
+    return certify_text(Action("select", text=value, element=GUESTS, point=GUESTS.center), function, text,
+                        FORM + [GUESTS]).outcome
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("在 Guests 下拉里选 3。", "certified"),
+    ("在 Guests 下拉里选 2。", "rejected"),  # a number after 选 is the value picked
+    ("Pick 3 in Guests. Guests still shows the default 1.", "certified"),
+    ("Pick 3 in Guests. Guests still shows the default 2.", "unsure"),
+])
+def test_a_picked_number_and_a_default_value(text, outcome):
+    assert pick_guests(text) == outcome
+
+
+def test_a_list_still_the_default_is_the_first_screens():
+    before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
+    text = "Click Search. Destination holds Lisbon; the list below is still the default one."
+    assert certify_text(tap(SEARCH), click("“Search”按钮"), text, FORM, before=before).outcome == "certified"
