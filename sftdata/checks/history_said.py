@@ -26,6 +26,7 @@ import unicodedata
 
 from ..model import Episode
 from .calls import element_label, target_element
+from .screen_text import screen_texts
 
 # the kinds of action a claim names, by the action types that do them
 _KINDS = {
@@ -38,7 +39,7 @@ _KINDS = {
     "type": (("type", "input", "select"),
              r"输入?|填(?:写|入)?|选(?![项中])(?:择|好)?|设(?!置)(?:好)?|设置好",
              r"typed|entered|filled(?: in)?|set|selected|chosen|picked"),
-    "open": (("open_app",), r"打开|开过", r"opened|launched"),
+    "open": (("open_app", "click", "long_press"), r"打开|开过|加载好|加载完", r"opened|launched|loaded"),
     "home": (("home",), r"回(?:到|了)?(?:主屏幕?|桌面)", r"back (?:on|at|to) the home screen|gone home|went home"),
 }
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
@@ -51,6 +52,8 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
                       r"(?:set|filled(?: in)?|in place|ready)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
+# a page or app said open now: ``The search page is open``, ``Settings is already up``
+_OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 
 # how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
@@ -65,6 +68,9 @@ def earlier_done(said: str, episode: Episode, index: int) -> str | None:
     for m in _ALL_SET.finditer(said):
         spans.append(m.span())
         claimed.append("type")
+    for m in _OPEN_NOW.finditer(said):  # The search page is open: what an earlier click or launch opened
+        spans.append(m.span())
+        claimed.append("open")
     for kind, (_, zh, en) in _KINDS.items():
         for m in re.finditer(zh, said):
             if _PAST_ZH.search(said):
@@ -105,11 +111,10 @@ def _held(kind: str, said: str, episode: Episode, index: int) -> bool:
         names += [(element_label(target) or "").strip().lower() if target is not None else "",
                   (s.action.text or "").strip().lower(), (s.action.app or "").strip().lower()]
     names = [n for n in names if len(n) >= 2]
-    acted_on = [s for s in episode.steps[:index + 1] if target_element(s) is not None]
-    others = {(element_label(target_element(s)) or "").strip().lower() for s in acted_on} - set(names)
-    if any(n in low for n in names):
-        return True
-    return not any(len(o) >= 2 and o in low for o in others)
+    if not names or any(n in low for n in names):
+        return True  # a swipe or a key names nothing; else the claim names what was acted on
+    others = {t for t in screen_texts(step) if len(t) >= 2 and not any(t in n for n in names)}
+    return not any(o in low for o in others)  # Date was clicked earlier, when the click was on Search
 
 
 __all__ = ["earlier_done"]

@@ -89,3 +89,4 @@ def test_a_list_still_the_default_is_the_first_screens():
     before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
     text = "Click Search. Destination holds Lisbon; the list below is still the default one."
     assert certify_text(tap(SEARCH), click("“Search”按钮"), text, FORM, before=before).outcome == "certified"
+
