@@ -124,11 +124,14 @@ _AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:(?:after|once)\s+(?:the|
                           r"|stays?|becomes?|comes? into view|moves? up|moves? down)\b", re.I)
 
 
-# a clause that opens on this step's action as done: ``after pressing it``, ``after the swipe``, ``滑完之后``, ``打开的是``
+# a clause that opens on this step's action as done: ``after pressing it``, ``after the swipe``, ``doing it again``,
+# ``滑完之后``, ``勾上之后``, ``打开的是``
 _AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pressing|tapping|clicking|swiping|scrolling"
                          r"|typing|entering|selecting|hitting|long[- ]pressing)\b|the (?:swipe|scroll|tap|click|press"
                          r"|step|action|long[- ]press)\b|(?:it|that)(?:'s| is) (?:pressed|tapped|clicked|done)\b)"
-                         r"|^\s*(?:[点按滑输填选敲删划翻]完|[点按滑输填选划翻]了一?下)(?:之后|以后|后)|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
+                         r"|^\s*(?:doing|repeating) (?:it|this|that)(?: again| once more)?\b"
+                         r"|^\s*(?:[点按滑输填选敲删划翻勾]完|[点按滑输填选划翻勾]了一?下|按下|点下|勾上|选上)(?:之后|以后|后)"
+                         r"|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
                          re.I)
 _TOLD_PIECE = re.compile(r"[^。！？!?\n;；，,]+|(?<=\w)\.(?=\s)")
 

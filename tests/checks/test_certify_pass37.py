@@ -90,3 +90,16 @@ def test_a_list_still_the_default_is_the_first_screens():
     text = "Click Search. Destination holds Lisbon; the list below is still the default one."
     assert certify_text(tap(SEARCH), click("“Search”按钮"), text, FORM, before=before).outcome == "certified"
 
+
+
+AGREE = el(4, (40, 300, 600, 360), "I agree to the terms", flags=("clickable", "checkable"))
+
+
+@pytest.mark.parametrize("text", [
+    "勾选 I agree to the terms。表单都填好了。勾上之后 Search 就能点了。",  # pass 38: the tick told as done
+    "Tick I agree to the terms. Doing it again brings Search into reach.",
+])
+def test_a_clause_opening_on_this_steps_action_as_done_tells_its_outcome(text):
+    before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
+    assert certify_text(tap(AGREE), click("“I agree to the terms”复选框"), text, FORM + [AGREE],
+                        before=before).outcome != "certified"
