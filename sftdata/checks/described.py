@@ -76,6 +76,21 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     return out
 
 
+def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
+                    index: int) -> list[tuple[int, int]]:
+    """The spans of the clauses of ``text`` after the decision (``decision_span``) that say what earlier steps did as
+    the episode's history holds it (``I opened the gallery and tapped the 10:34 shot``, ``筛选条件都齐了``): how the
+    screen got here, not this step's result (:func:`.history_said.earlier_done`)."""
+    out = []
+    for m in SENTENCE.finditer(text):
+        if m.start() < decision_span[1]:
+            continue
+        for c in _CLAUSE.finditer(m.group()):
+            if earlier_done(mask_quotes(c.group()), episode, index) is not None:
+                out.append((m.start() + c.start(), m.start() + c.end()))
+    return out
+
+
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
     masked = mask_quotes(said)
@@ -114,4 +129,4 @@ def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return text
 
 
-__all__ = ["described_sentences", "without_spans"]
+__all__ = ["described_sentences", "history_clauses", "without_spans"]

@@ -45,13 +45,15 @@ _KINDS = {
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
 _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
-                      r"|i|we)\b", re.I)
+                      r"|just|i|we)\b", re.I)
 _EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before)\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
-                      r"(?:set|filled(?: in)?|in place|ready)\b"
+                      r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?all\s+(?:set|filled(?: in)?"
+                      r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
+_SWIPES_DONE = re.compile(r"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 
@@ -68,6 +70,9 @@ def earlier_done(said: str, episode: Episode, index: int) -> str | None:
     for m in _ALL_SET.finditer(said):
         spans.append(m.span())
         claimed.append("type")
+    for m in _SWIPES_DONE.finditer(said):  # One scroll is done, two swipes in: the earlier swipes counted
+        spans.append(m.span())
+        claimed.append("swipe")
     for m in _OPEN_NOW.finditer(said):  # The search page is open: what an earlier click or launch opened
         spans.append(m.span())
         claimed.append("open")
@@ -82,26 +87,24 @@ def earlier_done(said: str, episode: Episode, index: int) -> str | None:
                 claimed.append(kind)
     if not claimed:
         return None
-    for kind in set(claimed):
-        if not _held(kind, said, episode, index):
-            return None
+    kinds = set(claimed)
+    if "click" in kinds and _held("click", said, episode, index, named=True):
+        kinds -= {"swipe", "open"}  # I clicked the #25 title and the list shifted: that click's result
+    if not all(_held(kind, said, episode, index) for kind in kinds):
+        return None
     rest = said
     for a, b in spans + [m.span() for m in _PAST_ZH.finditer(said)] + [m.span() for m in _PAST_EN.finditer(said)]:
         rest = rest[:a] + " " * (b - a) + rest[b:]
     return _COUNT.sub(lambda m: " " * len(m.group()), rest)
 
 
-def _held(kind: str, said: str, episode: Episode, index: int) -> bool:
+def _held(kind: str, said: str, episode: Episode, index: int, named: bool = False) -> bool:
     """Did an action before step ``index`` do ``kind`` (on what ``said`` names, when it names what one acted on),
-    while this step's action does not (or does it on another element, when ``said`` says it was earlier)?"""
+    while this step's action does not (or does it on another element, when ``said`` says it was earlier or names
+    that element)? ``named``: only when ``said`` names what the earlier action was on."""
     types = _KINDS[kind][0]
     step = episode.steps[index]
     low = said.lower()
-    if step.action.type in types:
-        target = target_element(step)
-        name = (element_label(target) or "").strip().lower() if target is not None else ""
-        if not _EARLIER.search(said) or (len(name) >= 2 and name in low):
-            return False
     done = [s for s in episode.steps[:index] if s.action.type in types]
     if not done:
         return False
@@ -111,6 +114,14 @@ def _held(kind: str, said: str, episode: Episode, index: int) -> bool:
         names += [(element_label(target) or "").strip().lower() if target is not None else "",
                   (s.action.text or "").strip().lower(), (s.action.app or "").strip().lower()]
     names = [n for n in names if len(n) >= 2]
+    if step.action.type in types:  # this step does it too: only an earlier one said so, or named, is history
+        target = target_element(step)
+        name = (element_label(target) or "").strip().lower() if target is not None else ""
+        earlier_named = any(n in low and n != name for n in names)
+        if not (_EARLIER.search(said) or earlier_named) or (len(name) >= 2 and name in low):
+            return False
+    if named:
+        return any(n in low for n in names)
     if not names or any(n in low for n in names):
         return True  # a swipe or a key names nothing; else the claim names what was acted on
     others = {t for t in screen_texts(step) if len(t) >= 2 and not any(t in n for n in names)}

@@ -64,8 +64,8 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     """Does every state ``said`` tells (a sentence or clause after the decision, that tells no change once
     :func:`without_states`) hold on the current screen, step ``index`` of ``episode`` (see the module doc)?"""
     step, said = episode.steps[index], unicodedata.normalize("NFKC", said)
-    if "▪" not in without_states(said, episode, index):
-        return False  # names nothing of the current screen: nothing to check the state against
+    if "▪" not in without_states(said, episode, index) and not said_empty(said, episode, index):
+        return False  # names nothing of the current screen (nor an empty field it shows): nothing to check against
     name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
         told = piece.group()
@@ -129,6 +129,10 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
         default = _DEFAULT.match(said, m.end())
         if default and not re.match(r"\s*\w", said[default.end():]):  # the list is still the default one
             if not _as_first_screen(episode, index):
+                return None
+            continue
+        if _EMPTY.match(said, m.end()):  # 搜索框还是空的, the date field is still blank: an empty field shown now
+            if not said_empty(said, episode, index):
                 return None
             continue
         at = default.end() if default else m.end()  # Guests 还是默认的 1: the value after it

@@ -103,3 +103,15 @@ def test_a_clause_opening_on_this_steps_action_as_done_tells_its_outcome(text):
     before = [typed(PLACE, "Lisbon", "“Destination”")[0]]
     assert certify_text(tap(AGREE), click("“I agree to the terms”复选框"), text, FORM + [AGREE],
                         before=before).outcome != "certified"
+
+
+@pytest.mark.parametrize("text", [
+    "Type 06/06 into Date. Destination reads Lisbon from the step before; the Date box is still blank.",
+    "在 Date 里输入 06/06。Destination 上一步已经填上 Lisbon，Date 框还是空的。",
+])
+def test_a_field_said_still_empty_is_one_the_screen_shows_empty(text):
+    place = el(0, (40, 100, 600, 160), desc="Destination", flags=("clickable", "editable"))
+    date = el(1, (640, 100, 900, 160), desc="Date", flags=("clickable", "editable"))  # no text of its own: empty
+    action, function = typed(date, "06/06", "“Date”输入框")
+    before = [typed(place, "Lisbon", "“Destination”")[0]]
+    assert certify_text(action, function, text, [place, date, SEARCH], before=before).outcome == "certified"

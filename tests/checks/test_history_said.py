@@ -27,6 +27,9 @@ SWIPE = Action("swipe", direction="up")
     ("Everything is set", (TYPE, TAP_BOX)),
     ("照片已经翻过几张了", (SWIPE, Action("home"))),
     ("已经回到桌面了", (Action("home"), Action("done"))),
+    ("Two scrolls in", (SWIPE, SWIPE, TAP_BOX)),
+    ("Lisbon and Date are all set", (TYPE, TAP_BOX)),
+    ("I clicked Search and the list shifted", (TAP_BOX, TYPE)),  # the earlier click's result, not a swipe
 ])
 def test_a_claim_the_history_holds(said, actions):
     rest = earlier_done(said, episode(*actions), len(actions) - 1)
