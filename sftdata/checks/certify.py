@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Episode
@@ -57,7 +56,7 @@ from .finger import finger_direction, sought_direction
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
 from .ruled_out import unruled
-from .screen_text import screen_texts
+from .screen_text import label_pattern, screen_texts
 from .spoken_calls import spoken_calls
 from .outcome import outcome_clause, plan_clause, run_position, ungrounded_names
 from .target_evidence import Evidence
@@ -115,16 +114,10 @@ def _names_said(text: str, step) -> tuple[str, ...]:
     for label in sorted(filter(None, labels), key=len, reverse=True):
         if len(label.strip()) < 4:
             continue
-        m = _label_pattern(label).search(text)
+        m = label_pattern(label).search(text)
         if m:
             out.append(m.group())
     return tuple(out)
-
-
-@lru_cache(maxsize=1 << 12)
-def _label_pattern(label: str) -> re.Pattern[str]:
-    """``label`` as written, in any case (a screen's labels recur over an episode's items)."""
-    return re.compile(re.escape(label), re.I)
 
 
 _STAYS = ("click", "long_press", "input")  # decisions whose screen a statement after them may describe (not a swipe's)

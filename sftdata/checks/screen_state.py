@@ -27,7 +27,7 @@ import unicodedata
 
 from ..model import Element, Episode, Step
 from .calls import element_label, target_element
-from .screen_text import screen_texts, visible_elements
+from .screen_text import label_pattern, screen_texts, visible_elements
 from .target_evidence import is_text_box
 
 # an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
@@ -55,7 +55,7 @@ def without_states(said: str, episode: Episode, index: int) -> str:
     rest = unicodedata.normalize("NFKC", said)
     for label in _labels(episode, index):
         if label.lower() not in _STATE_VALUES:
-            rest = re.sub(re.escape(label), lambda m: "▪" * len(m.group()), rest, flags=re.I)
+            rest = label_pattern(label).sub(lambda m: "▪" * len(m.group()), rest)
     told = _EMPTY.sub(" ", _PERFECT.sub(" ", _VALUE.sub(" ", rest)))
     return _PERFECTIVE.sub(" ", told) if re.search(r"(?<![不未])已", rest) else told
 

@@ -122,3 +122,9 @@ def same_label(step: Step, target: Element) -> tuple[list[Element], int]:
             out.append(e)
     out.sort(key=lambda e: (e.bounds[1], e.bounds[0]))
     return out, next(i for i, e in enumerate(out) if _overlap(e, target)) + 1
+
+
+@lru_cache(maxsize=1 << 12)
+def label_pattern(label: str) -> re.Pattern[str]:
+    """``label`` as written, in any case, compiled once (a screen's labels recur over an episode's items)."""
+    return re.compile(re.escape(label), re.I)
