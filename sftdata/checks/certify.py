@@ -46,6 +46,7 @@ from typing import Any, Sequence
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import doubts, screen_words, told_after_done
+from .agreement import contradictions
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
@@ -147,6 +148,9 @@ def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: floa
 
 
 def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
+    if failures and all(f.reason == "reasoning_contradicts_action" for f in failures) and all(
+            _told_of_history(episode, index, item, f.detail) for f in failures):
+        failures = ()  # Finished. Before that I long-pressed Project Team, hit 删除 and confirmed it.: the history
     if failures and all(f.reason == "reasoning_contradicts_action" for f in failures):
         field = failures[0].detail.split(":", 1)[0]
         other = re.search(r"names “([^”]*)”", failures[0].detail)
@@ -181,6 +185,20 @@ def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
     spans = described_sentences(text, decision.span, episode, index) + history_clauses(text, decision.span, episode,
                                                                                        index)
     return bool(spans) and hindsight_detail({**item, "reasoning": without_spans(text, spans)}) is None
+
+
+def _told_of_history(episode: Episode, index: int, item: Any, detail: str) -> bool:
+    """Is the other action a contradiction ``detail`` quotes said in a clause that tells what an earlier step did,
+    as the episode's history holds it (:func:`.described.history_clauses`)?"""
+    field, _, rest = detail.partition(":")
+    text, quoted = item.get(field.strip()), re.search(r"“([^”…]{4,})", rest)
+    if not isinstance(text, str) or quoted is None or text.find(quoted.group(1)) < 0:
+        return False
+    at, end = text.find(quoted.group(1)), text.find(quoted.group(1)) + len(quoted.group(1))
+    history = history_clauses(text, (0, 0), episode, index)  # anywhere: the other action may have been read as the
+    if not any(a <= at and end <= b for a, b in history):  # decision, but all of it (回到主屏幕了，再点一下相册)
+        return False
+    return not contradictions(without_spans(text, history), item["function"], episode.steps[index])  # and no other
 
 
 _SCROLL_SAID = re.compile(r"the reasoning moves the finger (up|down) \(“[^”]*\bscroll", re.I)

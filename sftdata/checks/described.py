@@ -33,7 +33,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
-from .history_said import earlier_done
+from .history_said import OPENS_AFTER_EARLIER, earlier_done, first_claim
 from .screen_state import current_state_said, previous_result, said_empty, still_held, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
@@ -55,7 +55,7 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
                        r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
-                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|选(?!中|项)|挑"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|(?<!筛)选(?!中|项)|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
@@ -85,9 +85,13 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
     for m in SENTENCE.finditer(text):
         if m.start() < decision_span[1]:
             continue
-        for c in _CLAUSE.finditer(m.group()):
-            if earlier_done(mask_quotes(c.group()), episode, index) is not None:
-                out.append((m.start() + c.start(), m.start() + c.end()))
+        if OPENS_AFTER_EARLIER.match(m.group()) and earlier_done(mask_quotes(m.group()), episode, index) is not None:
+            out.append(m.span())  # 上滑之后，这一项到了屏幕中间: the whole sentence tells the earlier swipe's result
+            continue
+        for c in _CLAUSE.finditer(m.group()):  # from its first claim on: reopen 相册 to check we flipped enough
+            said = mask_quotes(c.group())
+            if earlier_done(said, episode, index) is not None:
+                out.append((m.start() + c.start() + (first_claim(said) or 0), m.start() + c.end()))
     return out
 
 

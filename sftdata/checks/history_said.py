@@ -32,10 +32,11 @@ from .screen_text import screen_texts
 _KINDS = {
     "swipe": (("swipe", "scroll"),
               r"滑|滚|翻|划|往下拉|往上拉",
-              r"scroll(?:ed)?|swiped|flipped|shifted|paged|moved"),
-    "click": (("click", "long_press"),
-              r"(?<![\d地重])点(?![钟数])(?:击|开)?|按(?!钮|键)|切|勾",
-              r"click(?:ed)?|tapped|pressed|ticked|toggled|switched|checked"),
+              r"scrolled|swiped|flipped|shifted|paged|moved"),
+    "click": (("click",),
+              r"(?<![\d地重])点(?![钟数])(?:击|开)?|(?<!长)按(?!钮|键)|切|勾",
+              r"clicked|tapped|(?<!long-)(?<!long )pressed|ticked|toggled|switched|checked|confirmed"),
+    "long_press": (("long_press",), r"长按", r"long[- ]press(?:ed)?"),
     "type": (("type", "input", "select"),
              r"输入?|填(?:写|入)?|选(?![项中])(?:择|好)?|设(?!置)(?:好)?|设置好",
              r"typed|entered|filled(?: in)?|set|selected|chosen|picked"),
@@ -45,7 +46,7 @@ _KINDS = {
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
 _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
-                      r"|just|i|we)\b", re.I)
+                      r"|just|i|we|my)\b", re.I)
 _EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before)\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
@@ -53,7 +54,14 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?all\s+(?:set|filled(?: in)?"
                       r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
-_SWIPES_DONE = re.compile(r"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b", re.I)
+_SWIPES_DONE = re.compile(r"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b"
+                          r"|\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
+                          r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b"
+                          r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)", re.I)
+# a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
+# scroll, …``), when the history holds that swipe and this step's action is no swipe
+OPENS_AFTER_EARLIER = re.compile(r"^\s*(?:after (?:the|my|that|those) (?:scroll|swipe)s?\b|after (?:scrolling|swiping)\b"
+                                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后))", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 
@@ -61,12 +69,54 @@ _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
 
 
+def _done_zh(said: str, m: re.Match[str]) -> bool:
+    """Is the verb ``m`` of ``said`` told as done: a mark of the past shortly before it (``已经翻``, ``刚才点了``) or
+    the perfective after it (``翻过``, ``点了``, ``填好``), and no mark of what is still to come right before it
+    (``再打开``, ``要点``)?"""
+    before = said[max(0, m.start() - 8):m.start()]
+    if re.search(r"(?:再|要|去|将|会|准备|打算|想|先|得)\s*$", before):
+        return False
+    past = [p for p in _PAST_ZH.finditer(before) if not re.search(r"[再要将会]", before[p.end():])]
+    return bool(past) or re.match(r"\s*(?:一下|到)?\s*[过了完好]", said[m.end():]) is not None
+
+
+def first_claim(said: str) -> int | None:
+    """Where in ``said`` its first claim of what an earlier step did starts, with the mark of the past before it
+    (``上一步上滑``, ``I already scrolled``); None when it makes none."""
+    said = unicodedata.normalize("NFKC", said)
+    starts = [a for a, _ in _claims(said)[0]]
+    if not starts:
+        return None
+    marks = [m.start() for m in (*_PAST_ZH.finditer(said), *_PAST_EN.finditer(said))]
+    return min(starts + [a for a in marks if a < min(starts) and not re.search(r"[再要将会]|\b(?:to|then|will)\b",
+                                                                               said[a:min(starts)])])
+
+
 def earlier_done(said: str, episode: Episode, index: int) -> str | None:
     """``said`` with its claims of what earlier steps did blanked, when every one holds in the history of step
     ``index`` of ``episode`` and none is what this step's action does (see the module doc); None when it makes no
     such claim, or one the history does not hold."""
     said = unicodedata.normalize("NFKC", said)
-    spans, claimed = [], []
+    spans, claimed = _claims(said)
+    if not claimed:
+        return None
+    kinds = set(claimed)
+    first = claimed[min(range(len(spans)), key=lambda k: spans[k][0])]
+    if first in ("click", "long_press") and _held(first, said, episode, index, named=first == "click"):
+        kinds = {first} | (kinds - {"swipe", "open", "click"})  # I clicked the #25 title and the list shifted, my
+        # long-press switched the list into selection mode: what that earlier action did
+    if not all(_held(kind, said, episode, index) for kind in kinds):
+        return None
+    rest = said
+    for a, b in spans + [m.span() for m in _PAST_ZH.finditer(said)] + [m.span() for m in _PAST_EN.finditer(said)]:
+        rest = rest[:a] + " " * (b - a) + rest[b:]
+    return _COUNT.sub(lambda m: " " * len(m.group()), rest)
+
+
+def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
+    """The spans of ``said``'s claims of what earlier steps did, and the kind of action each names."""
+    spans: list[tuple[int, int]] = []
+    claimed: list[str] = []
     for m in _ALL_SET.finditer(said):
         spans.append(m.span())
         claimed.append("type")
@@ -78,24 +128,14 @@ def earlier_done(said: str, episode: Episode, index: int) -> str | None:
         claimed.append("open")
     for kind, (_, zh, en) in _KINDS.items():
         for m in re.finditer(zh, said):
-            if _PAST_ZH.search(said):
+            if _done_zh(said, m):
                 spans.append(m.span())
                 claimed.append(kind)
         for m in re.finditer(rf"\b(?:{en})\b", said, re.I):
             if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]):
                 spans.append(m.span())
                 claimed.append(kind)
-    if not claimed:
-        return None
-    kinds = set(claimed)
-    if "click" in kinds and _held("click", said, episode, index, named=True):
-        kinds -= {"swipe", "open"}  # I clicked the #25 title and the list shifted: that click's result
-    if not all(_held(kind, said, episode, index) for kind in kinds):
-        return None
-    rest = said
-    for a, b in spans + [m.span() for m in _PAST_ZH.finditer(said)] + [m.span() for m in _PAST_EN.finditer(said)]:
-        rest = rest[:a] + " " * (b - a) + rest[b:]
-    return _COUNT.sub(lambda m: " " * len(m.group()), rest)
+    return spans, claimed
 
 
 def _held(kind: str, said: str, episode: Episode, index: int, named: bool = False) -> bool:
@@ -128,4 +168,4 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     return not any(o in low for o in others)  # Date was clicked earlier, when the click was on Search
 
 
-__all__ = ["earlier_done"]
+__all__ = ["OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]

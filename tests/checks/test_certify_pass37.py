@@ -115,3 +115,35 @@ def test_a_field_said_still_empty_is_one_the_screen_shows_empty(text):
     action, function = typed(date, "06/06", "“Date”输入框")
     before = [typed(place, "Lisbon", "“Destination”")[0]]
     assert certify_text(action, function, text, [place, date, SEARCH], before=before).outcome == "certified"
+
+
+THREAD = el(0, (40, 300, 1040, 400), "Project Team")
+DELETE = el(1, (900, 100, 1040, 180), "删除")
+GALLERY = el(2, (100, 1500, 300, 1700), "相册")
+
+
+def delete_thread(text: str, index: int) -> str:
+    """Certify ``text`` for step ``index`` of: long-press the thread; tap 删除; done."""
+    from scenes import PHONE
+    from sftdata.checks.certify import certify
+    from sftdata.model import Episode, Step
+    screen = [THREAD, DELETE, GALLERY]
+    steps = [Step(0, PHONE, Action("long_press", element=THREAD, point=THREAD.center), elements=screen),
+             Step(1, PHONE, tap(DELETE), elements=screen),
+             Step(2, PHONE, Action("done"), elements=screen)]
+    function = [{"name": "long_press", "parameters": {"target_element": "“Project Team”"}}, click("“删除”按钮"),
+                {"name": "done", "parameters": {}}][index]
+    episode = Episode("e", "m", "删除 Project Team 的对话", steps)
+    return certify(episode, index, {"reasoning": text, "function": function}, cjk_threshold=0.0).outcome
+
+
+@pytest.mark.parametrize("text, index", [
+    ("Tap 删除 at the top right. My long-press switched the list into selection mode.", 1),  # pass 39
+    ("Finished. Before that I long-pressed Project Team and confirmed 删除 for it.", 2),
+])
+def test_an_earlier_action_told_in_passing_is_no_contradiction(text, index):
+    assert delete_thread(text, index) != "rejected"
+
+
+def test_a_decision_beside_a_past_mark_is_still_read():
+    assert delete_thread("任务完成了吗？再打开相册确认一下刚才删掉的对话。", 2) == "rejected"
