@@ -148,10 +148,10 @@ def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: floa
 
 
 def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
-    if failures and all(f.reason == "reasoning_contradicts_action" for f in failures) and all(
-            _told_of_history(episode, index, item, f.detail) for f in failures):
+    contradicted = bool(failures) and all(f.reason == "reasoning_contradicts_action" for f in failures)
+    if contradicted and all(_told_of_history(episode, index, item, f.detail) for f in failures):
         failures = ()  # Finished. Before that I long-pressed Project Team, hit 删除 and confirmed it.: the history
-    if failures and all(f.reason == "reasoning_contradicts_action" for f in failures):
+    elif contradicted:
         field = failures[0].detail.split(":", 1)[0]
         other = re.search(r"names “([^”]*)”", failures[0].detail)
         element = re.search(r"another (?:element|field)", failures[0].detail)
@@ -192,9 +192,10 @@ def _told_of_history(episode: Episode, index: int, item: Any, detail: str) -> bo
     as the episode's history holds it (:func:`.described.history_clauses`)?"""
     field, _, rest = detail.partition(":")
     text, quoted = item.get(field.strip()), re.search(r"“([^”…]{4,})", rest)
-    if not isinstance(text, str) or quoted is None or text.find(quoted.group(1)) < 0:
+    at = text.find(quoted.group(1)) if isinstance(text, str) and quoted is not None else -1
+    if at < 0:
         return False
-    at, end = text.find(quoted.group(1)), text.find(quoted.group(1)) + len(quoted.group(1))
+    end = at + len(quoted.group(1))
     history = history_clauses(text, (0, 0), episode, index)  # anywhere: the other action may have been read as the
     if not any(a <= at and end <= b for a, b in history):  # decision, but all of it (回到主屏幕了，再点一下相册)
         return False

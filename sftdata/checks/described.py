@@ -26,6 +26,7 @@ more without them (the agreement and hindsight checks have read the whole text f
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..model import Episode
 from .after_decision import CHANGE, acts
@@ -64,9 +65,7 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
     out, known = [], "\x00".join(known_texts(episode, index))
-    for m in SENTENCE.finditer(text):
-        if m.start() < decision_span[1]:
-            continue  # the decision's own sentence, and what comes before it
+    for m in _sentences_after(text, decision_span):
         if _describes(m.group(), known, episode, index):
             out.append(m.span())
             continue
@@ -82,9 +81,7 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
     the episode's history holds it (``I opened the gallery and tapped the 10:34 shot``, ``筛选条件都齐了``): how the
     screen got here, not this step's result (:func:`.history_said.earlier_done`)."""
     out = []
-    for m in SENTENCE.finditer(text):
-        if m.start() < decision_span[1]:
-            continue
+    for m in _sentences_after(text, decision_span):
         if OPENS_AFTER_EARLIER.match(m.group()) and earlier_done(mask_quotes(m.group()), episode, index) is not None:
             out.append(m.span())  # 上滑之后，这一项到了屏幕中间: the whole sentence tells the earlier swipe's result
             continue
@@ -93,6 +90,11 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
             if earlier_done(said, episode, index) is not None:
                 out.append((m.start() + c.start() + (first_claim(said) or 0), m.start() + c.end()))
     return out
+
+
+def _sentences_after(text: str, decision_span: tuple[int, int]) -> Iterator[re.Match[str]]:
+    """The sentences of ``text`` after the one holding the decision (``decision_span``)."""
+    return (m for m in SENTENCE.finditer(text) if m.start() >= decision_span[1])
 
 
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:

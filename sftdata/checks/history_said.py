@@ -4,13 +4,12 @@ A writer who justifies a decision often says how the screen got here: ``照片�
 shifted``, ``Tickets was set to 2 earlier``, ``Everything is set``, ``已经回到主屏幕了``. The same words tell a result
 when they say what this step's action brings (``向上滑。列表已经滚过了``). The history tells them apart:
 :func:`earlier_done` accepts a claim when an action before this step is of the kind it names (a swipe for 滚/翻/
-scrolled, a click for 点过/切过/clicked, typing or a pick for 填/set/filled, the app opened, the home or back key)
+scrolled, a click for 点过/切过/clicked, typing or a pick for 填/set/filled, the app opened, the home key)
 and this step's action is not (unless the claim says ``上一步``/``earlier`` and names another element than this
 step's), and, when the claim names an element or value, an earlier action of that kind was on it.
 
->>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> from sftdata.model import Action, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
->>> ok = Element(0, (0, 2000, 1080, 2100), text="完成", flags=("visible", "clickable"))
 >>> ep = Episode("e", "m", "翻几张照片后回到桌面", [Step(0, shot, Action("swipe", direction="left")),
 ...                                             Step(1, shot, Action("home")),
 ...                                             Step(2, shot, Action("done"))])
@@ -54,14 +53,14 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?all\s+(?:set|filled(?: in)?"
                       r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
-_SWIPES_DONE = re.compile(r"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b"
-                          r"|\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
-                          r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b"
-                          r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)", re.I)
+# an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
+_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
+                r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
+_SWIPES_DONE = re.compile(rf"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b|{_AFTER_SWIPE}"
+                          r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b", re.I)
 # a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
 # scroll, …``), when the history holds that swipe and this step's action is no swipe
-OPENS_AFTER_EARLIER = re.compile(r"^\s*(?:after (?:the|my|that|those) (?:scroll|swipe)s?\b|after (?:scrolling|swiping)\b"
-                                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后))", re.I)
+OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 

@@ -125,6 +125,7 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
     said = unicodedata.normalize("NFKC", said)
     found = list(_STILL.finditer(said))
     labels = [t for t in _labels(episode, index) if t.lower() not in _STATE_VALUES]
+    shown = screen_texts(episode.steps[index])
     for m in found:
         default = _DEFAULT.match(said, m.end())
         if default and not re.match(r"\s*\w", said[default.end():]):  # the list is still the default one
@@ -137,11 +138,10 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
             continue
         at = default.end() if default else m.end()  # Guests 还是默认的 1: the value after it
         value, after = _VALUE.match(said, at), said[at:].lower().lstrip()
-        shown = screen_texts(episode.steps[index])
+        word = re.match(r"\w+", after)
         held = _value_holds(value, said, episode.steps[index]) if value else (
             any(after.startswith(t.lower()) for t in labels)
-            or (default is not None and re.match(r"\w+", after) is not None
-                and re.match(r"\w+", after).group() in shown))
+            or (default is not None and word is not None and word.group() in shown))
         if not held or not any(t.lower() in said[:m.start()].lower() for t in labels):
             return None
     return _STILL.sub(lambda m: " " * len(m.group()), said) if found else None
