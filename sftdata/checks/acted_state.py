@@ -61,6 +61,9 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
         clause = m.group()
         if any(a <= m.start() < b for a, b in nows):
             continue
+        if decision.continuation and m.start() == start and re.match(r"\s*[:：]", clause) and any(
+                normalize(v) in normalize(clause) for v in values):
+            continue  # Fill in the destination: Denver into the To box: what the colon brings is the decision's object
         if not clause.strip() or _HEDGE.search(mask_quotes(clause)):
             continue
         if any(a < at[1] and at[0] < b for a, b in acting):

@@ -264,7 +264,11 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
     nows = now_sentences(mask_quotes(text), decision.span[1])
-    for at, clause in _clauses(text, decision.span[1]):
+    values = [normalize(str(params[k])) for k in ("text", "value") if isinstance(params, dict) and params.get(k)]
+    colon = re.match(r"\s*[:：](?:[^，,；;。!?！？\n.]|\.(?!\s|$))*", text[decision.span[1]:]) if decision.continuation else None
+    valued = colon is not None and any(v in normalize(colon.group()) for v in values)
+    told = decision.span[1] + (colon.end() if valued else 0)  # Fill in the destination: Porto into the Where box
+    for at, clause in _clauses(text, told):
         if later_item(text, at, decision.span[0]) and first_verb(mask_quotes(clause)) is not None:
             continue  # 2. State 选 Texas: a later step of a numbered plan
         if any(a <= at < b for a, b in nows):

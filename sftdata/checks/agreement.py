@@ -151,6 +151,11 @@ def _value_quotes(decision: Decision, params: dict[str, Any], step: Step) -> lis
         r"(?:\b(?:into|in|to|on|for)\s+(?:the\s+)?|[在往向]\s*)[\"“'‘「]?" + re.escape(q), after, re.I))]
 
 
+# the field a value goes into, said after it: ``into the To box``, ``in the search field``, ``到搜索框里``
+_INTO_FIELD = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?[^.。,，]{0,30}?\b(?:box|field|bar|input)\b"
+                         r"|\s*(?:填|输)?(?:到|进|在)[^。，,]{0,12}?(?:输入框|搜索框|搜索栏|文本框|框)(?:里|中|内)?", re.I)
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
@@ -169,6 +174,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if not decision.quotes and decision.continuation.strip():  # Type the reply: 明天见！ (a cut at any sentence end)
         said = re.sub(r"^(?:输入|键入|填写|填入|type|enter|input)\s*", "", decision.continuation.strip(), flags=re.I)
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
+        cuts += [said[:m.start()] for m in _INTO_FIELD.finditer(said)]  # Denver into the To box: the value before it
         if any(_exact(c, typed) for c in cuts + quotes_in(said) + _without_aside(said)) or _typed_as(said, typed):
             return None
         return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"

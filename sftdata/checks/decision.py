@@ -125,9 +125,21 @@ _DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:�
                          r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
 _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
+# an action as the subject of what it did: ``Tapping the search field opened a search page`` (told, not decided)
+_GERUND_TOLD = re.compile(r"^[^,.;:]{0,40}?\b(?:opened|brought|took|showed|revealed|moved|led|switched|turned|landed|"
+                          r"pulled|popped|shifted|loaded|scrolled|put)\b", re.I)
 _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
                           r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)"
                           r"|^\s+(?:shows|reads|says|displays)\s", re.I)
+_I_DID = re.compile(r"\s*(?:[A-Za-z]+\s+){0,3}?(?:i|we)\s+(?:already\s+|just\s+|also\s+)?(?!need)[\w-]{2,}ed\b", re.I)
+_AFTER_THE = re.compile(r"\bafter\s+(?:the|my|that|this|those|one|a)\s+$", re.I)  # now mid-screen after the scroll
+# verbs listed and then told done together: 左滑右滑都翻过, 搜索、筛选也都做完了
+_LISTED_DONE = re.compile(r"^[^，,。；;]{0,6}?[滑划翻滚点按搜填选看输][^，,。；;]{0,3}?[都也全]\s*(?:已经|已)?\s*"
+                          r"[\u4e00-\u9fff]{0,2}?(?:过|完|好)了?")
+# what a swipe goes back to in a viewer: the previous photo, not the previous page
+_PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
+                            r"(?:photo|image|picture|shot|one)\b", re.I)
+_DUE_OPEN = re.compile(r"要|想|得|该|需|会|准备|打算|应")  # 要打开的是设置: what is to be opened is a decision
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
 _NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|might|i|we|you|then|so|now|just|and|or|not|also|first|time|way|next)\b)"
@@ -228,7 +240,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
         for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):
             masked = m.group()
             after_recount = recounted
-            recounted = bool(re.match(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b", masked))
+            recounted = bool(re.match(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b", masked)
+                             or _I_DID.match(masked))  # Before that I long-pressed Project Team, hit 删除 and …
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
             cond, first = CONDITION.search(masked), first_verb(masked)
@@ -248,6 +261,9 @@ def _find_candidates(text: str) -> list[_Candidate]:
             at, kind, end = verb
             if after_recount and not masked[:at].strip() and re.match(r"(?:hit|set|put)\b", masked[at:], re.I):
                 continue  # Searched X, opened Y, hit Add to cart: the same list of what was done
+            if kind == "back" and re.match(r"back (?:button|arrow)", masked[at:end], re.I) and not masked[:at].strip() \
+                    and sentence[:m.start()].strip():
+                continue  # Search page: back arrow on the left, …: a control in a list, a noun
             if not masked[at:end].strip(" -–—→>*•") and sentence[:m.start()].strip(" -–—→>*•"):
                 continue  # a label said as the imperative opens its sentence; in a list (店铺, 收藏, 加入购物车) it is a name
             colon = re.match(r"\s*[:：]", masked_text[start + len(masked):])
@@ -263,9 +279,13 @@ def _find_candidates(text: str) -> list[_Candidate]:
                     and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以", after)):
                 continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
             if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+                    or _AFTER_THE.search(before) or _LISTED_DONE.match(after)
+                    or (not before.strip() and masked[at:end].lower().endswith("ing") and _GERUND_TOLD.match(after))
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue
+            if kind == "open" and re.match(r"\s*着?的(?:是|就是|页面|界面)", after) and not _DUE_OPEN.search(before):
+                continue  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
             if NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
                     kind == "input" and _TYPE_NOUN.match(after)):
                 continue  # Guests 下拉现在是 1 / Job type is Any: the control's state, not a decision
@@ -273,8 +293,11 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
                 continue
-            lead = text[offset:start + at] if offset >= 0 else ""
             clause_end = start + len(masked)
+            if kind == "swipe" and masked[at:end] == "翻页" and (first_verb(masked_text[clause_end:offset + len(sentence)])
+                                                              or (0, ""))[1] == "click":
+                continue  # 剩下的就是翻页，点 Next page: the click says how the page turns
+            lead = text[offset:start + at] if offset >= 0 else ""
             if _LIST_DONE.match(masked_text[clause_end:]):
                 continue  # 打开相册、左右翻看照片、回主屏幕，三件事都做完: a list of what is done
             sentence_end = offset + len(sentence) if offset >= 0 else clause_end
@@ -302,6 +325,10 @@ def stated_decision(text: str) -> Decision | None:
     at = candidates.index(chosen)
     if at + 1 < len(candidates) and candidates[at + 1].after_dash and candidates[at + 1].verb == "swipe":
         chosen = candidates[at + 1]  # Let me go back one — swipe right: the dash says how
+    elif (at > 0 and chosen.verb == "back" and _PREVIOUS_ITEM.match(chosen.masked[chosen.end:])
+          and candidates[at - 1].verb == "swipe" and finger_direction(candidates[at - 1].clause)
+          and not _SENTENCE_END.search(text, candidates[at - 1].offset + len(candidates[at - 1].clause), chosen.offset)):
+        chosen = candidates[at - 1]  # 手指向右划，退回上一张: back to the previous photo is what the swipe does
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
     if chosen.verb == "swipe" and direction is None:  # 往回滑一点，手指向下: the finger said in a gloss of its own

@@ -56,7 +56,7 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
                        r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
-                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|(?<!筛)选(?!中|项)|挑"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|(?<![筛复多单可精候])选(?![中项框])|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
@@ -85,10 +85,18 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
         if OPENS_AFTER_EARLIER.match(m.group()) and earlier_done(mask_quotes(m.group()), episode, index) is not None:
             out.append(m.span())  # 上滑之后，这一项到了屏幕中间: the whole sentence tells the earlier swipe's result
             continue
+        told = ""  # the history clauses of the sentence so far: a clause that goes on with them shares their doer
         for c in _CLAUSE.finditer(m.group()):  # from its first claim on: reopen 相册 to check we flipped enough
             said = mask_quotes(c.group())
             if earlier_done(said, episode, index) is not None:
                 out.append((m.start() + c.start() + (first_claim(said) or 0), m.start() + c.end()))
+                told += said
+            elif told and first_claim(told + said, len(told)) is not None \
+                    and earlier_done(told + said, episode, index) is not None:
+                out.append((m.start() + c.start(), m.start() + c.end()))  # Before that I long-pressed it, hit 删除
+                told += said
+            else:
+                told = ""
     return out
 
 

@@ -60,7 +60,7 @@ _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|
               r"|播放|启动|关闭|开启|呈现|展示|展现|定格|提示|获得焦点|发出|下载|没有(?:任何)?(?:变化|反应)")
 _ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
 _ZH_EVENTS = re.compile(
-    rf"(?:随后|随即|随之|紧跟着|结果(?![页里中列显出数])|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,：:]{{0,24}}?"
+    rf"(?:随后|随即|随之|紧跟着|(?<!搜索)(?<!查询)(?<!检索)(?<!筛选)(?<!的)结果(?![页里中列显出数])|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,：:]{{0,24}}?"
     rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
     # a clause opened by an after-the-fact marker that states the screen: 之后显示 2 / 然后出现… (再 makes it a plan:
     # 之后再点; 往下翻之后出现 is what the last step brought)
@@ -162,7 +162,8 @@ _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, f
 _MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPOSE_ZH + "|" + CONDITION_ZH
                     + r"|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
                     r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
-                    r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b", re.I)
+                    r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b"
+                    r"|\bto (?:get|reach|see|view|bring|open|show|go|move|land|look|check)\b", re.I)  # to get to the next image
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)

@@ -30,8 +30,8 @@ from .screen_text import screen_texts
 # the kinds of action a claim names, by the action types that do them
 _KINDS = {
     "swipe": (("swipe", "scroll"),
-              r"滑|滚|翻|划|往下拉|往上拉",
-              r"scrolled|swiped|flipped|shifted|paged|moved"),
+              r"(?:[左右上下]|往[左右上下])?(?:滑|滚|翻|划)|往下拉|往上拉",
+              r"scrolled|swiped|flipped|shifted|jumped|slid|paged|moved"),
     "click": (("click",),
               r"(?<![\d地重])点(?![钟数])(?:击|开)?|(?<!长)按(?!钮|键)|切|勾",
               r"clicked|tapped|(?<!long-)(?<!long )pressed|ticked|toggled|switched|checked|confirmed"),
@@ -46,13 +46,13 @@ _KINDS = {
 _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
-_EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before)\b", re.I)
+_EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b))", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
                       r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?all\s+(?:set|filled(?: in)?"
                       r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
-                      r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|填好了?|填完了?|设好了?|选好了?)", re.I)
+                      r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|齐全|就位|到位|填好了?|填完了?|设好了?|选好了?)", re.I)
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
 _AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
@@ -64,29 +64,33 @@ OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 
+# the earlier action a change is told with: ``The page shifted when I clicked #19``
+_WHEN_I = re.compile(r"\s+when\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
 # how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
 
 
-def _done_zh(said: str, m: re.Match[str]) -> bool:
+def _done_zh(said: str, m: re.Match[str], verb: str) -> bool:
     """Is the verb ``m`` of ``said`` told as done: a mark of the past shortly before it (``已经翻``, ``刚才点了``) or
-    the perfective after it (``翻过``, ``点了``, ``填好``), and no mark of what is still to come right before it
+    the perfective after it (``翻过``, ``点了``, ``填好``), or after the verbs of its kind it is listed with
+    (``左滑右滑都翻过``; ``verb``: the kind's pattern), and no mark of what is still to come right before it
     (``再打开``, ``要点``)?"""
-    before = said[max(0, m.start() - 8):m.start()]
+    before = re.split(r"[，,。；;]", said[max(0, m.start() - 8):m.start()])[-1]  # its own clause's marks only
     if re.search(r"(?:再|要|去|将|会|准备|打算|想|先|得)\s*$", before):
         return False
     past = [p for p in _PAST_ZH.finditer(before) if not re.search(r"[再要将会]", before[p.end():])]
-    return bool(past) or re.match(r"\s*(?:一下|到)?\s*[过了完好]", said[m.end():]) is not None
+    listed = rf"(?:[、和与跟]?(?:{verb}))*\s*[都也]?\s*(?:{verb})?" if verb else ""
+    return bool(past) or re.match(rf"{listed}\s*(?:一下|到)?\s*[过了完好]", said[m.end():]) is not None
 
 
-def first_claim(said: str) -> int | None:
-    """Where in ``said`` its first claim of what an earlier step did starts, with the mark of the past before it
-    (``上一步上滑``, ``I already scrolled``); None when it makes none."""
+def first_claim(said: str, start: int = 0) -> int | None:
+    """Where in ``said`` (from ``start`` on) its first claim of what an earlier step did starts, with the mark of
+    the past before it (``上一步上滑``, ``I already scrolled``); None when it makes none."""
     said = unicodedata.normalize("NFKC", said)
-    starts = [a for a, _ in _claims(said)[0]]
+    starts = [a for a, _ in _claims(said)[0] if a >= start]
     if not starts:
         return None
-    marks = [m.start() for m in (*_PAST_ZH.finditer(said), *_PAST_EN.finditer(said))]
+    marks = [m.start() for m in (*_PAST_ZH.finditer(said), *_PAST_EN.finditer(said)) if m.start() >= start]
     return min(starts + [a for a in marks if a < min(starts) and not re.search(r"[再要将会]|\b(?:to|then|will)\b",
                                                                                said[a:min(starts)])])
 
@@ -127,13 +131,17 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
         claimed.append("open")
     for kind, (_, zh, en) in _KINDS.items():
         for m in re.finditer(zh, said):
-            if _done_zh(said, m):
+            if _done_zh(said, m, zh):
                 spans.append(m.span())
                 claimed.append(kind)
         for m in re.finditer(rf"\b(?:{en})\b", said, re.I):
-            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]):
-                spans.append(m.span())
-                claimed.append(kind)
+            when = _WHEN_I.match(said, m.end())
+            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when:
+                landed = re.match(r"\s+(?:on|to|at|into)\b", said[m.end():]) if kind == "open" else None
+                spans.append((m.start(), m.end() + (landed.end() if landed else 0)))  # opened on Recent: where to
+                # The page shifted when I clicked: the change is the click's, said as its kind
+                claimed.append(next((k for k, (_, _, words) in _KINDS.items() if when and re.fullmatch(
+                    words, when["verb"], re.I)), kind))
     return spans, claimed
 
 
@@ -144,6 +152,8 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     types = _KINDS[kind][0]
     step = episode.steps[index]
     low = said.lower()
+    if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
+        low = re.sub(r"\b(opened|launched|loaded)\s+(?:on|to|at|into|with)\b.*$", r"\1", low)
     done = [s for s in episode.steps[:index] if s.action.type in types]
     if not done:
         return False
@@ -152,6 +162,7 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         target = target_element(s)
         names += [(element_label(target) or "").strip().lower() if target is not None else "",
                   (s.action.text or "").strip().lower(), (s.action.app or "").strip().lower()]
+    names += [n for name in names for n in re.findall(r"#\d+", name)]  # when I clicked #19: a result by its number
     names = [n for n in names if len(n) >= 2]
     if step.action.type in types:  # this step does it too: only an earlier one said so, or named, is history
         target = target_element(step)

@@ -43,8 +43,12 @@ def pager(text: str) -> Certification:
 
 
 def test_another_action_beside_a_clause_naming_the_target_is_unsure():
-    c = pager("这一页的灯都看过了。下一步翻页：点底部的 Go to page 3。")
+    c = pager("这一页的灯都看过了。下一步向下滚动：点底部的 Go to page 3。")
     assert (c.outcome, c.first) == ("unsure", "conflicting_decision")
+
+
+def test_a_page_turned_by_the_click_after_it_is_that_click():
+    assert pager("这一页的灯都看过了。下一步翻页：点底部的 Go to page 3。").outcome == "certified"
 
 
 def test_another_action_alone_is_still_rejected():
