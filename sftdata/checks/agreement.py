@@ -85,7 +85,9 @@ def _direction_problem(decision: Decision, name: str, params: dict[str, Any]) ->
 
 _OPTION = re.compile(r"^\s*(?:choose|choosing|select|selecting|pick|picking|set)\s+(?!the\b|a\b|an\b|it\b|this\b)"
                      r"(?P<en>[A-Za-z0-9][\w .'&-]{0,30}?)\s+(?:from|in|on|for|as|under)\b"
-                     r"|^\s*(?:选择|选中|选)\s*(?P<zh>[A-Za-z0-9][\w .'&-]{0,30}?)\s*(?:[，,。；;]|$|作为)", re.I)
+                     r"|^\s*(?:选择|选中|选)\s*(?P<zh>[A-Za-z0-9][\w .'&-]{0,30}?)\s*(?:[，,。；;]|$|作为)"
+                     r"|^\s*(?:set|change|switch)\s+(?:the\s+)?[\w .'&-]{1,30}?\s+to\s+(?P<to>[A-Za-z0-9][\w .'&-]{0,30}?)"
+                     r"\s*(?:[,.;]|$|\s(?:first|now|next|then|before|so|since|because)\b)", re.I)  # Set Job type to Part-time
 
 
 def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:

@@ -86,16 +86,17 @@ _VERBS_EN = (
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
-              r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:the|its|this|that) [^,.;]{1,30} to )"
+              r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:(?:the|its|this|that) )?[^,.;]{1,30} to \S)"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
-              r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b))|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
+              r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b)| [\x27\x22“‘「])|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
               r"|(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel|run|start|trigger)"
               r"(?= (?:it |this |that |the (?:search|query|form|filter|filters) )?"
-              r"(?:with|via|using) (?:(?:the|its|that) )?(?:[a-z-]+'s )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z])))"),  # confirm with the 删除 inside the dialog
+              r"(?:(?:with|via|using) (?:(?:the|its|that) )?(?:[a-z-]+'s )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z]))"
+              r"|in (?:the|this) (?:dialog|popup|pop-up|prompt|modal)\b))"),  # confirm with the 删除 inside the dialog
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -127,7 +128,7 @@ _NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:�
                        r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
 # an action as the subject of what it did: ``Tapping the search field opened a search page`` (told, not decided)
 _GERUND_TOLD = re.compile(r"^[^,.;:]{0,40}?\b(?:opened|brought|took|showed|revealed|moved|led|switched|turned|landed|"
-                          r"pulled|popped|shifted|loaded|scrolled|put)\b", re.I)
+                          r"pulled|popped|shifted|loaded|scrolled|put|was|were)\b", re.I)
 _STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
                           r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)"
                           r"|^\s+(?:shows|reads|says|displays)\s", re.I)
@@ -162,6 +163,7 @@ _LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
                           r"|\bafter (?:that|this|it)\s*[.;]?$"
                           r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
+_NEXT_AFTER = re.compile(r"(?![^.;]*\b(?:so|can|then)\b)[^.;]*?(?<!\bthe )(?<!\ba )\b(?-i:next)\s*[.;!]?\s*$")
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
@@ -280,7 +282,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
             if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
                     or _AFTER_THE.search(before) or _LISTED_DONE.match(after)
-                    or (not before.strip() and masked[at:end].lower().endswith("ing") and _GERUND_TOLD.match(after))
+                    or (re.fullmatch(r"\s*(?:[A-Za-z]+ing\b[^,.;]*\band\s*)?", before) and masked[at:end].lower().endswith("ing")
+                        and _GERUND_TOLD.match(after))
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue
@@ -289,8 +292,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
                     kind == "input" and _TYPE_NOUN.match(after)):
                 continue  # Guests 下拉现在是 1 / Job type is Any: the control's state, not a decision
-            if (seen_decision or sentence_has) and _LATER.match(masked):
-                continue
+            if (seen_decision or sentence_has) and (_LATER.match(masked) or _NEXT_AFTER.match(after)):
+                continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
                 continue
             clause_end = start + len(masked)

@@ -139,7 +139,8 @@ _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b
                         r"|^\s*(?:[\w'-]+\s+){0,3}(?:goes|go)\s+in(?:to\b[^,;.—–]*)?\s*$"  # Email goes in — …: a typing, said by its value
                         r"|^\s*(?:[\w'-]+\s+){0,2}(?<!\bbe )(?<!\bbeen )(?:entered|typed|tapped|clicked|selected|opened|pressed"
                         r"|saved|sent|deleted|submitted)[.!]?\s*$"
-                        rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)", re.I)
+                        rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)"
+                        r"|^\s*(?:so\s+|now\s+|then\s+)?set\s+[^,.;]{1,30}?\s+to\b", re.I)  # Set Job type to Full-time
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
 _EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
@@ -175,7 +176,9 @@ def _mask(text: str) -> str:
     return _QUOTED.sub(lambda m: m.group()[0] + "□" * (len(m.group()) - 2) + m.group()[-1], text)
 
 
-_NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)")  # 下面还有商品没露出来
+_NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)"  # 下面还有商品没露出来
+                            r"|\b(?:nothing|none|no \w+|hasn't|haven't|has not|have not|isn't|aren't)\b[^.;,]*\byet\b"
+                            r"|\bnot\s+yet\b", re.I)  # Nothing has been filled in yet: the form as it is
 _WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
 
 

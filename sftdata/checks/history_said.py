@@ -24,7 +24,7 @@ import re
 import unicodedata
 
 from ..model import Episode
-from .calls import element_label, target_element
+from .calls import count_of, element_label, target_element
 from .screen_text import screen_texts
 
 # the kinds of action a claim names, by the action types that do them
@@ -46,7 +46,8 @@ _KINDS = {
 _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
-_EARLIER = re.compile(r"上一步|之前|刚才|先前|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b))", re.I)
+_EARLIER = re.compile(r"上一步|之前|刚才|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
+                      r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? steps?)\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
@@ -56,7 +57,8 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
 _AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
-_SWIPES_DONE = re.compile(rf"\b(?:one|two|three|a few|several|\d+)\s+(?:scrolls?|swipes?)\b|{_AFTER_SWIPE}"
+_SWIPES_DONE = re.compile(rf"\b(?:one|two|three|a few|several|\d+)\s+(?:(?:left|right|up|down|upward|downward|leftward"
+                          rf"|rightward)\s+)?(?:scrolls?|swipes?)\b|{_AFTER_SWIPE}"
                           r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b", re.I)
 # a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
 # scroll, …``), when the history holds that swipe and this step's action is no swipe
@@ -64,8 +66,13 @@ OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 
+_IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)  # The results are scrolled to the bottom
 # the earlier action a change is told with: ``The page shifted when I clicked #19``
-_WHEN_I = re.compile(r"\s+when\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
+_WHEN_I = re.compile(r"\s+(?:when|after|as)\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
+_SWIPE_COUNT = re.compile(r"\b(?P<n>two|three|four|a few|several|[2-9])\s+(?:(?:left|right|up|down)\w*\s+)?(?:scrolls|swipes)\b", re.I)
+_ALREADY_IN = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:in|there|entered|typed)\b|已经在(?:框|输入框|搜索框)(?:里|中)", re.I)
+# what an earlier search brought: ``The search for 蓝牙耳机 has returned a list``
+_SEARCHED = re.compile(r"\b(?:the|my) (?:search|query)\b[^.;,]{0,40}?\b(?:has|have|had)\s+(?:returned|brought up|turned up)\b", re.I)
 # how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
 
@@ -80,7 +87,7 @@ def _done_zh(said: str, m: re.Match[str], verb: str) -> bool:
         return False
     past = [p for p in _PAST_ZH.finditer(before) if not re.search(r"[再要将会]", before[p.end():])]
     listed = rf"(?:[、和与跟]?(?:{verb}))*\s*[都也]?\s*(?:{verb})?" if verb else ""
-    return bool(past) or re.match(rf"{listed}\s*(?:一下|到)?\s*[过了完好]", said[m.end():]) is not None
+    return bool(past) or re.match(rf"{listed}\s*(?:一下|到|成)?\s*[过了完好]", said[m.end():]) is not None
 
 
 def first_claim(said: str, start: int = 0) -> int | None:
@@ -126,6 +133,12 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
     for m in _SWIPES_DONE.finditer(said):  # One scroll is done, two swipes in: the earlier swipes counted
         spans.append(m.span())
         claimed.append("swipe")
+    for m in _ALREADY_IN.finditer(said):  # Maple Street is already in the box: what earlier typing put there
+        spans.append(m.span())
+        claimed.append("type")
+    for m in _SEARCHED.finditer(said):  # The search for 蓝牙耳机 has returned a list: what the typing brought
+        spans.append(m.span())
+        claimed.append("type")
     for m in _OPEN_NOW.finditer(said):  # The search page is open: what an earlier click or launch opened
         spans.append(m.span())
         claimed.append("open")
@@ -136,7 +149,7 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
                 claimed.append(kind)
         for m in re.finditer(rf"\b(?:{en})\b", said, re.I):
             when = _WHEN_I.match(said, m.end())
-            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when:
+            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when or _IS_DONE.search(said[:m.start()]):
                 landed = re.match(r"\s+(?:on|to|at|into)\b", said[m.end():]) if kind == "open" else None
                 spans.append((m.start(), m.end() + (landed.end() if landed else 0)))  # opened on Recent: where to
                 # The page shifted when I clicked: the change is the click's, said as its kind
@@ -168,7 +181,9 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         target = target_element(step)
         name = (element_label(target) or "").strip().lower() if target is not None else ""
         earlier_named = any(n in low and n != name for n in names)
-        if not (_EARLIER.search(said) or earlier_named) or (len(name) >= 2 and name in low):
+        counted = _SWIPE_COUNT.search(said) if kind == "swipe" else None  # after two left swipes: as many before
+        earlier_counted = counted is not None and len(done) >= (count_of(counted["n"]) or 2)  # a few, several: 2
+        if not (_EARLIER.search(said) or earlier_named or earlier_counted) or (len(name) >= 2 and name in low):
             return False
     if named:
         return any(n in low for n in names)

@@ -25,7 +25,7 @@ import re
 from typing import Callable
 
 from ..model import Episode
-from .calls import CJK_CLASS, ZH_DIGITS, normalize
+from .calls import CJK_CLASS, count_of, normalize
 from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .episode_length import EN_NUM, ZH_NUM, ZH_STEP
 from .finger import mask_gloss
@@ -313,11 +313,13 @@ def run_position(text: str, index: int) -> str | None:
         said = m.group()
         number = re.search(r"\d+|[一二两三四五六七八九十]+", said)
         if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this", said, re.I):
-            value = int(number.group()) if number.group().isdigit() else ZH_DIGITS.get(number.group())
+            value = count_of(number.group())
             ordinal = re.match(r"第|\d+(?:st|nd|rd|th)\b", said, re.I)  # 第 4 步, the 4th step: this step's own
             if value == (index + 1 if ordinal else index):  # a count: the actions done before this one
                 continue
         clause = re.split(r"[.;,，。；\n]", text[:m.start()])[-1]
+        if re.search(r"\b(?:last|previous|past|prior)\s+$", clause, re.I) and _counted(said) <= index:
+            continue  # in place from the last two steps: the steps just before this one, not the run's length
         if re.match(r"last\s+(?:step|action|move)", said, re.I) and (_ON_THE.search(clause) or _DID.search(clause)):
             continue  # set on the last step, clicked Save on #25 last step: the step before this one
         if not number and re.fullmatch(rf"{_ORDINAL_EN}\s+(?:step|action|move)", said, re.I) and \
@@ -325,6 +327,12 @@ def run_position(text: str, index: int) -> str | None:
             continue
         return text[m.start():m.end()]
     return None
+
+
+def _counted(said: str) -> int:
+    """The number of steps ``said`` counts (``two steps``, ``3 steps``, ``两步``); a large one when it names none."""
+    word = re.search(r"\d+|[一二两三四五六七八九十]+|\b[a-z]+\b", said, re.I)
+    return (count_of(word.group()) if word else None) or 99
 
 
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
