@@ -68,7 +68,7 @@ _VERBS_EN = (
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
               r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
     ("long_press", _NOT_A_NOUN + r"\blong[-_ ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
-    ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )input|inputting"
+    ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )(?<!\bthe )(?<!\bthis )(?<!\bits )input|inputting"
               r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"
@@ -140,6 +140,8 @@ _LISTED_DONE = re.compile(r"^[^，,。；;]{0,6}?[滑划翻滚点按搜填选看
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
                             r"(?:photo|image|picture|shot|one)\b", re.I)
+_GOAL_ASKED = re.compile(r"\b(?:goal|task)\b[^,.;]{0,20}?\b(?:asked|asks|wanted|wants|said|says)\s+(?:me\s+|us\s+)?to\s+$", re.I)
+_SUBJECT_OF_PAST = re.compile(r"\s+(?:brought|took|opened|led|landed|returned|sent)\b", re.I)  # the Home press brought me
 _DUE_OPEN = re.compile(r"要|想|得|该|需|会|准备|打算|应")  # 要打开的是设置: what is to be opened is a decision
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
                         r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
@@ -287,6 +289,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                     or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
                     or (_ENDS_DONE.match(after) and not _DUE.search(before))):
                 continue
+            if _GOAL_ASKED.search(before) or (kind == "click" and _SUBJECT_OF_PAST.match(after)):
+                continue  # The goal only asked to toggle it / where the Home press brought me: told, not decided
             if kind == "open" and re.match(r"\s*着?的(?:是|就是|页面|界面)", after) and not _DUE_OPEN.search(before):
                 continue  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
             if NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
