@@ -148,18 +148,23 @@ def mentions(haystack: str, needle: str) -> bool:
 
 
 CJK_CLASS = "\u3400-\u9fff"
-ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")} | {"两": 2}
-"""The Chinese numerals one to ten (``两`` is two), as numbers."""
-EN_DIGITS = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten".split())}
-
-
-def count_of(word: str) -> int | None:
-    """The number a count word says (``3``, ``three``, ``三``, ``两``), None for any other word."""
-    word = word.strip().lower()
-    return int(word) if word.isdigit() else ZH_DIGITS.get(word) or EN_DIGITS.get(word)
 """The CJK ideographs (the unified block and extension A), for a character class: ``rf"[A-Za-z{CJK_CLASS}]"``."""
 CJK = re.compile(f"[{CJK_CLASS}]")
 """One CJK ideograph."""
+ZH_DIGITS = {c: i + 1 for i, c in enumerate("一二三四五六七八九十")} | {"两": 2}
+"""The Chinese numerals one to ten (``两`` is two), as numbers."""
+EN_DIGITS = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten".split())}
+"""The English numerals one to ten, as numbers."""
+
+
+def count_of(word: str) -> int | None:
+    """The number a count word says (``3``, ``three``, ``三``, ``两``), None for any other word.
+
+    >>> count_of("three"), count_of("两"), count_of("12"), count_of("few")
+    (3, 2, 12, None)
+    """
+    word = word.strip().lower()
+    return int(word) if word.isdigit() else ZH_DIGITS.get(word) or EN_DIGITS.get(word)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -65,14 +65,18 @@ _SWIPES_DONE = re.compile(rf"\b(?:one|two|three|a few|several|\d+)\s+(?:(?:left|
 OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
-
-_IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)  # The results are scrolled to the bottom
+# a participle told as the state now: ``The results are scrolled to the bottom``
+_IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)
 # the earlier action a change is told with: ``The page shifted when I clicked #19``
 _WHEN_I = re.compile(r"\s+(?:when|after|as)\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
-_SWIPE_COUNT = re.compile(r"\b(?P<n>two|three|four|a few|several|[2-9])\s+(?:(?:left|right|up|down)\w*\s+)?(?:scrolls|swipes)\b", re.I)
+# earlier swipes counted: ``after two left swipes`` (as many before this step)
+_SWIPE_COUNT = re.compile(r"\b(?P<n>two|three|four|a few|several|[2-9])\s+(?:(?:left|right|up|down)\w*\s+)?"
+                          r"(?:scrolls|swipes)\b", re.I)
+# a typed value still where the typing put it: ``Maple Street is already in the box``
 _ALREADY_IN = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:in|there|entered|typed)\b|已经在(?:框|输入框|搜索框)(?:里|中)", re.I)
 # what an earlier search brought: ``The search for 蓝牙耳机 has returned a list``
-_SEARCHED = re.compile(r"\b(?:the|my) (?:search|query)\b[^.;,]{0,40}?\b(?:has|have|had)\s+(?:returned|brought up|turned up)\b", re.I)
+_SEARCHED = re.compile(r"\b(?:the|my) (?:search|query)\b[^.;,]{0,40}?\b(?:has|have|had)\s+"
+                       r"(?:returned|brought up|turned up)\b", re.I)
 # how often or how far it was done, and the perfective: ``once``, ``twice``, ``一屏``, ``几张``, ``了``
 _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一两几二三]\s*(?:次|屏|张|下)|了", re.I)
 
@@ -149,7 +153,8 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
                 claimed.append(kind)
         for m in re.finditer(rf"\b(?:{en})\b", said, re.I):
             when = _WHEN_I.match(said, m.end())
-            if _PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when or _IS_DONE.search(said[:m.start()]):
+            if (_PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when
+                    or _IS_DONE.search(said[:m.start()])):
                 landed = re.match(r"\s+(?:on|to|at|into)\b", said[m.end():]) if kind == "open" else None
                 spans.append((m.start(), m.end() + (landed.end() if landed else 0)))  # opened on Recent: where to
                 # The page shifted when I clicked: the change is the click's, said as its kind
