@@ -34,7 +34,7 @@ from ..model import Step
 from .agreement import BACK_CONTROL, COMPATIBLE
 from .ruled_out import CONTRAST
 from .calls import grounding_label, normalize, said_as_word
-from .decision import HISTORY, action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
+from .decision import action_clauses, finger_direction, mask_quotes, quotes_in, stated_decision
 from .finger import FINGER_EN, FINGER_MOVES, FINGER_ZH
 from .evidence import decision_evidence, said_whole
 

@@ -25,7 +25,7 @@ from .calls import CJK_CLASS
 from .finger import finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
-from .ruled_out import NEGATED_BEFORE
+from .told_clause import recounts, told_not_decided
 
 
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
@@ -108,52 +108,17 @@ _VERBS_EN = (
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
-HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
-                      r"|\b(?:previous(?:ly)?|earlier|already|last step|before this|a moment ago|just now)\b"
-                      r"|(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?(?:\w+(?:ed|en|wn|ne)|hit|set|put|made|got|found|chose)\b"
-                      r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
-                      r"|returned|waited)\b", re.I)
 _LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完)")
-_PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?$", re.I)  # I've hit Save
-_ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
-                      r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
-                      re.I)
 _TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|\b(?:goal|task))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
-_DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
-                         r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
-                         r"|\b(?:didn't|did not|failed to|never)\b[^,.;]{0,20}\b(?:open|work|register|respond|do anything)"
-                         r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
-_NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
-                       r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
-# an action as the subject of what it did: ``Tapping the search field opened a search page`` (told, not decided)
-_GERUND_TOLD = re.compile(r"^[^,.;:]{0,40}?\b(?:opened|brought|took|showed|revealed|moved|led|switched|turned|landed|"
-                          r"pulled|popped|shifted|loaded|scrolled|put|was|were)\b", re.I)
-_STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
-                          r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)"
-                          r"|^\s+(?:shows|reads|says|displays)\s", re.I)
-_I_DID = re.compile(r"\s*(?:[A-Za-z]+\s+){0,3}?(?:i|we)\s+(?:already\s+|just\s+|also\s+)?(?!need)[\w-]{2,}ed\b", re.I)
-_AFTER_THE = re.compile(r"\bafter\s+(?:the|my|that|this|those|one|a)\s+$", re.I)  # now mid-screen after the scroll
-# verbs listed and then told done together: 左滑右滑都翻过, 搜索、筛选也都做完了
-_LISTED_DONE = re.compile(r"^[^，,。；;]{0,6}?[滑划翻滚点按搜填选看输][^，,。；;]{0,3}?[都也全]\s*(?:已经|已)?\s*"
-                          r"[\u4e00-\u9fff]{0,2}?(?:过|完|好)了?")
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
                             r"(?:photo|image|picture|shot|one)\b", re.I)
-_GOAL_ASKED = re.compile(r"\b(?:goal|task)\b[^,.;]{0,20}?\b(?:asked|asks|wanted|wants|said|says)\s+(?:me\s+|us\s+)?to\s+$", re.I)
-_SUBJECT_OF_PAST = re.compile(r"\s+(?:brought|took|opened|led|landed|returned|sent)\b", re.I)  # the Home press brought me
-_DUE_OPEN = re.compile(r"要|想|得|该|需|会|准备|打算|应")  # 要打开的是设置: what is to be opened is a decision
-_TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
-                        r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
 _NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|might|i|we|you|then|so|now|just|and|or|not|also|first|time|way|next)\b)"
 _SUBJECT = re.compile(rf"^\s*(?:(?:the|this|that|its|their|these|those|both|all|new|more)\s+)?(?:{_NOT_NOUN}[a-z-]+\s+){{0,2}}"
                       rf"{_NOT_NOUN}(?!(?:this|his|is|was|has|does|as|us|yes|plus|thus|always|perhaps|its)\b)[a-z]{{2,}}s\s+$"
                       rf"|^\s*(?:the|this|that|its|their|a|an)\s+(?:{_NOT_NOUN}[A-Za-z0-9-]+\s+){{1,3}}$", re.I)
 _NEED_FIRST = re.compile(rf"(?<=[{CJK_CLASS}])(?:就?得|需要|必须|要)先(?=[{CJK_CLASS}])")  # X 得先 Y: X is why, Y is what
-_WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*(?:的?(?:当前|现在|目前|此时|这)?(?:屏幕?|页面?|画面|界面|列表))?\s*$")  # 往上滑之后，…点…: the clause that says when, not what
-_ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
-_DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
-_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
 CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然|一旦|若(?=[^，,]{0,8}(?:没|不|无))|是否"
                         r"|\b(?:if|unless|otherwise|in case|whether|or else|once(?! more| again)|as soon as)\b", re.I)
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:接下来(?=好|方便|便于|才|输入|打字|填|键入)|(?:好|方便|便于)(?=输入|打字|填|键入)|然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|到时候?|届时|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
@@ -244,8 +209,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
         for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):
             masked = m.group()
             after_recount = recounted
-            recounted = bool(re.match(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b", masked)
-                             or _I_DID.match(masked))  # Before that I long-pressed Project Team, hit 删除 and …
+            recounted = recounts(masked)  # Before that I long-pressed Project Team, hit 删除 and …
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
             cond, first = CONDITION.search(masked), first_verb(masked)
@@ -282,20 +246,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if (re.match(r"(?:后|之后|以后)", after) and first_verb(after) is None and re.search(r"在|是|有|了", after)
                     and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以", after)):
                 continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
-            if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
-                    or _AFTER_THE.search(before) or _LISTED_DONE.match(after)
-                    or (re.fullmatch(r"\s*(?:[A-Za-z]+ing\b[^,.;]*\band\s*)?", before) and masked[at:end].lower().endswith("ing")
-                        and _GERUND_TOLD.match(after))
-                    or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
-                    or (_ENDS_DONE.match(after) and not _DUE.search(before))):
-                continue
-            if _GOAL_ASKED.search(before) or (kind == "click" and _SUBJECT_OF_PAST.match(after)):
-                continue  # The goal only asked to toggle it / where the Home press brought me: told, not decided
-            if kind == "open" and re.match(r"\s*着?的(?:是|就是|页面|界面)", after) and not _DUE_OPEN.search(before):
-                continue  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
-            if NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after) or (
-                    kind == "input" and _TYPE_NOUN.match(after)):
-                continue  # Guests 下拉现在是 1 / Job type is Any: the control's state, not a decision
+            if told_not_decided(kind, before, masked[at:end], after):
+                continue  # history, an outcome, the goal's wording, a control's state: told, not decided
             if (seen_decision or sentence_has) and (_LATER.match(masked) or _NEXT_AFTER.match(after)):
                 continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):

@@ -1,0 +1,82 @@
+"""Clauses with an action verb that tell, not decide: history, an outcome, the goal's wording, a control's state.
+
+The decision reader (``decision``) finds every clause with an action verb; this module says which of them are
+told — what was done (``上一步已经点了搜索``, ``I've hit Save``), what an action brought (``Tapping the search
+field opened a search page``), what the goal asked (``The goal only asked to toggle it``), what a control now
+holds (``Job type is Any``), what is open (``现在打开的是详情页``) — so that none of them is read as the action
+taken now. Each test reads the clause's words before the verb (``before``) and after it (``after``), quotes masked.
+
+>>> told_not_decided("click", "I've ", "hit", " Save on the form")
+True
+>>> told_not_decided("click", "so I'll ", "tap", " Save")
+False
+>>> told_not_decided("input", "The Job ", "type", " is Any")
+True
+"""
+from __future__ import annotations
+
+import re
+
+from .ruled_out import NEGATED_BEFORE
+
+HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|前面|已经|早先|方才|起初|一开始"
+                      r"|\b(?:previous(?:ly)?|earlier|already|last step|before this|a moment ago|just now)\b"
+                      r"|(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?(?:\w+(?:ed|en|wn|ne)|hit|set|put|made|got|found|chose)\b"
+                      r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
+                      r"|returned|waited)\b", re.I)
+_PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?$", re.I)  # I've hit Save
+_ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
+                      r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
+                      re.I)
+_DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+                         r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
+                         r"|\b(?:didn't|did not|failed to|never)\b[^,.;]{0,20}\b(?:open|work|register|respond|do anything)"
+                         r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
+_NARRATED = re.compile(r"^[^，,。]{0,16}?(?:后|之后|以后)[^，,。]*?(?:了|过|出来|完毕)"  # 点击后页面显示出了…: an outcome told
+                       r"|^(?:后|之后|以后)(?![^，,。]*?(?:会|将|能|可以|应该|应当|就))[^，,。]{0,12}?(?:显示|出现|弹出|变成|变为)")
+# an action as the subject of what it did: ``Tapping the search field opened a search page`` (told, not decided)
+_GERUND_TOLD = re.compile(r"^[^,.;:]{0,40}?\b(?:opened|brought|took|showed|revealed|moved|led|switched|turned|landed|"
+                          r"pulled|popped|shifted|loaded|scrolled|put|was|were)\b", re.I)
+_STATE_AFTER = re.compile(r"^\s*(?:框|菜单|选项|栏)?\s*(?:现在|当前|目前|此时|这时|仍然|依然|还)\s*(?:是|为|显示|写着|选的是|选着)"
+                          r"|^\s+(?:is|was)\s|^\s+(?:currently|still|now)\s+(?:set to|shows|reads|says|is|\w+ed\b)"
+                          r"|^\s+(?:shows|reads|says|displays)\s", re.I)
+_I_DID = re.compile(r"\s*(?:[A-Za-z]+\s+){0,3}?(?:i|we)\s+(?:already\s+|just\s+|also\s+)?(?!need)[\w-]{2,}ed\b", re.I)
+_AFTER_THE = re.compile(r"\bafter\s+(?:the|my|that|this|those|one|a)\s+$", re.I)  # now mid-screen after the scroll
+# verbs listed and then told done together: 左滑右滑都翻过, 搜索、筛选也都做完了
+_LISTED_DONE = re.compile(r"^[^，,。；;]{0,6}?[滑划翻滚点按搜填选看输][^，,。；;]{0,3}?[都也全]\s*(?:已经|已)?\s*"
+                          r"[\u4e00-\u9fff]{0,2}?(?:过|完|好)了?")
+_GOAL_ASKED = re.compile(r"\b(?:goal|task)\b[^,.;]{0,20}?\b(?:asked|asks|wanted|wants|said|says)\s+(?:me\s+|us\s+)?to\s+$", re.I)
+_SUBJECT_OF_PAST = re.compile(r"\s+(?:brought|took|opened|led|landed|returned|sent)\b", re.I)  # the Home press brought me
+_DUE_OPEN = re.compile(r"要|想|得|该|需|会|准备|打算|应")  # 要打开的是设置: what is to be opened is a decision
+_TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
+                        r"|\bshows\b|\breads\b|\bis\b|\bwas\b|\bstill\b|\bcurrently\b)", re.I)  # job type, city: a noun
+_WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*(?:的?(?:当前|现在|目前|此时|这)?(?:屏幕?|页面?|画面|界面|列表))?\s*$")  # 往上滑之后，…点…: the clause that says when, not what
+_ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
+_DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
+_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
+_RECOUNT = re.compile(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b")
+_OPEN_IS = re.compile(r"\s*着?的(?:是|就是|页面|界面)")
+
+
+def recounts(masked: str) -> bool:
+    """Whether a clause opens a first-person or bare past recount (``Before that I long-pressed Project Team``,
+    ``Searched X``): the clauses listed after it share its doer and its time."""
+    return bool(_RECOUNT.match(masked) or _I_DID.match(masked))
+
+
+def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
+    """Whether a clause whose action verb (of class ``kind``) is ``verb``, between ``before`` and ``after``,
+    tells what was done, what it brought or what holds now rather than deciding the action taken now."""
+    if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+            or _AFTER_THE.search(before) or _LISTED_DONE.match(after)
+            or (re.fullmatch(r"\s*(?:[A-Za-z]+ing\b[^,.;]*\band\s*)?", before) and verb.lower().endswith("ing")
+                and _GERUND_TOLD.match(after))
+            or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
+            or (_ENDS_DONE.match(after) and not _DUE.search(before))):
+        return True
+    if _GOAL_ASKED.search(before) or (kind == "click" and _SUBJECT_OF_PAST.match(after)):
+        return True  # The goal only asked to toggle it / where the Home press brought me: told, not decided
+    if kind == "open" and _OPEN_IS.match(after) and not _DUE_OPEN.search(before):
+        return True  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
+    return bool(NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after)
+                or (kind == "input" and _TYPE_NOUN.match(after)))  # Guests 下拉现在是 1 / Job type is Any: a state
