@@ -57,8 +57,10 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
 _AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
-_SWIPES_DONE = re.compile(rf"\b(?:one|two|three|a few|several|\d+)\s+(?:(?:left|right|up|down|upward|downward|leftward"
-                          rf"|rightward)\s+)?(?:scrolls?|swipes?)\b|{_AFTER_SWIPE}"
+# earlier swipes counted: ``two swipes in``, ``after two left swipes`` (as many before this step)
+_COUNTED_SWIPES = re.compile(r"\b(?P<n>one|two|three|four|a few|several|\d+)\s+(?:(?:left|right|up|down)(?:wards?)?\s+)?"
+                             r"(?:scrolls?|swipes?)\b", re.I)
+_SWIPES_DONE = re.compile(rf"{_COUNTED_SWIPES.pattern}|{_AFTER_SWIPE}"
                           r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b", re.I)
 # a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
 # scroll, …``), when the history holds that swipe and this step's action is no swipe
@@ -69,9 +71,6 @@ _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?
 _IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)
 # the earlier action a change is told with: ``The page shifted when I clicked #19``
 _WHEN_I = re.compile(r"\s+(?:when|after|as)\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
-# earlier swipes counted: ``after two left swipes`` (as many before this step)
-_SWIPE_COUNT = re.compile(r"\b(?P<n>two|three|four|a few|several|[2-9])\s+(?:(?:left|right|up|down)\w*\s+)?"
-                          r"(?:scrolls|swipes)\b", re.I)
 # a typed value still where the typing put it: ``Maple Street is already in the box``
 _ALREADY_IN = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:in|there|entered|typed)\b|已经在(?:框|输入框|搜索框)(?:里|中)", re.I)
 # what an earlier search brought: ``The search for 蓝牙耳机 has returned a list``
@@ -186,8 +185,9 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         target = target_element(step)
         name = (element_label(target) or "").strip().lower() if target is not None else ""
         earlier_named = any(n in low and n != name for n in names)
-        counted = _SWIPE_COUNT.search(said) if kind == "swipe" else None  # after two left swipes: as many before
-        earlier_counted = counted is not None and len(done) >= (count_of(counted["n"]) or 2)  # a few, several: 2
+        counted = _COUNTED_SWIPES.search(said) if kind == "swipe" else None  # after two left swipes: as many before
+        many = (count_of(counted["n"]) or 2) if counted else 0  # a few, several: 2
+        earlier_counted = many >= 2 and len(done) >= many
         if not (_EARLIER.search(said) or earlier_named or earlier_counted) or (len(name) >= 2 and name in low):
             return False
     if named:
