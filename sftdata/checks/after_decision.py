@@ -38,9 +38,9 @@ from typing import Any, Callable
 from ..model import Episode, Step
 from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
-from .finger import GLOSS
+from .finger import FINGER, GLOSS
 from .future_text import known_texts
-from .hedges import CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
+from .hedges import CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
@@ -72,7 +72,7 @@ _EXCUSE = re.compile(HEDGE.pattern + "|" + TRYING_ZH + "|" + CONDITION_ZH + "|" 
 _ACCOUNTED = re.compile(
     _EXCUSE.pattern + "|" + PLAN_POINTER.pattern
     + r"|^\s*(?:要(?![是不])|需要|拉回|推回|拖回|看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
-      r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切)"
+      r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切|因为|由于|既然)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|" + ENOUGH_ZH
     + r"|也就是|即|对应|格式|原样|一致|全角|半角|逗号|句号|空格|标点|大小写|合适|划算|便宜|贵|好挑|稳妥|比较稳|保险|靠谱|省事|省心|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
@@ -238,10 +238,12 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
             said = said.replace(phrase, " ")
     if _AFTER_STATE.match(masked) and not HEDGE.search(masked):
         return False  # after the swipe the Anker sits at the top: what the next screen shows
+    if CONCLUSION.match(masked) or FINGER.search(masked):
+        return True  # so I run the search / so the finger moves left again: the decision said again
     change = CHANGE.search(said)
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
-    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or acts(masked) or re.search(r"手指|\bfinger\b", masked, re.I):
+    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or acts(masked):
         return True
     return not _leftover(plain, blob, phrases)
 

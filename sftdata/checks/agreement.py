@@ -221,6 +221,8 @@ _GOES_INTO = re.compile(r"\s+(?:goes|go|belongs|needs to go|should go)\s+(?:in|i
                         r"|\s*,\s*(?:in|into|on)\s+the\s+\S", re.I)  # Denver, in the To field
 
 
+# after a Latin value, a Chinese purpose of its own: ``输入 jazz 缩小范围`` (the value is jazz)
+_PURPOSE_AFTER = re.compile(r"(?<=[A-Za-z0-9])\s+(?:来|以|好)?(?:缩小范围|搜索|搜一下|查找|查询|筛选|过滤|找一找|看看|试试)\s*[。.!！]?$")
 _ENOUGH_AFTER = re.compile(r"\s*(?:" + ENOUGH_ZH + r"|就可以|就够了)(?:了|啦)?\s*[。.!！]?$")  # 输入 jazz 就行
 
 
@@ -234,6 +236,7 @@ def _without_aside(said: str) -> list[str]:
     out += [t for m in _ASIDE_AFTER.finditer(said) for t in (said[:m.start()], _DEICTIC_AFTER.sub("", said[:m.start()]))]
     out += [_DEICTIC_AFTER.sub("", said[:m.start()]) for m in re.finditer(r"\s+(?:for|as|so|to mean|meaning)\s", said, re.I)
             if _DEICTIC_AFTER.search(said[:m.start()])]
+    out += [said[:m.start()] for m in _PURPOSE_AFTER.finditer(said)]
     return [t.strip() for t in out if t.strip() and t.strip() != said.strip()]
 
 

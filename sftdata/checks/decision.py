@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .calls import CJK_CLASS
-from .finger import finger_direction, finger_gloss  # noqa: F401 (read with the decision)
+from .finger import FINGER_MOVES, finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 from .told_clause import recounts, told_not_decided
@@ -48,7 +48,7 @@ _VERBS_ZH = (
     # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
-    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
+    ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|(?:往|向|朝)[上下左右]一[滑划]|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
@@ -57,7 +57,7 @@ _VERBS_ZH = (
     ("open_app", r"(?:启动|打开|运行|切换到|切到|(?:(?<=^)|(?<=^[\s先再就去]))开(?![启关始])|(?<=[\s>→])开(?![启关始]))(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
                  r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
     ("open", r"(?:打开(?!成功|失败)|开启(?!成功|失败)|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往|(?:(?<=^)|(?<=^[先再就去]))进(?=\s*[“「『\"A-Za-z]))"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"]|\s*[A-Za-z]|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"]|\s*[A-Za-z]|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done|^\s*(?:那就|可以|所以|就|直接)?(?:结束|收工)吧?\s*$)"),
     ("click", LABEL_IMPERATIVE_ZH),
 )
@@ -109,7 +109,9 @@ _VERBS_EN = (
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
 _LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完)")
-_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|\b(?:goal|task))\s*[：:]", re.I)
+# the task restated or the steps so far recounted under a label of their own (目标：…, 回顾：…, Done so far: …)
+_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|回顾|已做|已完成|进展|历史|\b(?:goal|task|recap|progress|history"
+                         r"|(?:done )?so far))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
@@ -290,6 +292,9 @@ def stated_decision(text: str) -> Decision | None:
         chosen = candidates[at - 1]  # 手指向右划，退回上一张: back to the previous photo is what the swipe does
     tail = chosen.clause[chosen.start:]
     direction = finger_direction(chosen.clause) if chosen.verb == "swipe" else None
+    said_finger = FINGER_MOVES.search(mask_quotes(chosen.follow)) if chosen.verb == "swipe" else None
+    if said_finger and not FINGER_MOVES.search(mask_quotes(chosen.clause)):  # Keep scrolling up — finger up again:
+        direction = finger_direction(chosen.follow)  # the finger said in so many words is the swipe's way
     if chosen.verb == "swipe" and direction is None:  # 往回滑一点，手指向下: the finger said in a gloss of its own
         direction = finger_gloss(re.split(r"[，,；;]", chosen.follow.lstrip("，,；; "))[0] if chosen.follow else "")
     if chosen.verb == "swipe" and direction is None:  # 手指往下拖一点，往回翻一些: one swipe said twice in a sentence

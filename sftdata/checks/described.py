@@ -56,8 +56,12 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
                        r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
-                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|结果|于是|我(?:要|选|挑|就|来|会|想)|(?<![筛复多单可精候])选(?![中项框])|挑"
+                       r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|(?<!搜索)(?<!查询)结果(?!列表|页|里|中|从|列|现在|目前)|于是|我(?:要|选|挑|就|来|会|想)|(?<![筛复多单可精候])选(?![中项框])|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
+
+
+_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前", re.I)  # said done, in so many words
+_NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 
 
 def described_sentences(text: str, decision_span: tuple[int, int], episode: Episode,
@@ -65,6 +69,13 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
     out, known = [], "\x00".join(known_texts(episode, index))
+    own = next((m for m in SENTENCE.finditer(text) if m.start() < decision_span[1] <= m.end()), None)
+    for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):  # 输入 City Hospital，起点已经是 Union
+        said = c.group()  # Station: in the decision's own sentence, only what earlier steps did, said as done and as the
+        # history holds it, or what is so now in so many words (the box is empty right now)
+        if ((_TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None) or _NOW.search(said)) \
+                and _describes(said, known, episode, index):
+            out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     for m in _sentences_after(text, decision_span):
         if _describes(m.group(), known, episode, index):
             out.append(m.span())

@@ -8,7 +8,7 @@ from .quoting import mask_quotes
 
 _DIRECTIONS = {"上": "up", "下": "down", "左": "left", "右": "right"}
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?(?<![上下左右])([上下左右])(?:方)?(?:滑|划|拖|拉|推(?!荐|送|广))|(?<![上下左右])([上下左右])滑|下拉(?=[^框菜单列表选项里中]|$)|上拉")
+FINGER_ZH = re.compile(r"(?:手指)?(?:向|往|朝)?(?<![上下左右])([上下左右])(?:方)?(?:(?<=[向往朝][上下左右])一)?(?:滑|划|拖|拉|推(?!荐|送|广))|(?<![上下左右])([上下左右])滑|下拉(?=[^框菜单列表选项里中]|$)|上拉")
 _VIEW_ZH = re.compile(r"(?:向|往|朝)?(?<![上下左右])([上下左右])(?:方)?(?:滚|翻)|(?:滚动|翻)(?:到|至)?(?:页面|列表)?(?:的)?([上下])(?:方|面|部)")
 FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+(?:\w+\s+){0,3}?(up|down|left|right)(?:wards?)?\b"
                         r"|\b(up|down|left|right)(?:ward)?\s+swipe\b", re.I)
@@ -88,6 +88,9 @@ def sought_direction(text: str) -> str | None:
     below, above = said(_SOUGHT_BELOW), said(_SOUGHT_ABOVE)
     return None if bool(below) == bool(above) else "up" if below else "down"
 
+
+FINGER = re.compile(r"手指|\bfinger\b", re.I)
+"""The finger named: a clause that names it says how a swipe goes (``so the finger moves left again``), no outcome."""
 
 GLOSS = re.compile(r"[（(]\s*(?:the\s+)?(?:finger|content|page|list|view|screen|feed|手指|内容|页面|列表)[^()（）]{0,24}?"
                    r"(?:up|down|left|right|上|下|左|右)[^()（）]{0,24}[)）]"

@@ -36,8 +36,25 @@ LATER_ZH = r"然后|再|之后|接下来|稍后|下一步"
 ENOUGH_ZH = r"就行|即可|就好"
 """Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
 
-__all__ = ["CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH", "PURPOSE_ZH", "TRYING_ZH",
-           "WILL_ZH"]
+CONCLUSION = re.compile(
+    r"^\s*(?:and\s+)?(?:so|thus|therefore|hence|which is why)\s+(?:(?:now|next|here|first|instead)\s+)?(?:"
+    r"(?:i|we)\s+(?:(?:just|simply|first|now|then)\s+)?(?!(?:see|saw|get|got|am|was|were|land|landed|end|ended|find|found"
+    r"|have|had|can|could|should|will|would|may|might|must)\b)[a-z]+\b(?<!ed)"
+    r"|(?:i'm|i am|we're|we are)\s+(?!(?:back|on|in|at|now|done|seeing|getting|landing)\b)[a-z]+ing\b"
+    r"|it(?:'s| is) time to\b|all that (?:remains|is left)\b|what remains\b"
+    r"|[^,.;]{1,40}?\b(?:is|'s|are|seems?)\s+(?:the\s+)?(?:right|wrong|sensible|obvious|correct|logical|natural|only|best)\s+"
+    r"(?:move|button|one|choice|call|step|thing|option|action|control|link)\b"
+    r"|[^,.;]{1,40}?\bis (?:needed|required|necessary|the way to go)\b)", re.I)
+"""The writer's conclusion after a justification, the decision said again as the writer's own doing or judged
+(``so I run the search``, ``so it's time to submit``, ``so 归档 beside it is the wrong button``): why the step is
+taken, never what the screen does after it (not: ``so I see the results``, ``so I landed on the detail page``).
+
+>>> [bool(CONCLUSION.match(t)) for t in ("so now I submit", "so I see the results", "so I'm using the #13 row")]
+[True, False, True]
+"""
+
+__all__ = ["CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH",
+           "PURPOSE_ZH", "TRYING_ZH", "WILL_ZH"]
 
 
 # a sentence of its own after the decision's that says the screen as it is now (当前是搜索页, Current view: …, The

@@ -30,7 +30,7 @@ from .screen_text import screen_texts
 # the kinds of action a claim names, by the action types that do them
 _KINDS = {
     "swipe": (("swipe", "scroll"),
-              r"(?:[左右上下]|往[左右上下])?(?:滑|滚|翻|划)|往下拉|往上拉",
+              r"(?:[左右上下]|[往向][左右上下前后回])?(?:滑|滚|翻|划)|往下拉|往上拉",
               r"scrolled|swiped|flipped|shifted|jumped|slid|paged|moved"),
     "click": (("click",),
               r"(?<![\d地重])点(?![钟数])(?:击|开)?|(?<!长)按(?!钮|键)|切|勾",
@@ -55,13 +55,16 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|齐全|就位|到位|填好了?|填完了?|设好了?|选好了?)", re.I)
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
-_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
+_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:up|down|left|right)[- ]?)?(?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
 # earlier swipes counted: ``two swipes in``, ``after two left swipes`` (as many before this step)
 _COUNTED_SWIPES = re.compile(r"\b(?P<n>one|two|three|four|a few|several|\d+)\s+(?:(?:left|right|up|down)(?:wards?)?\s+)?"
                              r"(?:scrolls?|swipes?)\b", re.I)
+# the same in Chinese: ``往后翻了两张``, ``连着左滑了三次``
+_COUNTED_SWIPES_ZH = re.compile(r"(?:滑|翻|划|滚)(?:了|过)\s*(?P<n>[一二两三四五六七八九十\d]|\d+)\s*(?:次|张|下|屏|页)")
 _SWIPES_DONE = re.compile(rf"{_COUNTED_SWIPES.pattern}|{_AFTER_SWIPE}"
-                          r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b", re.I)
+                          r"|\b(?:scrolling|swiping)(?: back| up| down)? (?:brought|moved|put)\b"
+                          r"|\b(?:the|my|that) (?:(?:up|down|left|right)[- ]?)?(?:swipe|scroll) (?:has |had )?(?:brought|moved|put)\b", re.I)
 # a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
 # scroll, …``), when the history holds that swipe and this step's action is no swipe
 OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
@@ -71,8 +74,11 @@ _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?
 _IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)
 # the earlier action a change is told with: ``The page shifted when I clicked #19``
 _WHEN_I = re.compile(r"\s+(?:when|after|as)\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
-# a typed value still where the typing put it: ``Maple Street is already in the box``
+# a typed value still where the typing put it: ``Maple Street is already in the box``, ``起点已经是 Union Station``
 _ALREADY_IN = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:in|there|entered|typed)\b|已经在(?:框|输入框|搜索框)(?:里|中)", re.I)
+# a field said to hold a value already: ``起点已经是 Union Station``, ``The keywords box already shows data analyst``
+# (held only when the value after it is one an earlier step typed or picked)
+_ALREADY_SHOWS = re.compile(r"\balready\s+(?:shows|holds|reads|contains|says)\b|(?:已经|已)(?:是|显示|填着|写着)(?=\s*[“「\"A-Za-z0-9])", re.I)
 # what an earlier search brought: ``The search for 蓝牙耳机 has returned a list``
 _SEARCHED = re.compile(r"\b(?:the|my) (?:search|query)\b[^.;,]{0,40}?\b(?:has|have|had)\s+"
                        r"(?:returned|brought up|turned up)\b", re.I)
@@ -136,7 +142,7 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
     for m in _SWIPES_DONE.finditer(said):  # One scroll is done, two swipes in: the earlier swipes counted
         spans.append(m.span())
         claimed.append("swipe")
-    for m in _ALREADY_IN.finditer(said):  # Maple Street is already in the box: what earlier typing put there
+    for m in (*_ALREADY_IN.finditer(said), *_ALREADY_SHOWS.finditer(said)):  # Maple Street is already in the box
         spans.append(m.span())
         claimed.append("type")
     for m in _SEARCHED.finditer(said):  # The search for 蓝牙耳机 has returned a list: what the typing brought
@@ -174,6 +180,10 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     done = [s for s in episode.steps[:index] if s.action.type in types]
     if not done:
         return False
+    values = [(s.action.text or "").strip().lower() for s in done if (s.action.text or "").strip()]
+    for m in _ALREADY_SHOWS.finditer(said) if kind == "type" else ():  # 已经是 Union Station: that value, typed before
+        if not any(low[m.end():].lstrip(" “「\"'").startswith(v) for v in values):
+            return False
     names = []
     for s in done:
         target = target_element(s)
@@ -186,8 +196,9 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         name = (element_label(target) or "").strip().lower() if target is not None else ""
         earlier_named = any(n in low and n != name for n in names)
         counted = _COUNTED_SWIPES.search(said) if kind == "swipe" else None  # after two left swipes: as many before
-        many = (count_of(counted["n"]) or 2) if counted else 0  # a few, several: 2
-        earlier_counted = many >= 2 and len(done) >= many
+        zh_counted = _COUNTED_SWIPES_ZH.search(said) if kind == "swipe" else None  # 已经往后翻了两张, 已经翻过一屏
+        many = (count_of(counted["n"]) or 2) if counted else (count_of(zh_counted["n"]) or 0) if zh_counted else 0
+        earlier_counted = many >= (2 if counted else 1) and len(done) >= many  # a few, several: 2
         if not (_EARLIER.search(said) or earlier_named or earlier_counted) or (len(name) >= 2 and name in low):
             return False
     if named:

@@ -28,10 +28,10 @@ from ..model import Episode
 from .calls import CJK_CLASS, count_of, normalize
 from .decision import action_clauses, first_verb, mask_quotes, quotes_in
 from .episode_length import EN_NUM, ZH_NUM, ZH_STEP
-from .finger import mask_gloss
+from .finger import FINGER, mask_gloss
 from .future_text import known_texts
 from .gui_terms import translations
-from .hedges import ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
+from .hedges import CONCLUSION, ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
 from .plan_lists import PLAN_POINTER
 from .screen_text import PRICE
 
@@ -64,9 +64,9 @@ _STATEMENT = re.compile(PRICE.pattern + r"|\d\s*%|\d+\s*/\s*\d+|\b\d+ of \d+\b|�
 _RESULT_ZH = re.compile(
     r"出现|显示|弹出|弹了出来|跳转|跳到|跳出|变成|变为|变了|变[红绿蓝亮灰黄]|亮起|亮了|消失|不见了|加载(?:出|完|好)|刷新|展开了|收起了"
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
-    r"|有了|多了|少了|没了|成功|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
+    r"|有了|多了|少了|没了|成功|顺利|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
 _RESULT_EN = re.compile(
-    r"(?<=[a-z]{3}s )open\b|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
+    r"(?<=[a-z]{3}s )open\b|(?<=\bresults )(?:list|show|display)(?=\s+(?:the\s+)?(?-i:[A-Z#\d\x22“'□])|\s+[\u4e00-\u9fff])|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
     r"|reads|turns|turned|still (?:starts|begins) (?:at|with|from)|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
     r"|put|empty)|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
@@ -99,6 +99,7 @@ _PLACES_TARGET = re.compile(r"\s*(?:(?:which|that) (?:is|are) (?:still |currentl
                             r"|next)\b|its\s+(?:subtitle|caption|description|label|title)\b|就在|它在|它的(?:说明|副标题|标题|描述|文字)|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
                             r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
+_ARRIVED_END = re.compile(r"(?:到|成|出|开)[^，,。]{0,12}?(?<![就行好吧该])了\s*$")
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
 _WAITED_FOR = re.compile(r"\s*(?:for|until|till)\b", re.I)  # wait for the home feed to come up: what it waits for
@@ -200,15 +201,17 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         waits = _UNTIL.search(clause)
         if waits and any(a <= m.start() < b and m.start() + waits.start() < verb for a, b, verb in acting):
             clause = clause[:waits.start()]  # the list stays … until I press Go: what comes before the wait is not it
-        purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause)
+        arrived = _ARRIVED_END.search(clause)  # 翻到第 10 张了: where it got, told done (no purpose)
+        purpose = (_PURPOSE_ZH.match(clause) or _PURPOSE_EN.match(clause)) and not _AFTER.match(clause) and not arrived
         acts = any(a <= m.start() < b and m.start() + len(clause) >= verb and not (m.start() >= verb and re.search(
             r"[(（→]\s*$", masked[a:m.start()])) for a, b, verb in acting) and not (_MOVED.search(clause) and not _HEDGED.search(clause))
-        result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause)
+        result = _RESULT_ZH.search(clause) or _RESULT_EN.search(clause) or arrived
         aside = _ASIDE.search(clause)
         if aside and result and aside.start() >= result.end() and _JOINED.search(clause, result.end(), aside.start()):
             aside = None  # X shows up and that's the task: a second sentence joined to the outcome, not its frame
-        if acts or _HISTORY.search(clause) or aside or purpose or PLAN_POINTER.search(clause):
-            continue  # another action (a plan), a reflection, a contrast, a purpose or the task's definition
+        if (acts or _HISTORY.search(clause) or aside or purpose or PLAN_POINTER.search(clause) or CONCLUSION.match(clause)
+                or FINGER.search(clause)):
+            continue  # another action (a plan), a reflection, a contrast, a purpose, the task's definition, a conclusion, the finger
         if not result and not _AFTER.match(clause) and (_PLACES_TARGET.match(clause)
                                                          or not _CONTENT.search(PRICE.sub(" ", clause))):
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now

@@ -28,7 +28,7 @@ _PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|alread
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
-_DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|这一步已|的操作已|之后[，,]?\s*现在"
+_DONE_AFTER = re.compile(r"(?:都|全都?|全部|也)(?:做|干|弄|办|搞)(?:了|完|好|过)|^[^，,。]{0,3}得(?:太|有点|过)?(?:多|远|快|头|差不多)了|^[^，,。]{0,12}?(?:后|之后|以后)(?:就|便|即|才)?(?:能|可以|会)(?:看到|看见)|(?:已经|已)(?:成功|完成|做完|结束|执行|生效)|没(?:有)?(?:打开|反应|变化|生效|成功|用|点中|点上)|做完了|完成了|没问题|没毛病|这一步已|的操作已|之后[，,]?\s*现在"
                          r"|\b(?:is|are|was|were|has been|have been)\s+(?:all\s+)?(?:done|complete|completed|finished)\b"
                          r"|\b(?:didn't|did not|failed to|never)\b[^,.;]{0,20}\b(?:open|work|register|respond|do anything)"
                          r"|^\s*(?:worked|went through|registered|succeeded|took effect)\b", re.I)
@@ -54,6 +54,7 @@ _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*(?:的?(?:当�
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
+_PAST_MARK = re.compile(r"[按点滑划翻输填选敲打]了\s*$")  # 然后按了返回: the verb's object after the past mark
 _RECOUNT = re.compile(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b")
 _OPEN_IS = re.compile(r"\s*着?的(?:是|就是|页面|界面)")
 
@@ -68,7 +69,7 @@ def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
     """Whether a clause whose action verb (of class ``kind``) is ``verb``, between ``before`` and ``after``,
     tells what was done, what it brought or what holds now rather than deciding the action taken now."""
     if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
-            or _AFTER_THE.search(before) or _LISTED_DONE.match(after)
+            or _AFTER_THE.search(before) or _LISTED_DONE.match(after) or _PAST_MARK.search(before)
             or (re.fullmatch(r"\s*(?:[A-Za-z]+ing\b[^,.;]*\band\s*)?", before) and verb.lower().endswith("ing")
                 and _GERUND_TOLD.match(after))
             or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
