@@ -68,14 +68,8 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
                         index: int) -> list[tuple[int, int]]:
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
-    out, known = [], "\x00".join(known_texts(episode, index))
-    own = next((m for m in SENTENCE.finditer(text) if m.start() < decision_span[1] <= m.end()), None)
-    for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):  # 输入 City Hospital，起点已经是 Union
-        said = c.group()  # Station: in the decision's own sentence, only what earlier steps did, said as done and as the
-        # history holds it, or what is so now in so many words (the box is empty right now)
-        if ((_TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None) or _NOW.search(said)) \
-                and _describes(said, known, episode, index):
-            out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
+    known = "\x00".join(known_texts(episode, index))
+    out = _told_in_own_sentence(text, decision_span, known, episode, index)
     for m in _sentences_after(text, decision_span):
         if _describes(m.group(), known, episode, index):
             out.append(m.span())
@@ -83,6 +77,22 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
         for c in _CLAUSE.finditer(m.group()):  # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe
             if _describes(c.group(), known, episode, index):
                 out.append((m.start() + c.start(), m.start() + c.end()))
+    return out
+
+
+def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str, episode: Episode,
+                          index: int) -> list[tuple[int, int]]:
+    """The spans of the clauses after the decision in its own sentence that describe the screen as it is and say so
+    in so many words: what an earlier step did, as the history holds it (``输入 City Hospital，起点那边已经是 Union
+    Station``), or what is so right now (``the box is empty right now``). Any other clause there may be the decision's
+    outcome (``Click Search, the results show …``)."""
+    own = next((m for m in SENTENCE.finditer(text) if m.start() < decision_span[1] <= m.end()), None)
+    out = []
+    for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):
+        said = c.group()
+        told = _TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None
+        if (told or _NOW.search(said)) and _describes(said, known, episode, index):
+            out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 
 

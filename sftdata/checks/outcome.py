@@ -66,7 +66,8 @@ _RESULT_ZH = re.compile(
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
     r"|有了|多了|少了|没了|成功|顺利|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
 _RESULT_EN = re.compile(
-    r"(?<=[a-z]{3}s )open\b|(?<=\bresults )(?:list|show|display)(?=\s+(?:the\s+)?(?-i:[A-Z#\d\x22“'□])|\s+[\u4e00-\u9fff])|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
+    r"(?<=[a-z]{3}s )open\b|(?<=\bresults )(?:list|show|display)(?=\s+(?:the\s+)?(?-i:[A-Z#\d\x22“'□])|\s+[\u4e00-\u9fff])"
+    r"|\b(?:appears?|appeared|opens|opened|shows?(?! me)|showed|shown|displays|displayed|loads|loaded|lists|listed"
     r"|reads|turns|turned|still (?:starts|begins) (?:at|with|from)|(?:stays|stayed|remains|remained)(?:\s+\w+ly)?\s+(?:the same|unchanged|as (?:it|they|is|are|before)"
     r"|put|empty)|becomes|became|switch(?:es|ed)|chang(?:es|ed)|pops? up|popped up|comes? up|came up"
     r"|shows? up|goes|went|jumps?|jumped|lands|landed|takes (?:me|us|you)|took (?:me|us|you)|brings? up|brought up"
@@ -99,6 +100,7 @@ _PLACES_TARGET = re.compile(r"\s*(?:(?:which|that) (?:is|are) (?:still |currentl
                             r"|next)\b|its\s+(?:subtitle|caption|description|label|title)\b|就在|它在|它的(?:说明|副标题|标题|描述|文字)|也就是|(?:标题|按钮|链接|图标|入口|选项|卡片|头像|图片|那个|这个|那条|这条)?(?:在|位于)[^，,。]{0,6}?(?:中间|中央|上方|下方|左|右|顶|底|角|排|行|侧|边|之间|旁)"
                             r"[^，,。了]{0,4}$|(?:就是|即)?[^，,。了]{0,10}?(?:旁边|隔壁|之间|中间|左边|右边|上面|下面|左侧|右侧)"
                             r"的?那一?[个条张项行栏]\s*$)", re.I)  # what the target is, where it is: not what happens
+# where a swipe or a tap got, told done at the clause's end (``翻到第 10 张了``; not ``就好了``): an outcome, no purpose
 _ARRIVED_END = re.compile(r"(?:到|成|出|开)[^，,。]{0,12}?(?<![就行好吧该])了\s*$")
 _UNTIL = re.compile(r"\b(?:until|till)\b|直到|等到")
 _JOINED = re.compile(r"\s(?:and|but|so)\s|并且|而且|同时|也")
