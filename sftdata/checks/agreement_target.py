@@ -78,7 +78,7 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     if decision.verb == "input" and name != "type":
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
-        rest = _PURPOSE_EN.sub("", decision.rest)  # Tap it to open the display settings: where it leads
+        rest = _PURPOSE_AFTER.sub("", decision.rest)  # Tap it to open the display settings: where it leads
         said = [n for n in _named(normalize(rest), others, values) if not grammar_word(n, rest)]
     fields_elsewhere = {t for e in elsewhere if is_field(e) for t in element_texts(e)}
     field = _field_problem(decision, name, own, fields_elsewhere)
@@ -107,8 +107,10 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     return _qualifier_problem(decision, step, element, others, values)
 
 
-_PURPOSE_EN = re.compile(r"\s+(?:to|so (?:that )?(?:i|we) can|in order to)\s+(?:open|see|view|reach|get to|go to|go into"
-                         r"|enter|show|bring up|check|access|expand|reveal|load|display)\b.*$", re.I | re.S)
+# where an unquoted decision leads, not what it names: ``Tap it to open the display settings``, ``点它来搜索``
+_PURPOSE_AFTER = re.compile(r"\s+(?:to|so (?:that )?(?:i|we) can|in order to)\s+(?:open|see|view|reach|get to|go to|go into"
+                            r"|enter|show|bring up|check|access|expand|reveal|load|display)\b.*$"
+                            r"|\s*(?:来|以便|好|去)(?:执行|发起)?(?:搜索|搜|打开|查看|进入|看看|查|找)(?![^，,。]*[“「\"]).*$", re.I | re.S)
 
 
 _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\s+(?:box|field|input|textbox|text box)\b"
@@ -214,7 +216,7 @@ def _qualifier_problem(decision: Decision, step: Step, element, others: dict[str
         return None
     own = set(element_texts(element))
     names = {k: v for k, v in others.items() if _distinctive(k)}
-    said = normalize(mask_quotes(_PURPOSE_EN.sub("", decision.rest)) + " " + decision.appendix)
+    said = normalize(mask_quotes(_PURPOSE_AFTER.sub("", decision.rest)) + " " + decision.appendix)
     # a neighbour said as the place of a target named by its own, unique label is no owner; nor is a purpose's verb
     whole = normalize(decision.rest + " " + decision.appendix)  # quotes kept: the target's own label is often quoted
     placed = any(_distinctive(t) and names_label(whole, normalize(t)) for t in own) and not any(

@@ -143,3 +143,13 @@ def test_because_after_the_decision_is_its_reason():
                                        ("Going back one — swipe right, finger left to right.", "right")])
 def test_a_finger_said_from_side_to_side_goes_toward_the_second_side(text, way):
     assert stated_decision(text).direction == way
+
+
+def test_a_chinese_purpose_after_a_pronoun_names_no_other_element():
+    suggestion = el(0, (40, 200, 600, 260), "机械键盘")
+    search = el(1, (900, 100, 1000, 160), "搜索")
+    text = "下面第一条联想词就是“机械键盘”，点它来搜索。"
+    got = certify_text(tap(suggestion), click("联想词“机械键盘”"), text, [suggestion, search])
+    assert got.outcome != "rejected", got.reasons
+    told = "下面第一条联想词就是“机械键盘”，点“搜索”。"  # the search button is another element
+    assert certify_text(tap(suggestion), click("联想词“机械键盘”"), told, [suggestion, search]).outcome == "rejected"
