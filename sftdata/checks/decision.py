@@ -62,7 +62,8 @@ _VERBS_ZH = (
     ("click", LABEL_IMPERATIVE_ZH),
 )
 # after a determiner these words are nouns (``that's the toggle the task asked for``), not this step's tap
-_NOT_A_NOUN = r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\bthis )(?<!\bthat )(?<!\bmy )(?<!\bonly )"
+_NOT_A_NOUN = (r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\bthis )(?<!\bthat )(?<!\bmy )(?<!\bonly )(?<!\blast )"
+               r"(?<!\bprevious )(?<!\bearlier )")
 _VERBS_EN = (
     # focusing a field is a tap on it (put the cursor in the search bar)
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"

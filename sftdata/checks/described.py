@@ -34,7 +34,7 @@ from .calls import normalize
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
-from .history_said import OPENS_AFTER_EARLIER, earlier_done, first_claim
+from .history_said import AFTER_EARLIER, OPENS_AFTER_EARLIER, earlier_done, first_claim
 from .screen_state import current_state_said, previous_result, said_empty, still_held, without_states
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
@@ -110,7 +110,8 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
         for c in _CLAUSE.finditer(m.group()):  # from its first claim on: reopen 相册 to check we flipped enough
             said = mask_quotes(c.group())
             if earlier_done(said, episode, index) is not None:
-                out.append((m.start() + c.start() + (first_claim(said) or 0), m.start() + c.end()))
+                whole = AFTER_EARLIER.search(said) is not None  # back at the top after my swipe down: all of it
+                out.append((m.start() + c.start() + (0 if whole else first_claim(said) or 0), m.start() + c.end()))
                 told += said
             elif told and first_claim(told + said, len(told)) is not None \
                     and earlier_done(told + said, episode, index) is not None:

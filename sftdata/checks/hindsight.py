@@ -177,7 +177,7 @@ def _mask(text: str) -> str:
 
 
 _NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)"  # 下面还有商品没露出来
-                            r"|\b(?:nothing|none|no \w+|hasn't|haven't|has not|have not|isn't|aren't)\b[^.;,]*\byet\b"
+                            r"|\b(?:nothing|none|no \w+|hasn't|haven't|has not|have not|isn't|aren't|is not|are not)\b[^.;,]*\byet\b"
                             r"|\bnot\s+yet\b", re.I)  # Nothing has been filled in yet: the form as it is
 _WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
 

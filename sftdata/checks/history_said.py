@@ -55,7 +55,8 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|齐全|就位|到位|填好了?|填完了?|设好了?|选好了?)", re.I)
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
-_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:up|down|left|right)[- ]?)?(?:scroll|swipe)s?\b|\bafter (?:scrolling|swiping)\b"
+_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:up|down|left|right)[- ]?)?(?:scroll|swipe)s?(?: (?:up|down|left|right)\b)?"
+                r"|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
 # earlier swipes counted: ``two swipes in``, ``after two left swipes`` (as many before this step)
 _COUNTED_SWIPES = re.compile(r"\b(?P<n>one|two|three|four|a few|several|\d+)\s+(?:(?:left|right|up|down)(?:wards?)?\s+)?"
@@ -68,6 +69,8 @@ _SWIPES_DONE = re.compile(rf"{_COUNTED_SWIPES.pattern}|{_AFTER_SWIPE}"
 # a sentence that opens on an earlier swipe as done: what follows is what it brought (``上滑之后，…``, ``After the
 # scroll, …``), when the history holds that swipe and this step's action is no swipe
 OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
+# the same anywhere in a clause: ``The list is back at the top after my swipe down`` (the clause is what it brought)
+AFTER_EARLIER = re.compile(_AFTER_SWIPE, re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 # a participle told as the state now: ``The results are scrolled to the bottom``
@@ -209,4 +212,4 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     return not any(o in low for o in others)  # Date was clicked earlier, when the click was on Search
 
 
-__all__ = ["OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]
+__all__ = ["AFTER_EARLIER", "OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]

@@ -153,3 +153,19 @@ def test_a_chinese_purpose_after_a_pronoun_names_no_other_element():
     assert got.outcome != "rejected", got.reasons
     told = "下面第一条联想词就是“机械键盘”，点“搜索”。"  # the search button is another element
     assert certify_text(tap(suggestion), click("联想词“机械键盘”"), told, [suggestion, search]).outcome == "rejected"
+
+
+def test_what_a_plain_tap_would_only_do_is_weighed_not_decided():
+    decision = stated_decision("长按张伟那一行的头像。直接点只会打开聊天。")
+    assert decision is not None and decision.verb == "long_press"
+
+
+def test_my_last_tap_is_a_noun():
+    assert action_clauses("Auto-rotate reads On, switched from Off by my last tap.") == []
+    assert [c.verb for c in action_clauses("Last, tap Save.")] == ["click"]
+
+
+def test_a_list_not_filtered_yet_is_the_screen_as_it_is():
+    from sftdata.checks.hindsight import find_hindsight
+    assert find_hindsight("Type jazz. The listings are not filtered yet.") == []
+    assert find_hindsight("Type jazz. The listings are filtered now.") != []
