@@ -74,7 +74,7 @@ _ACCOUNTED = re.compile(
     + r"|^\s*(?:要(?![是不])|需要|拉回|推回|拖回|看|查看|浏览|回|进|打开|切换|把|使|找|寻找|调出|露出|去|来|以|好|并|开始|继续|选|点|输入|翻|滑|滚|展开|收起|关闭|开启"
       r"|确认|提交|保存|收藏|加入|添加|删除|发送|留在|停在|确保|保证|避免|方便|便于|用来|用于|直到|一直|顺便|先|也|凑|多看|多比较|切|因为|由于|既然)"
     + r"|刚才|刚刚|之前|此前|先前|上一步|上次|前面|一开始|任务|目标|要求|需要|" + ENOUGH_ZH
-    + r"|也就是|即|对应|格式|原样|一致|全角|半角|逗号|句号|空格|标点|大小写|合适|划算|便宜|贵|好挑|稳妥|比较稳|保险|靠谱|省事|省心|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
+    + r"|也就是|即|对应|格式|原样|一字不差|逐字|照抄|一致|全角|半角|逗号|句号|空格|标点|大小写|合适|划算|便宜|贵|好挑|稳妥|比较稳|保险|靠谱|省事|省心|选择多|评价|都行|随便|哪个都|哪张都|够了|差不多|更好|一般|通常|想"
       r"|\b(?:earlier|previous(?:ly)?|before|so far|last|goal|task|asks?|wants?|" + ACCOUNTING_EN + r"|i\.e\.|namely"
       r"|that is|because|since|exactly|as given|as asked|as requested|verbatim|format|full-width|half-width|punctuation"
       r"|comma|spelling|spelled|capitali[sz]ed|lower-?case|upper-?case|enough|good|better|best|cheaper|cheapest"
@@ -102,14 +102,14 @@ _FILLER_EN = frozenset((
     # link in the upper part of the list, the one dated …)
     "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
     "dated priced titled labeled rated tagged captioned numbered sized stamped showing reading sold empty blank thread "
-    "threads conversation chat form splash loading launch currently status subtitle caption").split())
+    "threads conversation chat form splash loading launch currently status subtitle caption belongs belonging").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
               "底部", "上面", "下面", "旁边", "附近", "最上面", "最下面", "最左边", "最右边", "左上", "右上", "左下", "右下",
               "第一", "第二", "第三", "第四", "第五", "一行", "一排", "那一排", "那排", "这排",
               "靠上", "靠下", "靠左", "靠右", "靠前", "靠后", "那行", "这行", "之间", "当中", "中部", "上部", "下部", "左边那",
-              "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好",
+              "右边那", "旁边的", "挨着", "紧挨", "隔壁", "正好", "恰好", "刚好", "属于", "对应的",
               "still says", "still shows", "still reads", "still set to")  # Sort by still says Relevance: as it is
 _FILLER_CHARS = set("它的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")

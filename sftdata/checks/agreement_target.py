@@ -23,7 +23,7 @@ from typing import Any
 from ..model import Step
 from .calls import CJK, CJK_CLASS, element_label, grammar_word, normalize, target_element
 from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
-from .neighbours import neighbours
+from .neighbours import beside, neighbours
 from .ruled_out import CONTRAST
 from .screen_text import PRICE as _PRICE, element_texts, visible_elements
 from .target_evidence import is_field
@@ -67,6 +67,8 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
     others: dict[str, str] = {}
     said_rest = normalize(decision.rest)
     placed_by = {n.anchor for n in neighbours(decision.rest, element, visible_elements(step)) if n.holds}
+    row = beside(decision.rest, element, visible_elements(step))  # Find a recipe 旁边的 Search: a place
+    placed_by |= {row.anchor} if row is not None and row.holds else set()
     for e in elsewhere:
         for text in element_texts(e):
             if len(text) >= 2 and not any(same_text(text, o) for o in own if o) and text not in placed_by and not (
@@ -79,7 +81,8 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
         said = []  # an input's quotes are the field and the text: the field is checked by grounding
     elif not decision.quotes:  # unquoted: the longest label of another element the decision names (打开 Chrome)
         rest = _PURPOSE_AFTER.sub("", decision.rest)  # Tap it to open the display settings: where it leads
-        said = [n for n in _named(normalize(rest), others, values) if not grammar_word(n, rest)]
+        said = [n for n in _named(normalize(rest), others, values) if not grammar_word(n, rest)
+                and not _said_as_kind(n, rest, own)]
     fields_elsewhere = {t for e in elsewhere if is_field(e) for t in element_texts(e)}
     field = _field_problem(decision, name, own, fields_elsewhere)
     if field:
@@ -111,6 +114,16 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
 _PURPOSE_AFTER = re.compile(r"\s+(?:to|so (?:that )?(?:i|we) can|in order to)\s+(?:open|see|view|reach|get to|go to|go into"
                             r"|enter|show|bring up|check|access|expand|reveal|load|display)\b.*$"
                             r"|\s*(?:来|以便|好|去)(?:执行|发起)?(?:搜索|搜|打开|查看|进入|看看|查|找)(?![^，,。]*[“「\"]).*$", re.I | re.S)
+
+
+_KINDS = ("select", "dropdown", "menu", "button", "link", "checkbox", "toggle", "switch", "tab")
+
+
+def _said_as_kind(name: str, text: str, own: list[str]) -> bool:
+    """Is ``name`` (a label elsewhere on the screen, lower case) said in lower case as the kind of the target's
+    control, right after the target's own label (``Choose Business in the Cabin select`` beside a list of Select
+    buttons)?"""
+    return name in _KINDS and any(re.search(rf"(?i:{re.escape(o)})\s+{name}\b", text) for o in own if len(o) >= 2)
 
 
 _INTO_FIELD = re.compile(r"\b(?:into|in|on)\s+(?:the\s+)?(?P<en>[\w' -]{1,24}?)\s+(?:box|field|input|textbox|text box)\b"

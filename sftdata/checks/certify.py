@@ -312,12 +312,30 @@ def _without_restatement(episode: Episode, index: int, text: str, function: dict
     """``text`` with its closing ``Action:`` line blanked when a decision grounded on its own is stated before it and
     the line alone certifies (``… so I'll press the back key. Action: press_back.``): it restates the decision, it
     tells no state."""
-    span = closing_action_line(text)
-    if span is None or decision_evidence(unruled(text[:span[0]], episode.steps[index]), function,
-                                         episode.steps[index])[1] is not None:
+    span, step = closing_action_line(text), episode.steps[index]
+    if span is None:
+        return _without_concluding_decision(text, function, step)
+    if decision_evidence(unruled(text[:span[0]], step), function, step)[1] is not None:
         return text
     alone = _read(episode, index, {"reasoning": text[span[0]:span[1]], "function": function})
     return without_spans(text, [span]) if alone.outcome == "certified" else text
+
+
+def _without_concluding_decision(text: str, function: dict[str, Any], step) -> str:
+    """``text`` with its decision blanked when that is a conclusion (``所以点删除``, ``so its picture is what I
+    tap``) that restates, in fewer words, a decision of the same kind that opens the text and is grounded on its own
+    (``点右上角“删除”。… 任务要删除而不是归档，所以点删除。``): the opening one is the decision."""
+    decision = stated_decision(unruled(text, step))
+    if decision is None or not decision.marked:
+        return text
+    opening = re.match(r"[^。！？!?\n]+?(?:[。！？!?]|\.(?=\s)|$)", text)
+    if opening is None or opening.end() > decision.span[0]:
+        return text
+    first = stated_decision(unruled(opening.group(), step))
+    if first is None or first.verb != decision.verb or decision_evidence(unruled(opening.group(), step), function,
+                                                                         step)[1] is not None:
+        return text
+    return without_spans(text, [decision.span])
 
 
 def outcome_counts(certifications: Sequence[Certification]) -> dict[str, int]:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from ..model import Step
 from .agreement import COMPATIBLE
 from .calls import CJK, CJK_CLASS, target_element
-from .neighbours import ABOVE_BELOW, neighbours
+from .neighbours import ABOVE_BELOW, beside, neighbours
 from .screen_text import visible_elements
 from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
@@ -190,6 +190,9 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     if any(head_names_other(object_head(said), step) for said in heads):
         return [], True
     for said, span in objects:
+        placed = beside(said, target_element(step), visible_elements(step))
+        if placed is not None and placed.holds:
+            said = placed.head  # Find a recipe 旁边的 Search: the head names it, its neighbour in the row places it
         if names_rival(said, step):
             return [], True
         bare = not _CONTENT.search(re.sub(  # 点一下准备开听: a purpose is no object

@@ -34,7 +34,8 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
-LABEL_IMPERATIVE_ZH = r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]|提示|弹窗|后|之后|的|数|完))"
+LABEL_IMPERATIVE_ZH = (r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]|提示|弹窗|后|之后|的|数|完)"
+                       r"(?![^，,。；;]*(?:\b(?:would|will|should|could|only|just)\b|只|会)))")
 LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b|(?:buy|book|get) tickets?\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|save (?:the|this|that|it|#)|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
@@ -60,6 +61,7 @@ _VERBS_ZH = (
     ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"]|\s*[A-Za-z]|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done|^\s*(?:那就|可以|所以|就|直接)?(?:结束|收工)吧?\s*$)"),
     ("click", LABEL_IMPERATIVE_ZH),
+    ("click", r"(?:要|该|应该|应当|需要|得)(?:点击?|按|选)的(?:是|就是|应该是)"),  # 现在要点的是对话框里那个删除: the one to tap
 )
 # after a determiner these words are nouns (``that's the toggle the task asked for``), not this step's tap
 _NOT_A_NOUN = (r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bits )(?<!\bthis )(?<!\bthat )(?<!\bmy )(?<!\bonly )(?<!\blast )"
@@ -164,6 +166,7 @@ class Decision:
     continuation: str = ""  # the rest of the line when the clause ends at a colon (``Type the reply: 明天见！``)
     span: tuple[int, int] = (0, 0)  # where the clause stands in the text (what comes after it follows the decision)
     follow: str = ""  # the rest of the clause's sentence (``输入 OK, 没问题 然后发送``: a value may hold a comma)
+    marked: bool = False  # said as a conclusion (``所以``, ``so I``), not as the first or only candidate
 
 
 
@@ -173,6 +176,10 @@ def first_verb(masked: str) -> tuple[int, str, int] | None:
     hits = [(m.start(), kind, m.end()) for kind, pattern in _VERB_RE for m in pattern.finditer(masked)]
     return min(hits, key=lambda h: (h[0], -(h[2] - h[0]))) if hits else None
 
+
+
+_MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就)?\s*$")  # 可以直接按 Home …
+_BUT = re.compile(r"[，,；;]\s*(?:但是?|不过|可是)")  # … 但我想先按返回键
 
 
 @dataclass(frozen=True)
@@ -251,6 +258,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
             if told_not_decided(kind, before, masked[at:end], after):
                 continue  # history, an outcome, the goal's wording, a control's state: told, not decided
+            if _MAY.search(before) and _BUT.match(masked_text[start + len(masked):]):
+                continue  # 可以直接按 Home，但我想先按返回键: an option weighed and set aside
             if (seen_decision or sentence_has) and (_LATER.match(masked) or _NEXT_AFTER.match(after)):
                 continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
@@ -313,7 +322,7 @@ def stated_decision(text: str) -> Decision | None:
     return Decision(chosen.verb, direction, tuple(quotes), chosen.clause.strip(), tail,
                     chosen.clause[chosen.end:], chosen.lead if pronoun else "",
                     "" if quotes or continuation else _appendix(chosen.follow), continuation,
-                    (chosen.offset, chosen.offset + len(chosen.clause)), chosen.follow)
+                    (chosen.offset, chosen.offset + len(chosen.clause)), chosen.follow, chosen.marked)
 
 
 @dataclass(frozen=True)
@@ -352,11 +361,17 @@ RELATION = re.compile(SPATIAL.pattern + r"|而不是|不(?![锈同错少久仅�
 _APPOSITION = re.compile(r"^\s*(?:也就是|也即|即|就是|\bi\.e\.\s*|\bnamely\b|\bthat is\b)\s*", re.I)
 
 
+_TOLD_DONE = re.compile(r"已经|(?<![不未])已(?![知售])|\balready\b|了\s*$", re.I)
+
+
 def _appendix(follow: str) -> str:
     """The verbless clause right after a comma that opens ``follow`` (an appositive naming the target); nothing
-    when it has a verb, a relation to something else (``旁边``, ``below``) or a quotation, or is over 40 characters."""
+    when it has a verb, a relation to something else (``旁边``, ``below``), a quotation or a state told as done
+    (``已经``, ``already``, a closing ``了``), or is over 40 characters."""
     m = re.match(r"[，,]([^，,；;]+)", follow)
     part = _APPOSITION.sub("", m.group(1)) if m else ""
     if not part or first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
+        return ""
+    if _TOLD_DONE.search(part):  # 点 Search 按钮，关键词和 Electronics 分类都已经选好了: what holds, no appositive
         return ""
     return part

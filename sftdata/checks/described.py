@@ -35,7 +35,9 @@ from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
 from .history_said import AFTER_EARLIER, OPENS_AFTER_EARLIER, earlier_done, first_claim
-from .screen_state import current_state_said, previous_result, said_empty, still_held, without_states
+from .target_evidence import names_rival, target_evidence
+from .screen_state import (current_state_said, keyboard_said, named_quotes, previous_result, said_empty, still_held,
+                           value_shown, without_states)
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
@@ -46,21 +48,23 @@ _STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|ac
 
 
 # a change told in the present or the perfective (the page jumps down, 键盘弹出来了): what happens, not what is
+# (not an order of work: the query goes in first, the agreement comes before Reserve)
 _MOVES = re.compile(r"\b(?:jump|scroll|move|slide|shift|drop|rise|expand|collapse|refresh|reload|load|appear|vanish"
                     r"|disappear|pop|open|close|switch|chang|turn|go|come|land|lead|take|bring|return|clear|updat|becom"
-                    r"|empt|fill|show up)(?:s|es|ed|ing|e|ied|y)?\b|\bempty\b|\bblank\b"
+                    r"|empt|fill|show up)(?:s|es|ed|ing|e|ied|y)?\b(?!\s+(?:in\s+)?(?:first|before)\b)|\bempty\b|\bblank\b"
                     r"|(?<![为除])了(?![解吗])|被|出来|出现|弹出|跳|滚|移|刷新|加载|变|切换|回到|进入|消失|清空|空了", re.I)
 # what a description of the screen as it is does not say: sameness or return (what the action leaves or brings
 # back), a choice of the writer's, the inside of what the action opens
 _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|after|afterwards|once|when|so|which|thus"
                        r"|then|i'll|i will|i'm going to"
                        r"|let me|we'll|i'd|i want|i pick|i choose|i take|the one)\b"
-                       r"|^\s*(?:its|their|inside|in it|it|it's|this|that|this one|that one)\b"
+                       r"|^\s*(?:its|their|inside|in it|it|it's|this(?! is\b| (?:page|screen)\b)|that|this one|that one)\b"
                        r"|还是|仍|依然|照旧|没变|不变|变化|一样|回来|回到|之后|以后|后|[点输填选按打滑删敲]完|然后|(?<!搜索)(?<!查询)结果(?!列表|页|里|中|从|列|现在|目前)|于是|我(?:要|选|挑|就|来|会|想)|(?<![筛复多单可精候])选(?![中项框])|挑"
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
-_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前", re.I)  # said done, in so many words
+_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前"  # said done, in so many words
+                        r"|都(?:已经?)?(?:填|设|选|勾|输)(?:好|完|上)", re.I)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 
 
@@ -75,8 +79,9 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
             out.append(m.span())
             continue
         for c in _CLAUSE.finditer(m.group()):  # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe
-            if _describes(c.group(), known, episode, index):
-                out.append((m.start() + c.start(), m.start() + c.end()))
+            if _describes(c.group(), known, episode, index):  # less the mark that ends the sentence: blanked,
+                end = m.start() + c.start() + len(c.group().rstrip("。！？!?.\n"))  # the clauses before the one
+                out.append((m.start() + c.start(), end))  # described would run on into the next sentence
     return out
 
 
@@ -91,7 +96,9 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
     for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):
         said = c.group()
         told = _TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None
-        if (told or _NOW.search(said)) and _describes(said, known, episode, index):
+        shown = keyboard_said(said, episode, index) or (  # 键盘已经弹出; 蓝牙那一行已经是 On 了 (a value said as already so)
+            _TOLD_PAST.search(said) is not None and value_shown(said, episode, index))
+        if (told or _NOW.search(said) or shown) and _describes(said, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 
@@ -129,7 +136,7 @@ def _sentences_after(text: str, decision_span: tuple[int, int]) -> Iterator[re.M
 
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
-    masked = mask_quotes(said)
+    masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)
     masked = still_held(masked, episode, index) or masked  # Job type still says Any: a value the screen shows
@@ -139,8 +146,8 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
             return True
         masked, plain = history, history
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
-    if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _NOT_SAID.search(masked) or acts(masked)
-                                        or (typed and typed in said.lower())
+    if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _not_said(masked, episode, index) or acts(masked)
+                                        or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))
                                         or (arrived is None and not said_empty(masked, episode, index)
                                             and find_hindsight(plain))
                                         or later_screen_words(said, episode, index)):
@@ -151,6 +158,33 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     if CHANGE.search(normalize(told)) or _STATE.search(re.sub(r"\bon\b", " ", told)) or _MOVES.search(told):
         return False
     return current_state_said(masked, episode, index)  # described when the current screen shows it: Bluetooth (Off)
+
+
+_GOAL = re.compile(r"\b(?:goal|task|asks?|wants?|needs?|requires?)\b|目标|任务|题目|要求|需要|要的是", re.I)
+
+
+def _goal_wants(said: str, typed: str, episode: Episode) -> bool:
+    """Does ``said`` name the value the call types as what the goal asks for (``the goal wants business class``,
+    ``目标是 3 位客人``): a value the goal holds, said after a word for the goal, not what the typing brings?"""
+    at = said.lower().find(typed)
+    return typed in (episode.goal or "").lower() and _GOAL.search(said[:at]) is not None
+
+
+_OF_IT = re.compile(r"^\s*(?:its|it|it's|this one|that one|它|这个|那个|这款|那款|这张|那张|这条|那条)", re.I)
+
+
+def _not_said(masked: str, episode: Episode, index: int) -> re.Match[str] | None:
+    """The first word of :data:`_NOT_SAID` in ``masked``, past an opening ``it`` (``它``) when what follows it names
+    the call's target by its own words and no other element (``它属于 Daily house bold #25``: the chosen one,
+    said of itself as the screen shows it)."""
+    m = _NOT_SAID.search(masked)
+    if m is None or not _OF_IT.match(m.group()):
+        return m
+    step = episode.steps[index]
+    rest = masked[m.end():]
+    if target_evidence(rest, step) and not names_rival(rest, step):
+        return _NOT_SAID.search(masked, m.end())
+    return m
 
 
 def _unknown_number(masked: str, known: str) -> bool:

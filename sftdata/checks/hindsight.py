@@ -105,7 +105,7 @@ _EN_EVENTS = re.compile(
     r"|\bwhich\s+then\s+(?:shows|displays|reads|lists|becomes|turns|says)\b"
     rf"|\bthen\s+{_EN_RESULT}\b"
     r"|\b(?:this|the)\s+(?:action|tap|step|click|press|swipe)\s+(?:lands|leads|results in|triggers|causes)\b"
-    rf"|(?<!\bcomes )(?<!\bcome )(?<!\bhappens )(?<!\bis )(?<!\bdo )"
+    rf"|(?<!\bcomes )(?<!\bcome )(?<!\bhappens )(?<!\bis )(?<!\bdo )(?<!\bgoes in )(?<!\bgo in )(?<!\bfollows )"
     rf"\b(?:right |immediately |just )?after (?:this|that)(?:\s(?:step|action|tap|click|swipe))?\b(?!,?\s*(?:I\b|we\b|{_EN_ACT}))(?!\s*:)"
     r"|\bas a result\b"
     # a state said with an after-the-fact marker: it shows 2 afterwards / after that it displays / then it reads
@@ -150,7 +150,8 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
              "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
              "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
              "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
-             "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped"}  # a property said of an item, not a change
+             "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped",
+             "included", "excluded", "intended", "preferred", "spelled", "capitalized", "capitalised"}  # a property said of an item, not a change
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
 _ZH_LEAD = re.compile(r"^(?:所以|于是|那就|现在|我|就|先|要|去|来)+")  # 先打开左上角第一张: a decision's opening words
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb

@@ -51,8 +51,8 @@ _EARLIER = re.compile(r"上一步|之前|刚才|先前|前[两二三几]步|\b(?
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
-                      r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?all\s+(?:set|filled(?: in)?"
-                      r"|in place)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
+                      r"(?:set|filled(?: in)?|in place|ready)\b|\b(?:are|is)\s+(?:now\s+|already\s+)?(?:all|both)\s+(?:set|filled(?: in)?"
+                      r"|in place|entered|in)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|齐全|就位|到位|填好了?|填完了?|设好了?|选好了?)", re.I)
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
 _AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:up|down|left|right)[- ]?)?(?:scroll|swipe)s?(?: (?:up|down|left|right)\b)?"
@@ -197,19 +197,25 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     if step.action.type in types:  # this step does it too: only an earlier one said so, or named, is history
         target = target_element(step)
         name = (element_label(target) or "").strip().lower() if target is not None else ""
-        earlier_named = any(n in low and n != name for n in names)
+        earlier_named = any(_names(n, low) and n != name for n in names)
         counted = _COUNTED_SWIPES.search(said) if kind == "swipe" else None  # after two left swipes: as many before
         zh_counted = _COUNTED_SWIPES_ZH.search(said) if kind == "swipe" else None  # 已经往后翻了两张, 已经翻过一屏
         many = (count_of(counted["n"]) or 2) if counted else (count_of(zh_counted["n"]) or 0) if zh_counted else 0
         earlier_counted = many >= (2 if counted else 1) and len(done) >= many  # a few, several: 2
-        if not (_EARLIER.search(said) or earlier_named or earlier_counted) or (len(name) >= 2 and name in low):
+        if not (_EARLIER.search(said) or earlier_named or earlier_counted) or (len(name) >= 2 and _names(name, low)):
             return False
     if named:
-        return any(n in low for n in names)
-    if not names or any(n in low for n in names):
+        return any(_names(n, low) for n in names)
+    if not names or any(_names(n, low) for n in names):
         return True  # a swipe or a key names nothing; else the claim names what was acted on
     others = {t for t in screen_texts(step) if len(t) >= 2 and not any(t in n for n in names)}
     return not any(o in low for o in others)  # Date was clicked earlier, when the click was on Search
+
+
+def _names(name: str, low: str) -> bool:
+    """Does ``low`` name ``name``: a whole word where the name is in Latin letters (``To`` is not in ``Boston``)?"""
+    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])" if name[:1].isascii() and name[-1:].isascii()
+                     else re.escape(name), low) is not None
 
 
 __all__ = ["AFTER_EARLIER", "OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]

@@ -68,4 +68,62 @@ def _nearest(target: Element, anchor: Element, side: str, visible: Sequence[Elem
     return mine is not None and bool(gaps) and mine <= min(gaps) + _GAP
 
 
-__all__ = ["ABOVE_BELOW", "Neighbour", "neighbours"]
+# ``A 旁边的 B``, ``B next to A``: the thing acted on (``head``) placed beside another in its row (``anchor``)
+_BESIDE_ZH = re.compile(r"^(?P<anchor>[^，,。；;]+?)\s*的?(?P<side>旁边|右边|左边|右侧|左侧)(?:的|那个)\s*(?P<head>[^，,。；;]+)$")
+_BESIDE_EN = re.compile(r"^(?P<head>.+?)\s+(?:(?:right|just|directly)\s+)?(?P<side>next to|beside|to the right of|to the left of"
+                        r"|right of|left of)\s+(?:the\s+)?(?P<anchor>[^,.;]+)$", re.I)
+_SIDES = {"右边": "right", "右侧": "right", "左边": "left", "左侧": "left"}
+
+
+@dataclass(frozen=True)
+class Beside:
+    """What a text names as acted on (``head``) and the element beside it in its row (``anchor``), and whether the
+    screen bears it out (``holds``: the target is the nearest element on that side of the anchor, in its row)."""
+
+    head: str
+    anchor: str
+    holds: bool
+
+
+def beside(text: str, target: Element | None, visible: Sequence[Element]) -> Beside | None:
+    """The row neighbour ``text`` places ``target`` by (``Find a recipe 旁边的 Search``, ``the Search button next to
+    Find a recipe``), None when it names none of the screen.
+
+    >>> from sftdata.model import Element
+    >>> box = Element(0, (0, 100, 600, 160), text="Find a recipe", flags=("visible",))
+    >>> go = Element(1, (620, 100, 760, 160), text="Search", flags=("visible",))
+    >>> beside("Find a recipe 旁边的 Search", go, [box, go])
+    Beside(head='Search', anchor='find a recipe', holds=True)
+    """
+    m = _BESIDE_ZH.match(text.strip()) or _BESIDE_EN.match(text.strip())
+    if target is None or m is None:
+        return None
+    said = normalize(m.group("anchor")).strip()
+    anchors = [(t, e) for e in visible if e is not target for t in element_texts(e) if len(t) >= 2 and said.endswith(t)]
+    if not anchors:
+        return None
+    label, anchor = max(anchors, key=lambda a: len(a[0]))
+    side = _SIDES.get(m.group("side"), "right" if "right" in m.group("side").lower() else
+                      "left" if "left" in m.group("side").lower() else "either")
+    return Beside(m.group("head").strip(), label, _nearest_in_row(target, anchor, side, visible))
+
+
+def _nearest_in_row(target: Element, anchor: Element, side: str, visible: Sequence[Element]) -> bool:
+    """Is ``target`` in ``anchor``'s row, on ``side`` of it (``either``), with no visible element of that row
+    between them?"""
+    def in_row(e: Element) -> bool:
+        return min(e.bounds[3], anchor.bounds[3]) > max(e.bounds[1], anchor.bounds[1])
+
+    def gap(e: Element) -> float | None:
+        if not in_row(e):
+            return None
+        right, left = e.bounds[0] - anchor.bounds[2], anchor.bounds[0] - e.bounds[2]
+        g = right if side == "right" else left if side == "left" else max(right, left)
+        return g if g >= -2 else None
+    mine = gap(target)
+    others = [g for e in visible if e is not anchor and e is not target and (g := gap(e)) is not None
+              and e.bounds[0] != target.bounds[0]]
+    return mine is not None and all(mine <= g + _GAP for g in others)
+
+
+__all__ = ["ABOVE_BELOW", "Beside", "Neighbour", "beside", "neighbours"]

@@ -42,7 +42,7 @@ _EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + "|" + WILL_ZH + r"|一�
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|(?<![智功性技体])能(?![量力源])|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
                       r"|\bnext\b(?!\s+(?:one|page|screen|view|photo|picture|image|item|row|card|results?|entry|listing|tab|slide|thumbnail)\b)"
-                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|once|until|then|after|from there"
+                      r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|to be sure|to make sure|make sure|once|until|then|after|from there"
                       r"|afterwards|later|whether|in case)\b", re.I)
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
 _HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前|此前|先前|早先|一开始"

@@ -27,6 +27,8 @@ import unicodedata
 
 from ..model import Element, Episode, Step
 from .calls import element_label, target_element
+from .gui_terms import translations
+from .quoting import QUOTE
 from .screen_text import label_pattern, screen_texts, visible_elements
 from .target_evidence import is_text_box
 
@@ -51,8 +53,11 @@ _PIECE = re.compile(r"[^，,；;、]+")
 
 def without_states(said: str, episode: Episode, index: int) -> str:
     """``said`` with what :func:`current_state_said` checks set aside: the current screen's texts (a control named
-    删除 or Open is no state word), the on/off values, the perfect forms (``is open``, ``已经…了``)."""
-    rest = unicodedata.normalize("NFKC", said)
+    删除 or Open is no state word), a keyboard said to be up while the screen shows its keys, the on/off values, the
+    perfect forms (``is open``, ``已经…了``)."""
+    rest = in_screen_words(unicodedata.normalize("NFKC", said), episode.steps[index])
+    if keyboard_shown(episode.steps[index]):
+        rest = _KEYBOARD_UP.sub(lambda m: "▪" * len(m.group()), rest)
     for label in _labels(episode, index):
         if label.lower() not in _STATE_VALUES:
             rest = label_pattern(label).sub(lambda m: "▪" * len(m.group()), rest)
@@ -60,10 +65,49 @@ def without_states(said: str, episode: Episode, index: int) -> str:
     return _PERFECTIVE.sub(" ", told) if re.search(r"(?<![不未])已", rest) else told
 
 
+# a keyboard said to be up: ``the keyboard is showing``, ``keyboard up``, ``键盘已经弹出``, ``键盘弹起来了``; a field's
+# focus comes with it
+_KEYBOARD_UP = re.compile(r"\b(?:the\s+|a\s+)?(?:on-?screen\s+|soft\s+)?keyboard(?:\s+(?:is|'s|has))?(?:\s+(?:already|now|still))?"
+                          r"(?:\s+(?:up|open|out|showing|shown|visible|displayed|there|popped up|come up))?\b"
+                          r"|键盘(?:已经|已|也|还)?(?:弹出来?了?|弹起来?了?|打开了?|出来了?|升起来?了?|开着|在下面)?"
+                          # and the focus it comes with: ``the cursor is in the box``, ``has focus``, ``光标在框里``
+                          r"|\b(?:the\s+)?cursor(?:\s+(?:is|'s|sits|blinks))?\s+in\b|\b(?:is|are)\s+(?:already\s+|now\s+)?focused\b"
+                          r"|\bhas\s+(?:the\s+)?focus\b|光标(?:已经|已)?(?:在|停在|落在)|(?:已经|已)?(?:获得|拿到)了?焦点|(?:已经|已)?聚焦了?", re.I)
+_KEYS = frozenset(("空格", "换行", "符号", "space", "return", "shift", "?123"))
+
+
+# lexicon terms that are verbs as often as names (现在显示 On: shows, not the Display row)
+_VERB_TERMS = frozenset(("显示", "完成", "返回", "关闭", "发送", "搜索", "继续", "同意", "允许", "分享", "编辑", "添加", "新增",
+                         "删除", "确认", "确定", "取消", "跳过", "保存", "提交", "注册", "登录", "登陆", "结算", "预订", "排序", "筛选",
+                         "过滤", "更多", "加购"))
+
+
+def in_screen_words(said: str, step: Step) -> str:
+    """``said`` with each term of the GUI lexicon that translates a label of ``step``'s screen, and is not shown
+    itself, in that label's words (``蓝牙那一行已经是 On 了`` on an English Settings page: ``bluetooth那一行…``)."""
+    shown = {t.lower() for t in screen_texts(step)}
+    for term, other in translations(said.lower()):
+        if other in shown and term not in shown and term not in _VERB_TERMS:
+            said = re.sub(re.escape(term), other, said, flags=re.I)
+    return said
+
+
+def keyboard_shown(step: Step) -> bool:
+    """Does ``step``'s screen show an on-screen keyboard (two of its keys: 空格, 换行, 符号, space, return)?"""
+    keys = {(t or "").strip().lower() for e in visible_elements(step) for t in (e.text, e.desc)}
+    return len(keys & _KEYS) >= 2
+
+
+def keyboard_said(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` say the keyboard is up while the current screen shows one (``键盘已经弹出``)?"""
+    return _KEYBOARD_UP.search(said) is not None and keyboard_shown(episode.steps[index])
+
+
 def current_state_said(said: str, episode: Episode, index: int) -> bool:
     """Does every state ``said`` tells (a sentence or clause after the decision, that tells no change once
     :func:`without_states`) hold on the current screen, step ``index`` of ``episode`` (see the module doc)?"""
-    step, said = episode.steps[index], unicodedata.normalize("NFKC", said)
+    step = episode.steps[index]
+    said = in_screen_words(unicodedata.normalize("NFKC", said), step)
     if "▪" not in without_states(said, episode, index) and not said_empty(said, episode, index):
         return False  # names nothing of the current screen (nor an empty field it shows): nothing to check against
     name = _acted_name(step)
@@ -74,6 +118,31 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     if _EMPTY.search(said) and not said_empty(said, episode, index):
         return False  # ``the box is empty``: a field of the current screen holds nothing now
     return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
+
+
+def named_quotes(said: str, episode: Episode, index: int) -> str:
+    """``said`` with the inside of each quotation blanked: to ``▪`` where it is a text the current screen shows (or
+    the Chinese half of a bilingual one: ``最近`` of ``最近 Recent · 6月``), or a value an earlier step typed said of a field (``The keywords box already shows 'data analyst'``: a name, for
+    :func:`current_state_said` to find; not ``the reply “OK” sits as a bubble``), to ``□`` otherwise (offsets hold)."""
+    typed = {s.action.text.strip().lower() for s in episode.steps[:index] if s.action.text}
+    labels = _labels(episode, index)
+    names = {t.lower() for t in labels} - (set() if _FIELD.search(said) else typed)
+    names |= {t.split()[0].lower() for t in labels if " " in t and re.search(r"[\u4e00-\u9fff]{2}", t.split()[0])}
+
+    def blank(m: re.Match[str]) -> str:
+        inside = next(g for g in m.groups() if g is not None)
+        mark = "▪" if unicodedata.normalize("NFKC", inside).strip().lower() in names else "□"
+        return m.group()[0] + mark * (len(m.group()) - 2) + m.group()[-1]
+    return QUOTE.sub(blank, said)
+
+
+_FIELD = re.compile(r"\b(?:box|field|input|search bar|text ?box)\b|框|栏", re.I)
+
+
+def value_shown(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` tell an on/off value (``蓝牙那一行已经是 On 了``) that the named row shows on the current screen,
+    every state it tells holding there (:func:`current_state_said`)?"""
+    return _VALUE.search(said) is not None and current_state_said(said, episode, index)
 
 
 def said_empty(said: str, episode: Episode, index: int) -> bool:
@@ -101,13 +170,21 @@ _DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hi
 def previous_result(said: str, episode: Episode, index: int) -> str | None:
     """``said`` with its words of arrival blanked, when it tells what came to be (``is back at the top``, ``弹出了确认框``,
     ``switched the list into selection mode``) and names a text the current screen shows and the previous one did not
-    (a name, not a price, nor the acted-on element's): the result of the step before, which the agent sees now.
-    None otherwise."""
+    (a name, not a price, nor the acted-on element's), or with its words of departure blanked, when it tells what
+    went away (``李娜's thread is gone``) and names a text the previous screen showed and the current one does not:
+    the result of the step before, which the agent sees now. None otherwise."""
     said = unicodedata.normalize("NFKC", said)  # as the screen's texts are (删除此对话？ is 删除此对话?)
-    if index == 0 or not _ARRIVAL.search(said) or _DEPARTURE.search(said):
+    if index == 0:
         return None
     before = set(screen_texts(episode.steps[index - 1]))
     acted = _acted_name(episode.steps[index])
+    if _DEPARTURE.search(said) and not _ARRIVAL.search(said):  # 李娜's thread is gone: shown before, not now
+        now = set(screen_texts(episode.steps[index]))
+        gone = [t for t in before - now if len(t) >= 2 and t not in _STATE_VALUES and t != acted and _WORDS.search(t)
+                and label_pattern(t).search(said) and not any(t in n for n in now)]
+        return _DEPARTURE.sub(lambda m: " " * len(m.group()), said) if gone else None
+    if not _ARRIVAL.search(said) or _DEPARTURE.search(said):
+        return None
     new = [t for t in _labels(episode, index) if t.lower() not in before and t.lower() not in _STATE_VALUES
            and t.lower() != acted and _WORDS.search(t) and t.lower() in said.lower()]
     return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
@@ -122,7 +199,7 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
     """``said`` with its words of sameness blanked, when each says a value still held that the current screen shows
     (or an earlier step typed), of a row it names before it (``Job type still says Any``, ``State 还是 Alabama``):
     the screen as it is, not the one the action leaves. None when it says none, or one the screen does not show."""
-    said = unicodedata.normalize("NFKC", said)
+    said = in_screen_words(unicodedata.normalize("NFKC", said), episode.steps[index])
     found = list(_STILL.finditer(said))
     labels = [t for t in _labels(episode, index) if t.lower() not in _STATE_VALUES]
     shown = screen_texts(episode.steps[index])
@@ -204,4 +281,4 @@ def _shown_value(row: Element, step: Step) -> str | None:
     return (element_label(near[0]) or "").strip().lower() if near else None
 
 
-__all__ = ["current_state_said", "previous_result", "said_empty", "still_held", "without_states"]
+__all__ = ["current_state_said", "in_screen_words", "keyboard_said", "keyboard_shown", "named_quotes", "previous_result", "said_empty", "still_held", "value_shown", "without_states"]

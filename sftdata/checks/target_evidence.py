@@ -261,7 +261,10 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     visible = in_front(step, target, visible)
     group = group_of(step, target, visible)
     said = translated(said, [t for e in visible for t in element_texts(e)], [t for e in group for t in element_texts(e)],
-                      [element_texts(e) for e in visible if e not in group and is_field(e)])  # 保存 for a Save button
+                      [element_texts(e) for e in visible if e not in group and is_field(e)]  # 保存 for a Save button
+                      + [[normalize(element_label(e))] for e in visible if e not in group and not is_field(e)
+                         and e.tag.lower() in ("a", "button") and " " in normalize(element_label(e)).strip()])
+    # 下一页 for the page's one Next page link (a name of two words; not 搜索 for any Search button)
     card = [e for e in card_of(step, target, visible) if e not in group]
     peers = peers_of(step, target, visible)
     name, name_words = _score(said, [t for e in group for t in own_texts(e, target, group, visible)]
