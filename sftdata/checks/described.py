@@ -35,9 +35,9 @@ from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
 from .history_said import AFTER_EARLIER, OPENS_AFTER_EARLIER, earlier_done, first_claim
-from .target_evidence import names_rival, target_evidence
 from .screen_state import (current_state_said, keyboard_said, named_quotes, previous_result, said_empty, still_held,
                            value_shown, without_states)
+from .target_evidence import names_rival, target_evidence
 
 _CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings

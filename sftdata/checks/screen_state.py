@@ -88,7 +88,7 @@ def in_screen_words(said: str, step: Step) -> str:
     shown = {t.lower() for t in screen_texts(step)}
     for term, other in translations(said.lower()):
         if other in shown and term not in shown and term not in _VERB_TERMS:
-            said = re.sub(re.escape(term), other, said, flags=re.I)
+            said = re.sub(re.escape(term), lambda _: other, said, flags=re.I)
     return said
 
 
@@ -122,8 +122,9 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
 
 def named_quotes(said: str, episode: Episode, index: int) -> str:
     """``said`` with the inside of each quotation blanked: to ``▪`` where it is a text the current screen shows (or
-    the Chinese half of a bilingual one: ``最近`` of ``最近 Recent · 6月``), or a value an earlier step typed said of a field (``The keywords box already shows 'data analyst'``: a name, for
-    :func:`current_state_said` to find; not ``the reply “OK” sits as a bubble``), to ``□`` otherwise (offsets hold)."""
+    the Chinese half of a bilingual one: ``最近`` of ``最近 Recent · 6月``), or a value an earlier step typed said of
+    a field (``The keywords box already shows 'data analyst'``: a name, for :func:`current_state_said` to find; not
+    ``the reply “OK” sits as a bubble``), to ``□`` otherwise (offsets hold)."""
     typed = {s.action.text.strip().lower() for s in episode.steps[:index] if s.action.text}
     labels = _labels(episode, index)
     names = {t.lower() for t in labels} - (set() if _FIELD.search(said) else typed)
