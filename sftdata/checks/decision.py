@@ -133,6 +133,7 @@ _LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好
                            r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$"
                            r"|\bso\s+(?:that\s+)?(?:I|we|you)\s+(?:can|could|will be able to|'ll be able to)\s+(?:\w+\s+)?$", re.I)
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
+                          r"|^\s*(?:comes?|goes?|happens?|follows?)(?:\s+(?:after|later|next|afterwards|second))?\s*[.;!]?\s*$"  # Typing comes after
                           r"|\bafter (?:that|this|it)\s*[.;]?$"
                           r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
 _NEXT_AFTER = re.compile(r"(?![^.;]*\b(?:so|can|then)\b)[^.;]*?(?<!\bthe )(?<!\ba )\b(?-i:next)\s*[.;!]?\s*$")
@@ -178,6 +179,8 @@ def first_verb(masked: str) -> tuple[int, str, int] | None:
 
 
 
+_PURPOSE_FIRST = re.compile(r"^\s*(?:in order\s+)?to\s*$", re.I)  # To write the reply …
+_SUBJECT_AFTER = re.compile(r"\b(?:I|we)\s+(?:first\s+|will\s+|'ll\s+|need to\s+|have to\s+|must\s+|should\s+)?")  # … I first
 _MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就)?\s*$")  # 可以直接按 Home …
 _BUT = re.compile(r"[，,；;]\s*(?:但是?|不过|可是)")  # … 但我想先按返回键
 
@@ -237,6 +240,10 @@ def _find_candidates(text: str) -> list[_Candidate]:
             if verb is None:
                 continue
             at, kind, end = verb
+            main = _PURPOSE_FIRST.match(masked[:at]) and _SUBJECT_AFTER.search(masked, end)
+            later = first_verb(masked[main.end():]) if main else None
+            if later:  # To write the reply I first focus the 短信输入框: the purpose first, then what is done
+                at, kind, end = later[0] + main.end(), later[1], later[2] + main.end()
             if after_recount and not masked[:at].strip() and re.match(r"(?:hit|set|put)\b", masked[at:], re.I):
                 continue  # Searched X, opened Y, hit Add to cart: the same list of what was done
             if kind == "back" and re.match(r"back (?:button|arrow)", masked[at:end], re.I) and not masked[:at].strip() \

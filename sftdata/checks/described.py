@@ -65,6 +65,8 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
 
 _TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前"  # said done, in so many words
                         r"|都(?:已经?)?(?:填|设|选|勾|输)(?:好|完|上)", re.I)
+# a clause that opens on sameness, of the row the decision names: ``现在还是默认的 Alabama``, ``it still reads Any``
+_STILL_OPENS = re.compile(r"\s*(?:and\s+)?(?:现在|目前|当前|it|this)?\s*(?:still\b|还是|仍是|仍然是|依然是|还显示|仍显示)", re.I)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 
 
@@ -98,7 +100,11 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         told = _TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None
         shown = keyboard_said(said, episode, index) or (  # 键盘已经弹出; 蓝牙那一行已经是 On 了 (a value said as already so)
             _TOLD_PAST.search(said) is not None and value_shown(said, episode, index))
-        if (told or _NOW.search(said) or shown) and _describes(said, known, episode, index):
+        context = text[decision_span[0]:decision_span[1] + c.end()]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
+        held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
+        held = held if held is not None and len(held) == len(context) else None  # decided on holds still
+        read = held[len(held) - len(said):] if held is not None else said
+        if (told or _NOW.search(said) or shown or held is not None) and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 

@@ -53,12 +53,14 @@ _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截�
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
 _ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|点一次|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
-           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到|加入|往回滑|回滑)(?![框法栏键])|按(?=[^，,。]{0,4}键))")
+           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到|加入|往回滑|回滑"
+           r"|[往向][上下左右前后]一?[滑划翻]|[上下左右]?一[滑划])(?![框法栏键块])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
 _ZH_CHANGE = (r"(?:新)?出现|显示|弹出|进入|跳转|露出|打开|展开|收起|切换|变成|变为|更新为|消失|回到|返回到|载入|加载出|刷新出"
               r"|播放|启动|关闭|开启|呈现|展示|展现|定格|提示|获得焦点|发出|下载|没有(?:任何)?(?:变化|反应)")
-_ZH_DONE = re.compile(r"(?<![为除])了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
+_ZH_DONE = re.compile(r"(?<![为除])(?<!看完)(?<!看过)(?<!看好)了(?![解吗])|被|(?:显示|加载|刷新|呈现|展示|展现)出|弹了出来|露出|变为|变成|更新为|随之|随即")
+# (这张看完了: what the agent has looked at, a recount, no change of the screen)
 _ZH_EVENTS = re.compile(
     rf"(?:随后|随即|随之|紧跟着|(?<!搜索)(?<!查询)(?<!检索)(?<!筛选)(?<!的)结果(?![页里中列显出数])|果然|立即|立刻|马上|(?:紧接着|接着)(?!{_ZH_ACT}|打开|进入|切换))[^。，,：:]{{0,24}}?"
     rf"(?:{_ZH_CHANGE})(?:了|出来|出)?(?!的)"
@@ -93,8 +95,8 @@ _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|
 _ZH_NOW_STATE = re.compile(r"(?:已经|已)(?:回到|返回到|切换到|跳转到|滚到|翻到|停在)"
                            rf"|(?:已经|已)(?:成功)?(?:{_ZH_CHANGE}|提交|保存|发送|删除|添加|加入|填成|填好|设为|选好|到了)"
                            r"[^，,。]{0,12}?了|(?:已经|已)(?:成功)?(?:出现|显示|弹出)在")
-_ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:(?:之后|以后|过后|后)(?![的面边头])|完毕|完成后|完成(?=[，,]))")
-# (手机之后的第三个标签: a place in a row, not a time)
+_ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:(?:之后|以后|过后|(?<![往向靠最前然背])后)(?![的面边头])|完毕|完成后|完成(?=[，,]))")
+# (手机之后的第三个标签: a place in a row, not a time; 往后看: a way, not a time)
 _EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
               r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
               r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
@@ -119,7 +121,7 @@ _EN_EVENTS = re.compile(
     r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
-_ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了)(?!在)(?:了|来|出来|出)?")
+_ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了|(?:露|冒|跳|弹)?出来了?)(?!在)(?:了|来|出来|出)?")
 _EN_PRESENT_RESULT = re.compile(
     r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
     r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
@@ -342,8 +344,8 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
                 told.append((offset + c.start(), offset + c.end()))
-            elif (acted or narrated) and (then := _ZH_THEN.search(clause)) and not _MODAL.search(
-                    clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
+            elif (then := _ZH_THEN.search(clause)) and (acted or narrated or _ZH_ACTION.search(clause[:then.start()])) \
+                    and not _MODAL.search(clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
                 told.append((offset + c.start(), offset + c.end()))
             elif acted and not _MODAL.search(clause) and _NOW_CHANGED.search(clause) and not _ZH_PLAN.search(clause):
                 told.append((offset + c.start(), offset + c.end()))  # 点击 X，现在状态变成了 On / 详情页已经打开了

@@ -103,7 +103,8 @@ def _points_away(decision: Decision, own_label: str) -> bool:
 
 
 _BESIDE_IT = re.compile(r"[它他她其这那](?:的)?(?:" + SIDES_ZH + r")"
-                        r"|\b(?:" + SIDES_EN + r")\s+(?:it|that|this one|that one)\b", re.I)
+                        r"|\b(?:" + SIDES_EN + r")\s+(?:it|that|this one|that one)\b"
+                        r"|\b(?-i:its)\s+(?!own\b)\w|它的", re.I)  # click its Add to cart: a control of the card named
 
 
 def other_quoted_value(text: str, function: dict[str, Any], goal: str = "") -> str | None:

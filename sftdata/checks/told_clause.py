@@ -56,6 +56,8 @@ _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it 
 _PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
 _PAST_MARK = re.compile(r"[按点滑划翻输填选敲打]了\s*$")  # 然后按了返回: the verb's object after the past mark
 _WOULD_ONLY = re.compile(r"^\s*(?:一下)?(?:的话)?(?:只会|只能|反而会|反倒会|就?会(?![话议员计场儿]))")  # 直接点只会打开聊天: what it would do, weighed
+_CHOSEN_IS = re.compile(r"(?:中|好)?的(?:正|就|也)?是")  # 选中的正是李娜这一条: what is selected, a state;
+_CHOOSER = re.compile(r"(?:我|要|该|应该|应当|需要|得|想)\s*$")  # not 我要选的是 …: a choice said as a noun
 _COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$", re.I)  # I could tap it, but …
 _RECOUNT = re.compile(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b")
 _OPEN_IS = re.compile(r"\s*着?的(?:是|就是|页面|界面)")
@@ -81,7 +83,8 @@ def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
         return True  # The goal only asked to toggle it / where the Home press brought me: told, not decided
     if kind == "open" and _OPEN_IS.match(after) and not _DUE_OPEN.search(before):
         return True  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
-    if _WOULD_ONLY.match(after) or _COULD.search(before):
+    if _WOULD_ONLY.match(after) or _COULD.search(before) or (
+            _CHOSEN_IS.match(after) and re.fullmatch(r"选中|勾选|选好|选", verb) and not _CHOOSER.search(before)):
         return True  # 直接点只会打开聊天, I could tap the logo: an alternative weighed, not the decision
     return bool(NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after)
                 or (kind == "input" and _TYPE_NOUN.match(after)))  # Guests 下拉现在是 1 / Job type is Any: a state

@@ -188,3 +188,48 @@ def test_a_described_clause_left_out_keeps_its_sentence_apart_from_the_next():
     got = certify_text(tap(_settings("Off")[0]), click("“Bluetooth”开关"), text, _settings("Off"), web=False,
                        before=[Action("swipe", direction="down")])
     assert got.outcome != "certified"  # what the tap brings, after a sentence that describes the screen
+
+
+def test_the_value_the_decided_row_still_holds_in_the_decision_sentence():
+    state = el(0, (40, 100, 300, 160), "Alabama", tag="select", attrs=(("aria_label", "State"),))
+    function = {"name": "select", "parameters": {"value": "Texas", "target_element": "“State”下拉框"}}
+    action = Action("select", text="Texas", element=state, point=state.center)
+    expect(certify_text(action, function, "在 State 下拉里选 Texas，现在还是默认的 Alabama。", [state, GO]), "certified")
+    other = "在 State 下拉里选 Texas，现在还是默认的 Ohio。"  # no such value shown
+    assert certify_text(action, function, other, [state, GO]).outcome != "certified"
+
+
+@pytest.mark.parametrize("text, verb", [
+    ("To write the reply I first focus the message box at the bottom.", "click"),
+    ("In order to search I first tap the box.", "click"),
+])
+def test_a_purpose_that_opens_the_sentence_is_not_the_decision(text, verb):
+    assert stated_decision(text).verb == verb
+
+
+@pytest.mark.parametrize("text", ["The box first. Typing comes after.", "删除，右上角那个。选中的正是李娜这一条。"])
+def test_what_comes_after_and_what_is_selected_are_no_decision(text):
+    assert stated_decision(text) is None
+
+
+def test_a_way_through_the_photos_is_no_time():
+    assert find_hindsight("往左滑。大图模式下往左滑就是往后看。") == []
+    assert find_hindsight("往左滑。左滑后显示第 5 张。") != []
+
+
+def test_a_result_told_in_the_gestures_own_clause_is_hindsight():
+    assert find_hindsight("向上一滑 Display 就出来了，下面还有 Dark theme。") != []
+    assert find_hindsight("往上滑，应该就出来了。") == []
+
+
+@pytest.mark.parametrize("text, verb", [("要打开的是相册。", "open"), ("我点的是中间那张。", "click")])
+def test_the_one_i_tap_said_as_a_noun_stays_the_decision(text, verb):
+    assert stated_decision(text).verb == verb
+
+
+def test_its_other_control_named_after_the_card_is_not_the_title():
+    card = el(0, (40, 300, 1200, 380), "Harbour tour #4 Add to cart", tag="li", flags=())
+    title = el(1, (60, 310, 500, 350), "Harbour tour #4", tag="a")
+    cart = el(2, (1000, 310, 1180, 350), "Add to cart", tag="button")
+    text = "Fourth item is Harbour tour #4 — click its Add to cart now."
+    assert certify_text(tap(title), click("“Harbour tour #4”链接"), text, [card, title, cart]).outcome != "certified"
