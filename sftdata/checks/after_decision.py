@@ -40,7 +40,7 @@ from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import FINGER, GLOSS
 from .future_text import known_texts
-from .hedges import CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
+from .hedges import ALREADY_ZH, CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
@@ -53,7 +53,7 @@ _CONTENT = re.compile(rf"[A-Za-z0-9{CJK_CLASS}]")
 
 # a change, a success, the end of the run: never a description of the screen as it is
 CHANGE = re.compile(
-    r"已经|(?<![不未])已(?![知售])|又|重新|成功|失败|生效|结束|完成(?!任务的|的)|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
+    ALREADY_ZH + r"|又|重新|成功|失败|生效|结束|完成(?!任务的|的)|为止|到这一步|这一步就|录制|记录到|切成|变成|变为|换成|变了"
     r"|出现|弹出(?!来)|弹了|跳转|跳到|跳出|刷新|加载(?:出|完|好)|显示(?:出|为|了)|现在(?:是|显示|变|已|就)|[^行好够对算罢]了\s*$"
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"

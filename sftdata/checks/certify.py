@@ -331,9 +331,9 @@ def _without_concluding_decision(text: str, function: dict[str, Any], step) -> s
     opening = re.match(r"[^。！？!?\n]+?(?:[。！？!?]|\.(?=\s)|$)", text)
     if opening is None or opening.end() > decision.span[0]:
         return text
-    first = stated_decision(unruled(opening.group(), step))
-    if first is None or first.verb != decision.verb or decision_evidence(unruled(opening.group(), step), function,
-                                                                         step)[1] is not None:
+    opened = unruled(opening.group(), step)
+    first = stated_decision(opened)
+    if first is None or first.verb != decision.verb or decision_evidence(opened, function, step)[1] is not None:
         return text
     return without_spans(text, [decision.span])
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from .calls import CJK_CLASS
 from .finger import FINGER_MOVES, finger_direction, finger_gloss  # noqa: F401 (read with the decision)
+from .hedges import ALREADY_ZH
 from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 from .told_clause import recounts, told_not_decided
@@ -368,7 +369,7 @@ RELATION = re.compile(SPATIAL.pattern + r"|而不是|不(?![锈同错少久仅�
 _APPOSITION = re.compile(r"^\s*(?:也就是|也即|即|就是|\bi\.e\.\s*|\bnamely\b|\bthat is\b)\s*", re.I)
 
 
-_TOLD_DONE = re.compile(r"已经|(?<![不未])已(?![知售])|\balready\b|了\s*$", re.I)
+_TOLD_DONE = re.compile(ALREADY_ZH + r"|\balready\b|了\s*$", re.I)
 
 
 def _appendix(follow: str) -> str:

@@ -95,6 +95,10 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("用户名", "username"),
 )
 _LATIN = re.compile(r"[a-z]")
+# terms that are verbs as often as names (现在显示 On: shows, not the Display row): never read as a row's name
+VERB_TERMS = frozenset(("显示", "完成", "返回", "关闭", "发送", "搜索", "继续", "同意", "允许", "分享", "编辑", "添加", "新增",
+                        "删除", "确认", "确定", "取消", "跳过", "保存", "提交", "注册", "登录", "登陆", "结算", "预订", "排序", "筛选",
+                        "过滤", "更多", "加购"))
 
 
 @lru_cache(maxsize=1)
@@ -147,4 +151,4 @@ def translated(said: str, shown: list[str], target: list[str], fields: list[list
     return " ".join([said] + extra)
 
 
-__all__ = ["TERMS", "translated", "translations"]
+__all__ = ["TERMS", "VERB_TERMS", "translated", "translations"]

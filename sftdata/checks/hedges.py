@@ -34,6 +34,8 @@ CONDITION_ZH = r"如果|假如|要是|一旦"
 TRYING_ZH = r"看看|看是否|试试"
 LATER_ZH = r"然后|再|之后|接下来|稍后|下一步"
 ENOUGH_ZH = r"就行|即可|就好"
+ALREADY_ZH = r"已经|(?<![不未])已(?![知售])"
+"""Chinese "already" (``已经选好了``, ``已选``), not ``不已`` nor ``已知`` (known) or ``已售`` (sold)."""
 """Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
 
 CONCLUSION = re.compile(
@@ -53,7 +55,7 @@ taken, never what the screen does after it (not: ``so I see the results``, ``so 
 [True, False, True]
 """
 
-__all__ = ["CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH",
+__all__ = ["ALREADY_ZH", "CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH",
            "PURPOSE_ZH", "TRYING_ZH", "WILL_ZH"]
 
 

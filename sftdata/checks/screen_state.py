@@ -26,8 +26,8 @@ import re
 import unicodedata
 
 from ..model import Element, Episode, Step
-from .calls import element_label, target_element
-from .gui_terms import translations
+from .calls import CJK_CLASS, element_label, target_element
+from .gui_terms import VERB_TERMS, translations
 from .quoting import QUOTE
 from .screen_text import label_pattern, screen_texts, visible_elements
 from .target_evidence import is_text_box
@@ -55,7 +55,11 @@ def without_states(said: str, episode: Episode, index: int) -> str:
     """``said`` with what :func:`current_state_said` checks set aside: the current screen's texts (a control named
     删除 or Open is no state word), a keyboard said to be up while the screen shows its keys, the on/off values, the
     perfect forms (``is open``, ``已经…了``)."""
-    rest = in_screen_words(unicodedata.normalize("NFKC", said), episode.steps[index])
+    return _without_states(in_screen_words(unicodedata.normalize("NFKC", said), episode.steps[index]), episode, index)
+
+
+def _without_states(rest: str, episode: Episode, index: int) -> str:
+    """:func:`without_states` of a text already in the screen's words (:func:`in_screen_words`)."""
     if keyboard_shown(episode.steps[index]):
         rest = _KEYBOARD_UP.sub(lambda m: "▪" * len(m.group()), rest)
     for label in _labels(episode, index):
@@ -76,18 +80,12 @@ _KEYBOARD_UP = re.compile(r"\b(?:the\s+|a\s+)?(?:on-?screen\s+|soft\s+)?keyboard
 _KEYS = frozenset(("空格", "换行", "符号", "space", "return", "shift", "?123"))
 
 
-# lexicon terms that are verbs as often as names (现在显示 On: shows, not the Display row)
-_VERB_TERMS = frozenset(("显示", "完成", "返回", "关闭", "发送", "搜索", "继续", "同意", "允许", "分享", "编辑", "添加", "新增",
-                         "删除", "确认", "确定", "取消", "跳过", "保存", "提交", "注册", "登录", "登陆", "结算", "预订", "排序", "筛选",
-                         "过滤", "更多", "加购"))
-
-
 def in_screen_words(said: str, step: Step) -> str:
     """``said`` with each term of the GUI lexicon that translates a label of ``step``'s screen, and is not shown
     itself, in that label's words (``蓝牙那一行已经是 On 了`` on an English Settings page: ``bluetooth那一行…``)."""
     shown = {t.lower() for t in screen_texts(step)}
     for term, other in translations(said.lower()):
-        if other in shown and term not in shown and term not in _VERB_TERMS:
+        if other in shown and term not in shown and term not in VERB_TERMS:
             said = re.sub(re.escape(term), lambda _: other, said, flags=re.I)
     return said
 
@@ -108,7 +106,7 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     :func:`without_states`) hold on the current screen, step ``index`` of ``episode`` (see the module doc)?"""
     step = episode.steps[index]
     said = in_screen_words(unicodedata.normalize("NFKC", said), step)
-    if "▪" not in without_states(said, episode, index) and not said_empty(said, episode, index):
+    if "▪" not in _without_states(said, episode, index) and not said_empty(said, episode, index):
         return False  # names nothing of the current screen (nor an empty field it shows): nothing to check against
     name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
@@ -128,7 +126,7 @@ def named_quotes(said: str, episode: Episode, index: int) -> str:
     typed = {s.action.text.strip().lower() for s in episode.steps[:index] if s.action.text}
     labels = _labels(episode, index)
     names = {t.lower() for t in labels} - (set() if _FIELD.search(said) else typed)
-    names |= {t.split()[0].lower() for t in labels if " " in t and re.search(r"[\u4e00-\u9fff]{2}", t.split()[0])}
+    names |= {t.split()[0].lower() for t in labels if " " in t and re.search(f"[{CJK_CLASS}]{{2}}", t.split()[0])}
 
     def blank(m: re.Match[str]) -> str:
         inside = next(g for g in m.groups() if g is not None)
@@ -164,7 +162,7 @@ _ARRIVAL = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?back\b(?:\s+(?:to|at|on
                       r"|\b(?:switched|put|turned|went|changed)\s+(?:\w+\s+){0,3}?into\b|\bhas\s+(?:now\s+)?(?:appeared"
                       r"|opened|loaded|popped up|come up)\b|\b(?:appeared|popped up|came up|showed up)\b"
                       r"|(?<!已)(?<!已经)(?:回到了?|弹出了?|弹出来了|出现了|进入了|打开了|加载(?:好|完|出来)了|切到了|切换到了)", re.I)
-_WORDS = re.compile(r"[a-z]{2}|[\u4e00-\u9fff]{2}", re.I)  # a name, not a price or a count alone
+_WORDS = re.compile(f"[a-z]{{2}}|[{CJK_CLASS}]{{2}}", re.I)  # a name, not a price or a count alone
 _DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见", re.I)
 
 
