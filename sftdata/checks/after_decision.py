@@ -43,7 +43,7 @@ from .future_text import known_texts
 from .hedges import ALREADY_ZH, CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
-from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH
+from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH, ruled_out_relatives
 from .screen_text import screen_texts
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
@@ -265,7 +265,7 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
         if _CONTENT.search(after) and not (_EXCUSE.search(after) or acts(mask_quotes(after))):
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
-    nows = now_sentences(mask_quotes(text), decision.span[1])
+    nows = now_sentences(mask_quotes(text), decision.span[1]) + ruled_out_relatives(text)  # and what is set aside
     values = [normalize(str(params[k])) for k in ("text", "value") if isinstance(params, dict) and params.get(k)]
     colon = re.match(r"\s*[:：](?:[^，,；;。!?！？\n.]|\.(?!\s|$))*", text[decision.span[1]:]) if decision.continuation else None
     valued = colon is not None and any(v in normalize(colon.group()) for v in values)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from ..model import Step
 from .agreement import COMPATIBLE
 from .calls import CJK, CJK_CLASS, target_element
-from .neighbours import ABOVE_BELOW, beside, neighbours
+from .neighbours import ABOVE_BELOW, Beside, beside, neighbours
 from .screen_text import visible_elements
 from .ruled_out import CONTRAST
 from .decision import SPATIAL, Decision, first_verb, action_clauses, mask_quotes, quotes_in
@@ -175,6 +175,19 @@ def _topic(text: str, span: tuple[int, int]) -> str:
     return lead
 
 
+def _placed_head(said: str, step: Step) -> str:
+    """``said``'s head when a neighbour in the target's row places it (``Find a recipe 旁边的 Search``: the head
+    names the target, its neighbour is a place), ``said`` otherwise."""
+    placed = _row_place(said, step)
+    return placed.head if placed is not None else said
+
+
+def _row_place(said: str, step: Step) -> Beside | None:
+    """The neighbour in the target's row that ``said`` places its head by, where the screen bears it out."""
+    placed = beside(said, target_element(step), visible_elements(step))
+    return placed if placed is not None and placed.holds else None
+
+
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
     """(the evidence that an action clause singles out the call's target, whether one names another element)."""
     own = quotes_in(str((function.get("parameters") or {}).get("target_element") or ""))
@@ -187,29 +200,30 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     objects += [(_cut(c.rest), c.span) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
     found: list[Evidence] = []
     heads = [_cut(rest)] + [_cut(c.rest) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
+    heads = [_placed_head(said, step) for said in heads]  # Family recipe travel #19 右边的 Save recipe: the head
     if any(head_names_other(object_head(said), step) for said in heads):
         return [], True
     for said, span in objects:
-        placed = beside(said, target_element(step), visible_elements(step))
-        if placed is not None and placed.holds:
-            said = placed.head  # Find a recipe 旁边的 Search: the head names it, its neighbour in the row places it
+        row = _row_place(said, step)  # Family recipe travel #19 右边的 Save recipe: that row's, wherever it sits
+        said = row.head if row is not None else said
         if names_rival(said, step):
             return [], True
         bare = not _CONTENT.search(re.sub(  # 点一下准备开听: a purpose is no object
             r"一下|一次|再|就|了|进去|^\s*去|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
-        if not target_evidence(said, step, own):  # an aside after a dash, and what a pronoun points back to
+        named = target_evidence(said, step, own)  # #19 这一行: the demonstrative goes with a name of the target's
+        if not named:  # an aside after a dash, and what a pronoun points back to
             for context in [_dashed(text, span[1]), _topic(text, span)] + (
                     _antecedents(text, span[0], names=lambda s: bool(target_evidence(s, step, own))
                                  or names_rival(s, step)) if pronoun else []):
                 if context and target_evidence(f"{said} {context}", step, own):
                     said = f"{said} {context}"
                     break
-        placed = f"{said} {_antecedents(text, span[0], whole=True)}" if pronoun else said  # its subject too
-        if names_rival(said, step) or twin_place_conflict(_uncontrasted(placed), step):
+        placed = f"{said} {_antecedents(text, span[0], whole=True)}" if pronoun and not named else said  # its subject
+        if names_rival(said, step) or (row is None and twin_place_conflict(_uncontrasted(placed), step)):
             return [], True
         if not found:
-            found = target_evidence(said, step, own)
+            found = target_evidence(said, step, own) or ([Evidence("neighbour", f"beside {row.anchor}")] if row else [])
     if not found:  # the row just above Hotels: the target by its neighbour, where the screen bears it out
         placed = neighbours(decision.rest, target_element(step), visible_elements(step))
         if any(not n.holds for n in placed):

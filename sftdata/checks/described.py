@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from ..model import Episode
 from .after_decision import CHANGE, acts
-from .calls import normalize
+from .calls import element_label, normalize, target_element
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
@@ -68,6 +68,12 @@ _TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一�
 # a clause that opens on sameness, of the row the decision names: ``现在还是默认的 Alabama``, ``it still reads Any``
 _STILL_OPENS = re.compile(r"\s*(?:and\s+)?(?:现在|目前|当前|it|this)?\s*(?:still\b|还是|仍是|仍然是|依然是|还显示|仍显示)", re.I)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
+# a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
+# ``点 Dark theme，现在是 Off``
+_ROW_PRONOUN = re.compile(r"^(\s*(?:and\s+)?)(?:它|这一?[行项个]|it|this(?:\s+(?:row|one|switch|toggle|option))?)\s*"
+                          r"(?=现在|目前|当前|还|仍|依然|显示|是|(?:now|currently|still|is|shows?|reads?|says?)\b)", re.I)
+_BARE_STATE = re.compile(r"^(\s*)(?=(?:现在|目前|当前)(?:还|仍)?(?:是|显示)[^，,。；;、：:]{1,16}[，,。；;]?\s*$)")
+_ROW_VALUE = re.compile(r"\b(?:on|off|still)\b|开启|关闭|开着|关着|还是|仍", re.I)  # what such a clause says of the row
 
 
 def described_sentences(text: str, decision_span: tuple[int, int], episode: Episode,
@@ -77,13 +83,15 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     known = "\x00".join(known_texts(episode, index))
     out = _told_in_own_sentence(text, decision_span, known, episode, index)
     for m in _sentences_after(text, decision_span):
-        if _describes(m.group(), known, episode, index):
+        if _describes(_of_decided_row(m.group(), episode, index), known, episode, index):
             out.append(m.span())
             continue
-        for c in _CLAUSE.finditer(m.group()):  # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe
-            if _describes(c.group(), known, episode, index):  # less the mark that ends the sentence: blanked,
-                end = m.start() + c.start() + len(c.group().rstrip("。！？!?.\n"))  # the clauses before the one
-                out.append((m.start() + c.start(), end))  # described would run on into the next sentence
+        # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe, less the mark that ends the sentence
+        # (blanked, the clauses before the one described would run on into the next sentence)
+        for c in _CLAUSE.finditer(m.group()):
+            if _describes(_of_decided_row(c.group(), episode, index), known, episode, index):
+                end = m.start() + c.start() + len(c.group().rstrip("。！？!?.\n"))
+                out.append((m.start() + c.start(), end))
     return out
 
 
@@ -103,10 +111,24 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         context = text[decision_span[0]:decision_span[1] + c.end()]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
-        read = held[len(held) - len(said):] if held is not None else said
-        if (told or _NOW.search(said) or shown or held is not None) and _describes(read, known, episode, index):
+        read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index)
+        if (told or _NOW.search(said) or shown or held is not None or read != said) \
+                and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
+
+
+def _of_decided_row(said: str, episode: Episode, index: int) -> str:
+    """``said`` with the decided row's label for its subject when that is a pronoun or left out (``它现在显示 Off``:
+    ``Bluetooth 现在显示 Off``), so that the state readers check the value against that row; ``said`` otherwise."""
+    target = target_element(episode.steps[index])
+    label = (element_label(target) or "").strip() if target is not None else ""
+    m = _ROW_PRONOUN.match(said)
+    if m is None and (m := _BARE_STATE.match(said)) is not None and names_rival(said, episode.steps[index]):
+        return said  # 现在是 Wi-Fi 那一行: it names its own subject
+    if m is None or len(label) < 2 or not _ROW_VALUE.search(said):
+        return said  # this is the last step: no value of the row
+    return f"{said[:m.end(1)]}{label} {said[m.end():]}"
 
 
 def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,

@@ -22,6 +22,7 @@ from typing import Sequence
 from ..model import Element
 from .calls import normalize
 from .screen_text import element_texts
+from .target_group import is_control
 
 # ``(just) above / below …``: the relation a row is named by (the click evidence reads the same words)
 ABOVE_BELOW = r"\b(?:just\s+|right\s+|directly\s+|immediately\s+)?(?P<side>above|below|under|underneath|beneath)\s+"
@@ -105,12 +106,17 @@ def beside(text: str, target: Element | None, visible: Sequence[Element]) -> Bes
     label, anchor = max(anchors, key=lambda a: len(a[0]))
     side = _SIDES.get(m.group("side"), "right" if "right" in m.group("side").lower() else
                       "left" if "left" in m.group("side").lower() else "either")
-    return Beside(m.group("head").strip(), label, _nearest_in_row(target, anchor, side, visible))
+    head = normalize(m.group("head"))
+    own = [t for t in element_texts(target) if len(t) >= 2 and t in head]  # the head says the target's label:
+    controls = [e for e in visible if is_control(e)] if own else None  # a price or a caption between is no rival
+    return Beside(m.group("head").strip(), label, _nearest_in_row(target, anchor, side, visible, controls))
 
 
-def _nearest_in_row(target: Element, anchor: Element, side: str, visible: Sequence[Element]) -> bool:
+def _nearest_in_row(target: Element, anchor: Element, side: str, visible: Sequence[Element],
+                    among: Sequence[Element] | None = None) -> bool:
     """Is ``target`` in ``anchor``'s row, on ``side`` of it (``either``), with no visible element of that row
-    between them?"""
+    between them (of ``among`` when given: the controls, when the text names the target by its label, so that a
+    price between ``Family recipe travel #19`` and its ``Save recipe`` does not count)?"""
     def in_row(e: Element) -> bool:
         return min(e.bounds[3], anchor.bounds[3]) > max(e.bounds[1], anchor.bounds[1])
 
@@ -121,7 +127,7 @@ def _nearest_in_row(target: Element, anchor: Element, side: str, visible: Sequen
         g = right if side == "right" else left if side == "left" else max(right, left)
         return g if g >= -2 else None
     mine = gap(target)
-    others = [g for e in visible if e is not anchor and e is not target and (g := gap(e)) is not None
+    others = [g for e in (visible if among is None else among) if e is not anchor and e is not target and (g := gap(e)) is not None
               and e.bounds[0] != target.bounds[0]]
     return mine is not None and all(mine <= g + _GAP for g in others)
 

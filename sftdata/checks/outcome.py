@@ -33,6 +33,7 @@ from .future_text import known_texts
 from .gui_terms import translations
 from .hedges import CONCLUSION, ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
 from .plan_lists import PLAN_POINTER
+from .ruled_out import ruled_out_relatives
 from .screen_text import PRICE
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
@@ -196,6 +197,7 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         start = start + said.end() if said else line_end if line_end >= 0 else len(masked)
     acting = {(c.span[0], c.span[1], c.span[1] - len(c.rest)) for c in action_clauses(text)}
     nows = now_sentences(masked, span[1])  # Current view: … / The query is already in the box: the screen as it is
+    nows += ruled_out_relatives(masked)  # not 相机, which sits just below it: of what is set aside
     for m in _clauses(masked, start):  # a clause before an action's verb (the list stays … until I press Go) is not it
         clause = m.group()
         if any(a <= m.start() < b for a, b in nows):

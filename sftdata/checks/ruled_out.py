@@ -24,7 +24,7 @@ negation in a clause) and the after-the-decision sets :data:`EXCUSING_EN` / :dat
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ..model import Step
 from .quoting import mask_quotes
@@ -107,27 +107,54 @@ def _protected(text: str, labels: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def ruled_out_spans(text: str, labels: Iterable[str] = ()) -> list[tuple[int, int]]:
-    """The stretches of ``text`` that name what a ruling-out in their clause excludes."""
-    keep = _protected(text, labels)
-    out: list[tuple[int, int]] = []
-    text = mask_quotes(text)  # a ruling word inside a quotation (a typed reply, a label) rules nothing out
+def _leading_scopes(text: str, keep: list[tuple[int, int]]) -> Iterator[tuple[re.Match[str], int, int | None]]:
+    """(the ruling word, where its scope ends, where a relative clause that goes on naming the same thing starts:
+    ``not the top one, which belongs to #12``) of each ruling-out said before what it excludes, in ``text``
+    (quotations masked); scopes that exclude nothing (``不用，…``) left out."""
     for m in _BEFORE.finditer(text):
         if any(a <= m.start() < b for a, b in keep) or _NOT_RULING.match(text, m.start()) \
                 or _BEFORE_GUARD.search(text[max(0, m.start() - 12):m.start()]):
             continue
         stop = _SCOPE_END.search(text, m.end() + (1 if text[m.end():m.end() + 1].isspace() else 0))
-        if stop and _RELATIVE.match(text, stop.start()):  # not the top one, which belongs to #12: the same thing
-            stop = _SCOPE_END.search(text, _RELATIVE.match(text, stop.start()).end())
-        end = min(stop.start() if stop else len(text), m.end() + _LIMIT)
-        if stop and stop.start() == m.end():  # 不用，… / not, …: nothing ruled out
+        relative = _RELATIVE.match(text, stop.start()) if stop else None
+        if relative:
+            stop = _SCOPE_END.search(text, relative.end())
+        elif stop and stop.start() == m.end():  # 不用，… / not, …: nothing ruled out
             continue
-        out.append((m.end(), end))
+        yield m, stop.start() if stop else len(text), relative.start() if relative else None
+
+
+def ruled_out_spans(text: str, labels: Iterable[str] = ()) -> list[tuple[int, int]]:
+    """The stretches of ``text`` that name what a ruling-out in their clause excludes."""
+    keep = _protected(text, labels)
+    out: list[tuple[int, int]] = []
+    text = mask_quotes(text)  # a ruling word inside a quotation (a typed reply, a label) rules nothing out
+    for m, stop, _ in _leading_scopes(text, keep):
+        out.append((m.end(), min(stop, m.end() + _LIMIT)))
     for m in _AFTER.finditer(text):
         if any(a <= m.start() < b for a, b in keep):
             continue
         start = max((c.end() for c in _CLAUSE_START.finditer(text, 0, m.start())), default=0)
         out.append((max(start, m.start() - _LIMIT), m.end()))
+    return out
+
+
+def ruled_out_relatives(text: str) -> list[tuple[int, int]]:
+    """The relative clauses of ``text`` that go on describing what a ruling-out excludes (``not 相机, which sits just
+    below it``, ``not into the keyword box, which already has text``): of the thing set aside, not the action's result.
+
+    >>> text = "Tap 相册. Not 相机, which sits just below it."
+    >>> [text[a:b] for a, b in ruled_out_relatives(text)]
+    [', which sits just below it']
+    """
+    if not isinstance(text, str):
+        return []
+    masked = mask_quotes(text)
+    out = []
+    for _, _, relative in _leading_scopes(masked, []):
+        if relative is not None:
+            end = _CLAUSE_START.search(masked, relative + 1)
+            out.append((relative, end.start() if end else len(text)))
     return out
 
 
@@ -153,4 +180,4 @@ def unruled(text: str, step: Step) -> str:
 
 
 __all__ = ["ACCOUNTING_EN", "CONTRAST", "DENIED", "EXCUSING_EN", "NEGATED_BEFORE", "RULING_EN", "RULING_ZH",
-           "mask_ruled_out", "ruled_out_spans", "unruled"]
+           "mask_ruled_out", "ruled_out_relatives", "ruled_out_spans", "unruled"]

@@ -111,8 +111,8 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
         told = piece.group()
-        if len(name) >= 2 and name in told.lower() and _PERFECT.search(_VALUE.sub(" ", told)):
-            return False  # (an on/off value said of it is checked with the others below)
+        if len(name) >= 2 and name in told.lower() and _PERFECT.search(_VALUE.sub(" ", told)) and not _VALUE.search(told):
+            return False  # (an on/off value said of it is checked, with the others, below)
     if _EMPTY.search(said) and not said_empty(said, episode, index):
         return False  # ``the box is empty``: a field of the current screen holds nothing now
     return all(_value_holds(m, said, step) for m in _VALUE.finditer(said))
