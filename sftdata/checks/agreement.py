@@ -158,6 +158,10 @@ _INTO_FIELD = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?[^.。,，]{0,30}?
                          r"|\s*(?:填|输)?(?:到|进|在)[^。，,]{0,12}?(?:输入框|搜索框|搜索栏|文本框|框)(?:里|中|内)?", re.I)
 
 
+# the field a value goes into, named by a quotation after it: ``data analyst into 'Job title or keywords'``
+_INTO_NAMED = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?(?=[\"“'‘「])", re.I)
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
@@ -177,6 +181,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         said = re.sub(r"^(?:输入|键入|填写|填入|type|enter|input)\s*", "", decision.continuation.strip(), flags=re.I)
         cuts = [said] + [said[:m.end()] for m in re.finditer(r"[。！？!?]|\.(?=\s)", said)]
         cuts += [said[:m.start()] for m in _INTO_FIELD.finditer(said)]  # Denver into the To box: the value before it
+        cuts += [said[:m.start()] for m in _INTO_NAMED.finditer(said)]  # data analyst into 'Job title or keywords'
         if any(_exact(c, typed) for c in cuts + quotes_in(said) + _without_aside(said)) or _typed_as(said, typed):
             return None
         return f"the reasoning types “{shorten(said)}”, the call types “{shorten(typed)}”"

@@ -68,3 +68,12 @@ def test_the_value_a_select_still_holds_said_with_a_pronoun():
            "certified")
     told = "Choose Business in the Cabin select. It still reads Business."  # what the choice brings
     assert certify_text(action, function, told, [cabin]).outcome != "certified"
+
+
+def test_a_value_before_the_quoted_name_of_its_field():
+    box = el(0, (40, 100, 600, 160), "", flags=("clickable", "editable"), attrs=(("aria_label", "Where to?"),))
+    action, function = Action("type", text="Porto", element=box, point=box.center), {
+        "name": "type", "parameters": {"text": "Porto", "target_element": "“Where to?”输入框"}}
+    expect(certify_text(action, function, "Fill in the destination first: Porto into 'Where to?'.", [box]), "certified")
+    other = "Fill in the destination first: Lisbon into 'Where to?'."
+    assert certify_text(action, function, other, [box]).outcome == "rejected"
