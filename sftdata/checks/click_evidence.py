@@ -200,7 +200,7 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     objects += [(_cut(c.rest), c.span) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
     found: list[Evidence] = []
     heads = [_cut(rest)] + [_cut(c.rest) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
-    heads = [_placed_head(said, step) for said in heads]  # Family recipe travel #19 右边的 Save recipe: the head
+    heads = [_placed_head(said, step) for said in heads]  # #19 右边的 Save recipe: the head names the target
     if any(head_names_other(object_head(said), step) for said in heads):
         return [], True
     for said, span in objects:

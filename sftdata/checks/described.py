@@ -127,7 +127,7 @@ def _of_decided_row(said: str, episode: Episode, index: int) -> str:
     if m is None and (m := _BARE_STATE.match(said)) is not None and names_rival(said, episode.steps[index]):
         return said  # 现在是 Wi-Fi 那一行: it names its own subject
     if m is None or len(label) < 2 or not _ROW_VALUE.search(said):
-        return said  # this is the last step: no value of the row
+        return said  # a clause that says no value of the row (``this is the last step``) stays as it is
     return f"{said[:m.end(1)]}{label} {said[m.end():]}"
 
 

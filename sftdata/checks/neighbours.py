@@ -127,8 +127,8 @@ def _nearest_in_row(target: Element, anchor: Element, side: str, visible: Sequen
         g = right if side == "right" else left if side == "left" else max(right, left)
         return g if g >= -2 else None
     mine = gap(target)
-    others = [g for e in (visible if among is None else among) if e is not anchor and e is not target and (g := gap(e)) is not None
-              and e.bounds[0] != target.bounds[0]]
+    others = [g for e in (visible if among is None else among) if e is not anchor and e is not target
+              and (g := gap(e)) is not None and e.bounds[0] != target.bounds[0]]
     return mine is not None and all(mine <= g + _GAP for g in others)
 
 
