@@ -92,6 +92,8 @@ _AFTER = re.compile(
     r"\b(?:is|are|'s|looks|seems) (?:the |a )?(?:wrong|incorrect|irrelevant|a distractor|a trap|not (?:it|the one|the right"
     r"|the target|what (?:I|we) (?:want|need)|needed|relevant))(?: (?:one|button|choice|option|control|link|tab|field|icon|item))?\b|\b(?:isn't|aren't) (?:it|the one|right|what|needed"
     r"|relevant)\b|\bwon't do\b|\b(?:is|are) not needed\b"
+    r"|\b(?:isn't|aren't|is not|are not) (?:part of|in|what) (?:the |my |our )?(?:goal|task)\b"  # 立即购买 isn't part of the goal
+    r"|不在(?:任务|目标)(?:的)?(?:范围)?(?:里|内|之内|中)?|不在范围(?:里|内|之内)|不是任务要的|任务没要求|目标没要求"
     r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的", re.I)
 _CLAUSE_START = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)")
 _LIMIT = 48  # a ruling-out reaches at most this far

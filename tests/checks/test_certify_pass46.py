@@ -77,3 +77,15 @@ def test_a_value_before_the_quoted_name_of_its_field():
     expect(certify_text(action, function, "Fill in the destination first: Porto into 'Where to?'.", [box]), "certified")
     other = "Fill in the destination first: Lisbon into 'Where to?'."
     assert certify_text(action, function, other, [box]).outcome == "rejected"
+
+
+@pytest.mark.parametrize("text", [
+    "Thought: the tour's page is open, as the goal asked. 加入购物车 / 立即购买 aren't part of the goal.\nAction: finish",
+    "当前是 Harbour tour #4 的详情页，目标已经达成；加入购物车、立即购买都不在任务范围里。任务完成。",
+])
+def test_controls_said_to_be_outside_the_goal_are_set_aside(text):
+    page = [el(0, (40, 100, 600, 160), "Harbour tour #4", flags=()), el(1, (40, 700, 300, 760), "加入购物车", tag="button"),
+            el(2, (340, 700, 600, 760), "立即购买", tag="button")]
+    got = certify_text(Action("done"), {"name": "done", "parameters": {}}, text, page, goal="Open Harbour tour #4",
+                       before=[tap(page[0])])
+    expect(got, "certified")
