@@ -40,7 +40,8 @@ from .calls import CJK, CJK_CLASS, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import FINGER, GLOSS
 from .future_text import known_texts
-from .hedges import ALREADY_ZH, CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, now_sentences
+from .hedges import (ALREADY_ZH, CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, JUDGEMENT, LATER_ZH, PURPOSE_ZH, TRYING_ZH,
+                     now_sentences)
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH, ruled_out_relatives
@@ -114,6 +115,10 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
 _FILLER_CHARS = set("它的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
+# what the writer will do, and a bare verb joined to it: ``I'll run the search now | and handle sorting``
+_I_WILL = re.compile(r"\b(?:i'll|i will|we'll|we will|let me|let's|i'm going to|i need to|i want to)\b", re.I)
+_AND_VERB = re.compile(r"^\s*and\s+(?:then\s+)?(?!(?:the|a|an|it|its|this|that|they|there|these|those|results?)\b)"
+                       r"[a-z]+\b(?<![^s]s)(?<!ed)(?!\s+(?:is|are|was|were)\b)", re.I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边方头来台])|\b(?:after that|and then)\b)[，,\s]*", re.I)
 
@@ -159,16 +164,23 @@ def _clauses(text: str, start: int):
         yield at, text[at:]
 
 
-def _known(episode: Episode, index: int, extra: tuple[str, ...]) -> tuple[str, list[str]]:
-    texts = known_texts(episode, index) + [normalize(e) for e in extra if e]
+_COUNTER = re.compile(r"(\d+)\s*/\s*(\d+)")  # a viewer's 5 / 30, said 5/30
+
+
+def _phrases(texts: list[str]) -> tuple[str, list[str]]:
+    """The texts joined (for a word's lookup) and as phrases, longest first; a counter also without its spaces."""
+    texts = texts + [_COUNTER.sub(r"\1/\2", t) for t in texts if _COUNTER.search(t)]
     return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+
+
+def _known(episode: Episode, index: int, extra: tuple[str, ...]) -> tuple[str, list[str]]:
+    return _phrases(known_texts(episode, index) + [normalize(e) for e in extra if e])
 
 
 def screen_words(step: Step, extra: tuple[str, ...] = ()) -> Callable[[str], bool]:
     """Is a clause made of the words of ``step``'s screen alone (and ``extra``), besides places, kinds of control
     and function words: the screen as the agent sees it now?"""
-    texts = screen_texts(step) + [normalize(e) for e in extra if e]
-    blob, phrases = "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+    blob, phrases = _phrases(screen_texts(step) + [normalize(e) for e in extra if e])
     return lambda clause: not _leftover(clause, blob, phrases)
 
 
@@ -209,6 +221,8 @@ def acts(masked: str) -> bool:
     if verb is None:
         return False
     before = masked[:verb[0]]
+    if re.match(r"\s*着?的(?:是|就是)", masked[verb[2]:]) and re.search(r"(?:现在|当前|目前)\s*$", before):
+        return False  # 现在打开的是 4/30 那张: what is open now, a noun
     if re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]):
         return bool(_SUBJECT_BEFORE.search(before))
     return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before) or _ZH_WHERE.match(before))  # not 底部浮出三个时长按钮
@@ -243,7 +257,7 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     change = CHANGE.search(said)
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
-    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or acts(masked):
+    if _HEADING.match(masked) or _ACCOUNTED.search(masked) or JUDGEMENT.search(masked) or acts(masked):
         return True
     return not _leftover(plain, blob, phrases)
 
@@ -265,18 +279,26 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
         if _CONTENT.search(after) and not (_EXCUSE.search(after) or acts(mask_quotes(after))):
             return after.strip()
     planned = False  # After that: three left swipes: a plan's clause carries to the rest of its sentence
+    willed = False  # I'll run the search now and handle sorting on the results: the same doer's next verb
     nows = now_sentences(mask_quotes(text), decision.span[1]) + ruled_out_relatives(text)  # and what is set aside
     values = [normalize(str(params[k])) for k in ("text", "value") if isinstance(params, dict) and params.get(k)]
     colon = re.match(r"\s*[:：](?:[^，,；;。!?！？\n.]|\.(?!\s|$))*", text[decision.span[1]:]) if decision.continuation else None
     valued = colon is not None and any(v in normalize(colon.group()) for v in values)
     told = decision.span[1] + (colon.end() if valued else 0)  # Fill in the destination: Porto into the Where box
+    for value in values:  # Type 收到，谢谢 into the box: the value's comma cuts no clause
+        at = normalize(text).find(value, decision.span[0]) if len(value) >= 2 else -1
+        if 0 <= at < told < at + len(value) and len(normalize(text)) == len(text):
+            cut = _CUT.search(text, at + len(value))  # and the rest of its clause: into the focused message box
+            told = cut.start() if cut else len(text)
     for at, clause in _clauses(text, told):
         if later_item(text, at, decision.span[0]) and first_verb(mask_quotes(clause)) is not None:
             continue  # 2. State 选 Texas: a later step of a numbered plan
         if any(a <= at < b for a, b in nows):
             continue  # 当前是搜索页，光标在输入框里: the screen as it is
-        if not clause_accounted(clause, blob, phrases) and not (planned and not CHANGE.search(normalize(clause))):
+        if not clause_accounted(clause, blob, phrases) and not (planned and not CHANGE.search(normalize(clause))) \
+                and not (willed and _AND_VERB.match(clause)):
             return clause.strip(" .。")
+        willed = bool(_I_WILL.search(clause)) and not _SENTENCE_END.search(text, at + len(clause), at + len(clause) + 1)
         planned = (planned or bool(_PLAN.search(clause))) and not _SENTENCE_END.search(text, at + len(clause),
                                                                                        at + len(clause) + 1)
     return None

@@ -163,6 +163,25 @@ def object_head(said: str) -> str:
     return head if _CONTENT.search(mask_quotes(placed).replace("□", "x")) and _CONTENT.search(head) else ""
 
 
+_DEMONSTRATIVE = re.compile(r"(?:那个|这个|那颗|这颗|那枚|这枚|\b(?:that|this)\b)\s*", re.I)
+
+
+def demonstrative_head(said: str) -> str:
+    """What an object names after the demonstrative it opens with, a place at most before it (``中间右侧那个 Buy
+    tickets`` -> ``Buy tickets``, ``that Save recipe directly`` -> ``Save recipe directly``): the thing acted on,
+    whatever the demonstrative points back to; '' when there is none or no name follows it.
+
+    >>> demonstrative_head("中间右侧那个 Buy tickets"), demonstrative_head("that one"), demonstrative_head("Save")
+    ('Buy tickets', 'one', '')
+    """
+    masked = mask_quotes(said)
+    found = _DEMONSTRATIVE.search(masked)
+    if found is None or not re.fullmatch(rf"[\s{CJK_CLASS}]{{0,8}}", masked[:found.start()]):
+        return ""  # only a place may come before it (中间右侧那个), not a name or a verb (its title brings that card)
+    head = said[found.end():]
+    return head if _CONTENT.search(mask_quotes(head)) else ""
+
+
 def _topic(text: str, span: tuple[int, int]) -> str:
     """The object said before the verb in its own clause (``网格第三行中间那张点开``, ``右上角那个加号点一下``): the clause's
     words before its first verb, when they hold no verb, history or condition of their own."""
@@ -201,7 +220,7 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     found: list[Evidence] = []
     heads = [_cut(rest)] + [_cut(c.rest) for c in action_clauses(text) if c.span != decision.span and c.verb in allowed]
     heads = [_placed_head(said, step) for said in heads]  # #19 右边的 Save recipe: the head names the target
-    if any(head_names_other(object_head(said), step) for said in heads):
+    if any(head_names_other(object_head(said) or demonstrative_head(said), step) for said in heads):
         return [], True
     for said, span in objects:
         row = _row_place(said, step)  # Family recipe travel #19 右边的 Save recipe: that row's, wherever it sits
@@ -232,4 +251,4 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
     return found, False
 
 
-__all__ = ["click_evidence", "object_head"]
+__all__ = ["click_evidence", "demonstrative_head", "object_head"]

@@ -36,7 +36,8 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
 LABEL_IMPERATIVE_ZH = (r"^[\s\-–—→>*•]*(?:so\s+|所以|那就)?(?=(?:加入购物车|加购物车|加购|立即购买|马上购买|立即预订|立即预定|立即申请|确认删除)(?![了过成]|提示|弹窗|后|之后|的|数|完)"
-                       r"(?![^，,。；;]*(?:\b(?:would|will|should|could|only|just)\b|只|会)))")
+                       r"(?![^，,。；;]*(?:\b(?:would|will|should|could|only|just|(?<!\bit )is|are|was|starts?|opens?|goes|takes|leads"
+                       r"|means|does|adds|jumps|skips|brings|sends|sits|belongs)\b|只|会)))")  # 1. 立即购买 starts checkout: a subject
 LABEL_IMPERATIVE_EN = (r"^[\s\-–—→>*•]*(?=(?:add\b[^,.;:]{0,24}?\bto (?:the )?(?:cart|basket|bag|wishlist)\b|buy (?:it )?now\b|(?:buy|book|get) tickets?\b"
                        r"|reserve\b|book (?:it|now|this|that)\b|save (?:the|this|that|it|#)|apply (?:now|for)\b|subscribe\b|check ?out\b)(?!ed\b)"
                        r"(?![^,.;:]*\b(?:should|will|would|can|could|is|are|was|were|goes|went|works|worked)\b))")
@@ -94,7 +95,7 @@ _VERBS_EN = (
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
               r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b)| [\x27\x22“‘「])|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
-              r"|(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
+              r"|(?<!-)(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
     ("click", r"\b(?:confirm|submit|send|save|dismiss|close|accept|proceed|finish|apply|search|delete|cancel|run|start|trigger)"
@@ -117,6 +118,10 @@ _LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:�
 _TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|回顾|已做|已完成|进展|历史|\b(?:goal|task|recap|progress|history"
                          r"|(?:done )?so far))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
+# the options weighed, under a label of their own (Options: …, 选项：…, 两个办法：…): what could be done, not the decision
+_OPTIONS_LABEL = re.compile(r"[\s\-–—*•]*(?:(?:my|the|possible|available|some)\s+)?\b(?:options?|alternatives|choices|possible actions"
+                            r"|candidates)\s*(?:here|now|are|on screen)?\s*[:：]|[\s\-–—*•]*(?:可选(?:项|的操作|操作)?|选项|候选"
+                            r"|(?:[两二三几]|\d)\s*(?:个|种)(?:办法|方案|做法|选择|选项|思路))\s*[:：]", re.I)
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
                             r"(?:photo|image|picture|shot|one)\b", re.I)
@@ -215,8 +220,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
     seen_decision = False
     for sentence in _SENTENCE_END.split(masked_text):
         offset = masked_text.find(sentence) if sentence else -1
-        if _TASK_LABEL.match(sentence):
-            continue  # 目标：打开图库，翻几张照片: the task restated, not this step's decision
+        if _TASK_LABEL.match(sentence) or _OPTIONS_LABEL.match(sentence):
+            continue  # 目标：打开图库，翻几张照片 / Options: tap one now, or keep scrolling: not this step's decision
         sentence_has = False
         conditional = False
         recounted = False
@@ -261,13 +266,15 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # results open with …, the Color select shows …: a subject and what it does, no decision
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
-            if (re.match(r"(?:后|之后|以后)", after) and first_verb(after) is None and re.search(r"在|是|有|了", after)
-                    and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以", after)):
-                continue  # 打开后已加入购物车在最上方: when, then what is so; no decision
+            if (re.match(r"(?:后|之后|以后)", after) and (first_verb(after) is None or re.match(
+                    r"(?:后|之后|以后)\s*(?:就|便)?(?:回到|进入|来到|跳到|到了)", after)) and re.search(r"在|是|有|了|回到|进入|来到|跳到", after)
+                    and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以|再|要", after)):
+                continue  # 打开后已加入购物车在最上方 / 返回后回到设置主页: when, then what is so or where it lands; no decision
             if told_not_decided(kind, before, masked[at:end], after):
                 continue  # history, an outcome, the goal's wording, a control's state: told, not decided
-            if _MAY.search(before) and _BUT.match(masked_text[start + len(masked):]):
-                continue  # 可以直接按 Home，但我想先按返回键: an option weighed and set aside
+            if _MAY.search(before) and (_BUT.match(masked_text[start + len(masked):]) or re.search(
+                    r"或者|或是|\bor\b", masked_text[start:offset + len(sentence)] if offset >= 0 else masked, re.I)):
+                continue  # 可以直接按 Home，但我想先按返回键 / 可以点搜索，或者联想词: options weighed, not the decision
             if (seen_decision or sentence_has) and (_LATER.match(masked) or _NEXT_AFTER.match(after)):
                 continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):

@@ -39,12 +39,14 @@ from .screen_state import (current_state_said, keyboard_said, named_quotes, prev
                            value_shown, without_states)
 from .target_evidence import names_rival, target_evidence
 
-_CLAUSE = re.compile(r"[^，,；;：:—–]+[，,；;：:—–]?")
+_CLAUSE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+[，,；;：:—–]?")  # not inside a time (17:51)
+# a clause, or its part before an English ``and``: I opened the 17:51 shot | and it's full-screen with …
+_HISTORY_PIECE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+?(?:[，,；;：:—–]|(?=\s+and\s)|$)")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
 _STATE = re.compile(r"\b(?:on|off|enabled|disabled|checked|unchecked|selected|active|highlighted|filled|open|opened"
                     r"|closed|expanded|collapsed|toggled|saved|added|sent|deleted|removed|set|done|ready|finished|complete|wraps? up)\b"
                     r"|\b(?:detail|details|result|results|confirmation|next|new)\s+(?:page|screen|view|list)\b"
-                    r"|开启|关闭|打开|开着|关着|选中|勾选|勾上|高亮|展开|收起|保存|加入|添加|发送|删除|删掉", re.I)
+                    r"|开启|关闭|(?<!现在)(?<!当前)(?<!目前)打开(?!着?的(?:是|就是))|开着|关着|选中|勾选|勾上|高亮|展开|收起|保存|加入|添加|发送|删除|删掉", re.I)
 
 
 # a change told in the present or the perfective (the page jumps down, 键盘弹出来了): what happens, not what is
@@ -142,7 +144,7 @@ def history_clauses(text: str, decision_span: tuple[int, int], episode: Episode,
             out.append(m.span())  # 上滑之后，这一项到了屏幕中间: the whole sentence tells the earlier swipe's result
             continue
         told = ""  # the history clauses of the sentence so far: a clause that goes on with them shares their doer
-        for c in _CLAUSE.finditer(m.group()):  # from its first claim on: reopen 相册 to check we flipped enough
+        for c in _HISTORY_PIECE.finditer(m.group()):  # from its first claim on: reopen 相册 to check we flipped enough
             said = mask_quotes(c.group())
             if earlier_done(said, episode, index) is not None:
                 whole = AFTER_EARLIER.search(said) is not None  # back at the top after my swipe down: all of it

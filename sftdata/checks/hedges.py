@@ -38,6 +38,13 @@ ALREADY_ZH = r"已经|(?<![不未])已(?![知售])"
 """Chinese "already" (``已经选好了``, ``已选``), not ``不已`` nor ``已知`` (known) or ``已售`` (sold)."""
 """Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
 
+# a judgement of an option, not what the screen shows: ``which is fine``, ``Home is the reliable choice``, ``更稳``
+JUDGEMENT = re.compile(r"\b(?:is|are|'s|seems?|looks?|sounds?)\s+(?:\w+\s+)?(?:fine|good|ok|okay|enough|better|best|ideal"
+                       r"|reasonable|sensible|safer|safest|simpler|simplest|quicker|quickest|faster|fastest|cleaner|cheaper"
+                       r"|cheapest|pointless|unnecessary|useless|irrelevant|risky|riskier|overkill"
+                       r"|the (?:\w+ )?(?:choice|move|option|way|bet|pick|route)|a (?:\w+ )?(?:choice|move|option|way|bet|pick|route))\b"
+                       r"|\b(?:avoids?|beats?|trumps?|preferable)\b|更好|更稳|更合适|更方便|更省事|更直接|更快|更像"
+                       r"|最合适|最稳妥|最直接|最快|没意义|没必要|不划算|不靠谱|更靠谱|比较稳|稳妥|划算", re.I)
 CONCLUSION = re.compile(
     r"^\s*(?:and\s+)?(?:so|thus|therefore|hence|which is why)\s+(?:(?:now|next|here|first|instead)\s+)?(?:"
     r"(?:i|we)\s+(?:(?:just|simply|first|now|then)\s+)?(?!(?:see|saw|get|got|am|was|were|land|landed|end|ended|find|found"
@@ -55,18 +62,18 @@ taken, never what the screen does after it (not: ``so I see the results``, ``so 
 [True, False, True]
 """
 
-__all__ = ["ALREADY_ZH", "CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "LATER_ZH",
+__all__ = ["ALREADY_ZH", "CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "JUDGEMENT", "LATER_ZH",
            "PURPOSE_ZH", "TRYING_ZH", "WILL_ZH"]
 
 
 # a sentence of its own after the decision's that says the screen as it is now (当前是搜索页, Current view: …, The
 # query is already in the box), not a change told as done (结果已经出来了)
 _NOW_SENTENCE = re.compile(r"\s*(?:(?:现在|当前|目前|此刻)(?:还|仍|已经?)?(?:是|在|显示|停在|这一?屏)|当前(?:页面|屏幕|这屏)|这一?屏(?:是|有)"
-                           r"|[^，,。]{0,16}(?:已经|都已|已)(?:填好|设好|选好|勾上|弹出|在|是|回到)|[^，,。]{0,60}都(?:已经?)?(?:设置|填|设|选|勾|翻)(?:好|过)"
-                           r"|(?![^.;,]{0,40}\b(?:detail|details|result|results|next|new|its|their)\b)"  # not: the detail page shows …
+                          r"|[^，,。]{0,16}(?:已经|都已|已)(?:填好|设好|选好|勾上|弹出|在|是|回到)|[^，,。]{0,60}都(?:已经?)?(?:设置|填|设|选|勾|翻)(?:好|过)"
+                          r"|(?![^.;,]{0,40}\b(?:detail|details|result|results|next|new|its|their)\b)"  # not: the detail page shows …
                            r"(?:the |this |that )?[^.;,]{0,30}\b(?:list|home screen|grid|form|header|popup|dialog|feed) (?:shows|lists|has|reads)\b"
-                           r"|current(?:ly)?\b|right now\b|(?:we're|we are|i'm|i am) (?:on|in|looking at)\b"
-                           r"|(?:the )?current (?:view|screen|page)\b|[^.;,]{0,40}\bis already\b)", re.I)
+                          r"|current(?:ly)?\b|right now\b|(?:we're|we are|i'm|i am) (?:on|in|looking at)\b"
+                          r"|(?:the )?current (?:view|screen|page)\b|[^.;,]{0,40}\bis already\b)", re.I)
 _SENTENCE = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+")
 _PERFECT_END = re.compile(r"了\s*$")
 

@@ -47,7 +47,8 @@ _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先�
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
 _EARLIER = re.compile(r"上一步|之前|刚才|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
-                      r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? steps?)\b", re.I)
+                      r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? (?:steps?|swipes?|flicks?|scrolls?|taps?"
+                      r"|clicks?))\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
 _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?: \w+)?|the form|both(?: \w+)?"
                       r"|every (?:field|box|input|filter))\s+(?:is|are|'s)\s+(?:now\s+|already\s+)?"
@@ -55,7 +56,8 @@ _ALL_SET = re.compile(r"\b(?:everything|all(?: (?:the|three|two|four|of the))?(?
                       r"|in place|entered|in)\b|\b(?:filters|fields|inputs|values|boxes) (?:are|'re) (?:now\s+|already\s+)?(?:set|filled)\b"
                       r"|(?:表单|信息|条件|筛选|都)(?:已经|已)?(?:齐了|齐全|就位|到位|填好了?|填完了?|设好了?|选好了?)", re.I)
 # an earlier swipe as done, the clause after it what it brought: ``After the scroll``, ``上滑之后``
-_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:up|down|left|right)[- ]?)?(?:scroll|swipe)s?(?: (?:up|down|left|right)\b)?"
+_AFTER_SWIPE = (r"\bafter (?:the|my|that|this|those) (?:(?:previous|last|earlier|first) )?(?:(?:up|down|left|right)(?:ward)?[- ]?)?"
+                r"(?:scroll|swipe|flick)s?(?: (?:up|down|left|right)\b)?"
                 r"|\bafter (?:scrolling|swiping)\b"
                 r"|(?:上滑|下滑|左滑|右滑|滑动|滚动|往上滑|往下滑|往上翻|往下翻)(?:之后|以后|后)")
 # earlier swipes counted: ``two swipes in``, ``after two left swipes`` (as many before this step)
@@ -197,7 +199,10 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     if step.action.type in types:  # this step does it too: only an earlier one said so, or named, is history
         target = target_element(step)
         name = (element_label(target) or "").strip().lower() if target is not None else ""
-        earlier_named = any(_names(n, low) and n != name for n in names)
+        own = set(re.findall(r"[a-z]{4,}", name))  # Name is filled, the earlier field Full name: a word of its label,
+        words = {w for n in names for w in re.findall(r"[a-z]{4,}", n)} - own  # none of this step's target's
+        earlier_named = any(_names(n, low) and n != name for n in names) or (
+            any(_names(w, low) for w in words) and not any(_names(w, low) for w in own))
         counted = _COUNTED_SWIPES.search(said) if kind == "swipe" else None  # after two left swipes: as many before
         zh_counted = _COUNTED_SWIPES_ZH.search(said) if kind == "swipe" else None  # 已经往后翻了两张, 已经翻过一屏
         many = (count_of(counted["n"]) or 2) if counted else (count_of(zh_counted["n"]) or 0) if zh_counted else 0

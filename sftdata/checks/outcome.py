@@ -31,10 +31,11 @@ from .episode_length import EN_NUM, ZH_NUM, ZH_STEP
 from .finger import FINGER, mask_gloss
 from .future_text import known_texts
 from .gui_terms import translations
-from .hedges import CONCLUSION, ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, WILL_ZH, now_sentences
+from .hedges import CONCLUSION, ENOUGH_ZH, EXPECT_EN, EXPECT_ZH, HABITUAL, HEDGE, JUDGEMENT, WILL_ZH, now_sentences
 from .plan_lists import PLAN_POINTER
 from .ruled_out import ruled_out_relatives
 from .screen_text import PRICE
+from .target_evidence import said_rank
 
 _CLAUSE = re.compile(r"(?:[^，,；;。！？!?\n：:—–()（）→.]|(?<=\d)[:：](?=\d)|\.(?!\s|$))+|(?<=\w)\.(?=\s|$)")
 _EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + "|" + WILL_ZH + r"|一般"
@@ -42,7 +43,8 @@ _EXPECTED = re.compile(HEDGE.pattern + "|" + HABITUAL + "|" + WILL_ZH + r"|一�
                        re.I)  # an expectation: what hindsight's wording reads as one, and a few more
 _PLANNED = re.compile(r"以便|以免|为了|方便|好让|便于|才能|就能|就可以|可以|能够|(?<![智功性技体])能(?![量力源])|看看|看是否|看一下|试试|如果|假如|要是"
                       r"|万一|一旦|等(?:到|它|页面|加载|一下|会儿|键盘|首页|结果|搜)|再|然后|接下来|之后|下一步|稍后|打算|准备|想|需要|(?<!只)要(?!求)|得(?=去|先|再)|找|寻找|查找|是否|吗|呢|\?|？"
-                      r"|\bnext\b(?!\s+(?:one|page|screen|view|photo|picture|image|item|row|card|results?|entry|listing|tab|slide|thumbnail)\b)"
+                      r"|\bnext\b(?!\s+(?:one|page|screen|view|photo|picture|image|item|row|card|results?|entry|listing|tab|slide|thumbnail"
+                      r"|(?:i|we|you)\s+(?:see|get|find|have)|(?:comes?|shows?|appears?|is|are))\b)"  # next I see …: a report
                       r"|\b(?:can|plan|want|need|needs|if|unless|let me|let's|in order to|so that|to be sure|to make sure|make sure|once|until|then|after|from there"
                       r"|afterwards|later|whether|in case)\b", re.I)
 _HEDGED = re.compile(_EXPECTED.pattern + "|" + _PLANNED.pattern, re.I)
@@ -65,6 +67,7 @@ _STATEMENT = re.compile(PRICE.pattern + r"|\d\s*%|\d+\s*/\s*\d+|\b\d+ of \d+\b|�
 _RESULT_ZH = re.compile(
     r"出现|显示|弹出|弹了出来|跳转|跳到|跳出|变成|变为|变了|变[红绿蓝亮灰黄]|亮起|亮了|消失|不见了|加载(?:出|完|好)|刷新|展开了|收起了"
     r"|出来了?|打开了|进入了|进到了|回到了|返回到了|到了|关闭了|开启了|关上了|切换(?:到|成)|切到了|列出|定位到了|选中了|勾上了"
+    r"|(?<=后)(?:就|便)?(?:回到|进入|来到)"
     r"|有了|多了|少了|没了|成功|顺利|生效|更新(?:为|成|了)|填好了|换成|换到|随之|随即|(?<![能可要想去来再会])看到(?!了?[吗没])")
 _RESULT_EN = re.compile(
     r"(?<=[a-z]{3}s )open\b|(?<=\bresults )(?:list|show|display)(?=\s+(?:the\s+)?(?-i:[A-Z#\d\x22“'□])|\s+[\u4e00-\u9fff])"
@@ -216,6 +219,11 @@ def outcome_clause(text: str, span: tuple[int, int], rest_at: int | None = None,
         if (acts or _HISTORY.search(clause) or aside or purpose or PLAN_POINTER.search(clause) or CONCLUSION.match(clause)
                 or FINGER.search(clause)):
             continue  # another action (a plan), a reflection, a contrast, a purpose, the task's definition, a conclusion, the finger
+        rank = said_rank(clause) if not result else None
+        if rank and rank > 0 and any(re.search(rf"#{rank}(?!\d)", v) for v in values):
+            continue  # It's the thirteenth show / 就是第 25 套房子: which one the target is, by the goal's count
+        if not result and JUDGEMENT.search(clause):
+            continue  # which is fine for one product / Home is the reliable choice / 没有关键词排序没意义: a judgement
         if not result and not _AFTER.match(clause) and (_PLACES_TARGET.match(clause)
                                                          or not _CONTENT.search(PRICE.sub(" ", clause))):
             continue  # it's the leftmost nav link / 就在 2024新款 下面 / ($394.99): the target described as it is now
@@ -240,6 +248,11 @@ _EXPECT = re.compile(EXPECT_ZH + "|" + WILL_ZH + r"|就能|才能|能看到|能�
                      re.I)
 
 
+# what a clause says the screen shows once an action is done: ``进入大图后顶部显示``, ``after that it shows``
+_SHOWN_AFTER = re.compile(r"(?:后|以后|之后)[^，,。；;]{0,8}(?:显示|出现|写着|标着|变成)(?:了|的是|着)?\s*$"
+                          r"|\bafter\b[^,.;]{0,30}\b(?:shows?|reads?|displays?|says)\s*$", re.I)
+
+
 def plan_clause(text: str, word: str) -> bool | str:
     """How the first clause of ``text`` that names ``word`` says it: ``False`` as a report, ``"action"`` as the
     target of a later action (``进去以后再点搜索框``, ``then look for Bluetooth``), ``True`` as an expectation
@@ -259,6 +272,8 @@ def plan_clause(text: str, word: str) -> bool | str:
                     return False
                 at = text[c.start():c.end()].find(word)
                 lead = clause[:at] if at >= 0 else clause
+                if not (hedged or modal) and _SHOWN_AFTER.search(lead) and not _EXPECT.search(lead):
+                    return False  # 进入大图后顶部显示 5 / 30: what the action's screen shows, told
                 if _ACT_ON.search(lead) and not _EXPECT.search(lead):
                     return "action"
                 return True

@@ -18,7 +18,7 @@ from .calls import ZH_DIGITS
 
 _ITEM = re.compile(r"[ \t]*\(?(\d{1,2})[.)、）][ \t]*")
 _NOW = re.compile(r"(?:现在|先|当前|这一步|本步)(?:做|执行|是|进行|来)?第\s*(\d{1,2}|[一二三四五六七八九十])\s*(?:步|项|条)"
-                  r"|\b(?:start(?:ing)? with|now(?: doing| on)?|doing|on) (?:step |item )?#?(\d{1,2})\b", re.I)
+                  r"|\b(?:start(?:ing)? with|now(?: doing| on)?|doing|on) (?:step |item )?#?(\d{1,2})\b(?!\s*/\s*\d)", re.I)  # not on 3/30
 PLAN_POINTER = _NOW  # 现在先做第 1 项: which item of the plan this step is, no outcome
 
 

@@ -35,7 +35,8 @@ from .target_evidence import is_text_box
 # an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
 _VALUE = re.compile(r"\b((?-i:On|Off|ON|OFF))\b"
                     r"|(?:\b(?:is|are|'s|now|currently|already|marked|reads|shows|showing|set to"
-                    r"|toggled|switched)\s+)(on|off)\b|(开启|关闭|开着|关着|已开|已关)", re.I)
+                    r"|toggled|switched)\s+)(on|off)\b(?!\s*(?:(?:the|a|an|this|that|its|my|page|screen|photo)\b|\d|#|[\u4e00-\u9fff]))"
+                    r"|(开启|关闭|开着|关着|已开|已关)", re.I)  # not now on 5/30, is on the results page: a place
 _ON, _OFF = {"on", "开启", "开着", "已开", "enabled"}, {"off", "关闭", "关着", "已关", "disabled"}
 _STATE_VALUES = _ON | _OFF  # a value, never a row's name
 # what says a state holds now rather than comes: ``already``, ``is open``, ``已经``, ``被选中``, ``加载好了``
@@ -44,6 +45,8 @@ _PERFECT = re.compile(r"\b(?:already|now|currently|right now|at the moment)\b"
                       r"|checked|ticked|active|focused|highlighted|enabled|disabled|filled in|loaded"
                       r"|in (?:selection|multi-?select(?:ion)?) mode)\b|\bhas focus\b"
                       r"|已经|(?<![不未])已|现在|当前|目前|此时|被选中|选中|勾选|勾上|高亮|开着|关着|(?<=[的着])状态", re.I)
+# a thing said to be open in a view: ``The viewer has the 10:34 shot open`` (the thing is what is checked)
+_HAS_OPEN = re.compile(r"(\bhas\s+(?:the\s+|a\s+)?[^,.;]{1,40}?\s+)(open|up)\b", re.I)
 # what the perfect (已, 已经) makes a state: 已经打开, 已经加载好了, 已经删掉了
 _PERFECTIVE = re.compile(r"打开|加载(?:好|完)?|删掉|删除|了")
 # a field said to hold nothing: ``the input is empty``, ``邮箱、电话还空着``
@@ -65,6 +68,7 @@ def _without_states(rest: str, episode: Episode, index: int) -> str:
     for label in _labels(episode, index):
         if label.lower() not in _STATE_VALUES:
             rest = label_pattern(label).sub(lambda m: "▪" * len(m.group()), rest)
+    rest = _HAS_OPEN.sub(lambda m: m.group(1) + " " * len(m.group(2)), rest)
     told = _EMPTY.sub(" ", _PERFECT.sub(" ", _VALUE.sub(" ", rest)))
     return _PERFECTIVE.sub(" ", told) if re.search(r"(?<![不未])已", rest) else told
 
@@ -163,7 +167,10 @@ _ARRIVAL = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?back\b(?:\s+(?:to|at|on
                       r"|opened|loaded|popped up|come up)\b|\b(?:appeared|popped up|came up|showed up)\b"
                       r"|(?<!已)(?<!已经)(?:回到了?|弹出了?|弹出来了|出现了|进入了|打开了|加载(?:好|完|出来)了|切到了|切换到了)", re.I)
 _WORDS = re.compile(f"[a-z]{{2}}|[{CJK_CLASS}]{{2}}", re.I)  # a name, not a price or a count alone
-_DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见", re.I)
+_DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见"
+                        r"|\b(?:scrolled|slid|moved)\s+(?:up\s+|down\s+)?(?:off|out of view|away)\b|\bout of view\b"
+                        r"|\bno longer (?:in|on|there|shown|visible|listed)\b|被(?:滑|划|滚)(?:到|出)?(?:上面|上方|下面|下方|屏幕外)?去?了"
+                        r"|(?:滑|划|滚)出(?:了)?屏幕|不在(?:屏幕|列表)(?:上|里)?了", re.I)  # Bluetooth scrolled off the top
 
 
 def previous_result(said: str, episode: Episode, index: int) -> str | None:
@@ -177,10 +184,12 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
         return None
     before = set(screen_texts(episode.steps[index - 1]))
     acted = _acted_name(episode.steps[index])
-    if _DEPARTURE.search(said) and not _ARRIVAL.search(said):  # 李娜's thread is gone: shown before, not now
-        now = set(screen_texts(episode.steps[index]))
-        gone = [t for t in before - now if len(t) >= 2 and t not in _STATE_VALUES and t != acted and _WORDS.search(t)
-                and label_pattern(t).search(said) and not any(t in n for n in now)]
+    if _DEPARTURE.search(said) and not _ARRIVAL.search(said):  # 李娜's thread is gone: shown before (on any screen
+        now = set(screen_texts(episode.steps[index]))  # so far), not now
+        shown = {t for step in episode.steps[:index] for t in screen_texts(step)}
+        named = said + "\x00" + "\x00".join({in_screen_words(said, step) for step in episode.steps[:index]})  # 蓝牙
+        gone = [t for t in shown - now if len(t) >= 2 and t not in _STATE_VALUES and t != acted and _WORDS.search(t)
+                and label_pattern(t).search(named) and not any(t in n for n in now)]
         return _DEPARTURE.sub(lambda m: " " * len(m.group()), said) if gone else None
     if not _ARRIVAL.search(said) or _DEPARTURE.search(said):
         return None
@@ -246,6 +255,7 @@ def _labels(episode: Episode, index: int) -> list[str]:
     """The current screen's element texts of two characters or more, and the values typed or picked before it
     (a web page's field shows what was typed, its tree does not), longest first."""
     out = {t for t in screen_texts(episode.steps[index]) if len(t) >= 2}
+    out |= {re.sub(r"(\d+)\s*/\s*(\d+)", r"\1/\2", t) for t in out}  # a viewer's 7 / 30, said 7/30
     out |= {s.action.text.strip() for s in episode.steps[:index] if s.action.text and len(s.action.text.strip()) >= 2}
     return sorted(out, key=len, reverse=True)
 
@@ -259,14 +269,15 @@ def _value_holds(m: re.Match[str], said: str, step: Step) -> bool:
 
 
 def _row_named_before(before: str, step: Step) -> Element | None:
-    """The element of ``step`` whose label ``before`` names last (its rightmost mention)."""
-    best, at = None, -1
+    """The element of ``step`` whose label ``before`` names last (the mention that ends rightmost, the longest of
+    those)."""
+    best, at = None, (-1, 0)
     for e in visible_elements(step):
         label = (element_label(e) or "").strip()
         if len(label) >= 2 and label.lower() not in _STATE_VALUES:
             k = before.lower().rfind(label.lower())
-            if k > at:
-                best, at = e, k
+            if k >= 0 and (k + len(label), len(label)) > at:  # Battery Saver, not the Battery inside it
+                best, at = e, (k + len(label), len(label))
     return best
 
 

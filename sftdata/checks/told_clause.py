@@ -45,7 +45,8 @@ _AFTER_THE = re.compile(r"\bafter\s+(?:the|my|that|this|those|one|a)\s+$", re.I)
 # verbs listed and then told done together: 左滑右滑都翻过, 搜索、筛选也都做完了
 _LISTED_DONE = re.compile(r"^[^，,。；;]{0,6}?[滑划翻滚点按搜填选看输][^，,。；;]{0,3}?[都也全]\s*(?:已经|已)?\s*"
                           r"[\u4e00-\u9fff]{0,2}?(?:过|完|好)了?")
-_GOAL_ASKED = re.compile(r"\b(?:goal|task)\b[^,.;]{0,20}?\b(?:asked|asks|wanted|wants|said|says)\s+(?:me\s+|us\s+)?to\s+$", re.I)
+_GOAL_ASKED = re.compile(r"\b(?:goal|task)\b[^,.;]{0,20}?\b(?:asked|asks|wanted|wants|said|says|is|was)\s+(?:me\s+|us\s+)?"
+                         r"(?:just\s+|only\s+|simply\s+)?to\s+$", re.I)  # the goal was just to toggle it
 _SUBJECT_OF_PAST = re.compile(r"\s+(?:brought|took|opened|led|landed|returned|sent)\b", re.I)  # the Home press brought me
 _DUE_OPEN = re.compile(r"要|想|得|该|需|会|准备|打算|应")  # 要打开的是设置: what is to be opened is a decision
 _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b|\bfilter\b|\bmenu\b|\bselect(?:or)?\b|\)"
