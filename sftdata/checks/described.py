@@ -83,22 +83,23 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     """The spans of the sentences of ``text`` after the one holding the decision (``decision_span``) that describe
     the screen as it is (see the module doc)."""
     known = "\x00".join(known_texts(episode, index))
-    out = _told_in_own_sentence(text, decision_span, known, episode, index)
+    label = _decided_label(episode, index)
+    out = _told_in_own_sentence(text, decision_span, known, episode, index, label)
     for m in _sentences_after(text, decision_span):
-        if _describes(_of_decided_row(m.group(), episode, index), known, episode, index):
+        if _describes(_of_decided_row(m.group(), episode, index, label), known, episode, index):
             out.append(m.span())
             continue
         # 底部有分享、编辑，这些都用不上，继续翻下一张: the clauses that describe, less the mark that ends the sentence
         # (blanked, the clauses before the one described would run on into the next sentence)
         for c in _CLAUSE.finditer(m.group()):
-            if _describes(_of_decided_row(c.group(), episode, index), known, episode, index):
+            if _describes(_of_decided_row(c.group(), episode, index, label), known, episode, index):
                 end = m.start() + c.start() + len(c.group().rstrip("。！？!?.\n"))
                 out.append((m.start() + c.start(), end))
     return out
 
 
 def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str, episode: Episode,
-                          index: int) -> list[tuple[int, int]]:
+                          index: int, label: str) -> list[tuple[int, int]]:
     """The spans of the clauses after the decision in its own sentence that describe the screen as it is and say so
     in so many words: what an earlier step did, as the history holds it (``输入 City Hospital，起点那边已经是 Union
     Station``), or what is so right now (``the box is empty right now``). Any other clause there may be the decision's
@@ -113,18 +114,22 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         context = text[decision_span[0]:decision_span[1] + c.end()]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
-        read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index)
+        read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
         if (told or _NOW.search(said) or shown or held is not None or read != said) \
                 and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 
 
-def _of_decided_row(said: str, episode: Episode, index: int) -> str:
-    """``said`` with the decided row's label for its subject when that is a pronoun or left out (``它现在显示 Off``:
-    ``Bluetooth 现在显示 Off``), so that the state readers check the value against that row; ``said`` otherwise."""
+def _decided_label(episode: Episode, index: int) -> str:
+    """The label of the element step ``index`` acts on ('' when it acts on none)."""
     target = target_element(episode.steps[index])
-    label = (element_label(target) or "").strip() if target is not None else ""
+    return (element_label(target) or "").strip() if target is not None else ""
+
+
+def _of_decided_row(said: str, episode: Episode, index: int, label: str) -> str:
+    """``said`` with the decided row's ``label`` for its subject when that is a pronoun or left out (``它现在显示 Off``:
+    ``Bluetooth 现在显示 Off``), so that the state readers check the value against that row; ``said`` otherwise."""
     m = _ROW_PRONOUN.match(said)
     if m is None and (m := _BARE_STATE.match(said)) is not None and names_rival(said, episode.steps[index]):
         return said  # 现在是 Wi-Fi 那一行: it names its own subject
