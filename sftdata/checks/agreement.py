@@ -162,6 +162,11 @@ _INTO_FIELD = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?[^.。,，]{0,30}?
 _INTO_NAMED = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?(?=[\"“'‘「])", re.I)
 
 
+# what a typed value is, said before it: ``the reply``, ``the keyword``, ``the message``
+_VALUE_NOUN = re.compile(r"^(?:the\s+|my\s+)?(?:reply|message|text|keywords?|query|search term|answer|note|words?)\s*[:：]?\s*",
+                         re.I)
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
@@ -189,7 +194,8 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
         field = target_element(step)
-        if not said or any(_exact(c, typed) for c in [said] + _without_aside(said)) or (
+        named = _VALUE_NOUN.sub("", said)  # type the reply 我晚上七点到家: the value after the name of what it is
+        if not said or any(_exact(c, typed) for c in [said, named] + _without_aside(said)) or (
                 field is not None and normalize(said) in element_texts(field)):
             return None  # 先填 Full name: the field, not the text
         if "," in typed or "，" in typed:  # 输入 OK, 没问题 然后发送: the value runs on past the clause's comma

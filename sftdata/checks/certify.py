@@ -121,6 +121,7 @@ def _names_said(text: str, step) -> tuple[str, ...]:
     return tuple(out)
 
 
+_TOLD_AFTER = re.compile(r"后|[点输填选按打滑划删敲翻]完|\b(?:after|once)\b", re.I)
 _STAYS = ("click", "long_press", "input")  # decisions whose screen a statement after them may describe (not a swipe's)
 
 
@@ -168,6 +169,13 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     read = _read(episode, index, item)
+    line = closing_action_line(spoken_calls(item["reasoning"])) if isinstance(item.get("reasoning"), str) else None
+    if read.outcome == "certified" and line is not None and stated_decision(unruled(  # Thought: 向上滑，滑完顶部是 X
+            spoken_calls(item["reasoning"])[:line[0]], episode.steps[index])) is not None:
+        told = [r for r in _read(episode, index, item, restated=True).reasons if r.code == "outcome_after_action"
+                and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
+        if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it
+            return Certification("unsure", tuple(told), read.evidence)
     for restated, described in ((True, False), (False, True), (True, True)) if read.outcome == "unsure" else ():
         again = _read(episode, index, item, restated, described)  # … so I'll press the back key. Action: press_back.
         if again.outcome == "certified":  # … The keyboard is up, with 空格 at the bottom.: the screen as it is

@@ -266,7 +266,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # results open with …, the Color select shows …: a subject and what it does, no decision
             if kind == "click" and _ACTION_NOUN.match(after):
                 kind = "swipe"  # going with one more leftward swipe: the chosen thing is an action
-            if (re.match(r"(?:后|之后|以后)", after) and (first_verb(after) is None or re.match(
+            if (re.match(r"(?:完(?:之?后|以后)?|后|之后|以后)", after) and (first_verb(after) is None or re.match(
                     r"(?:后|之后|以后)\s*(?:就|便)?(?:回到|进入|来到|跳到|到了)", after)) and re.search(r"在|是|有|了|回到|进入|来到|跳到", after)
                     and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以|再|要", after)):
                 continue  # 打开后已加入购物车在最上方 / 返回后回到设置主页: when, then what is so or where it lands; no decision

@@ -126,6 +126,7 @@ def without_task(text: str) -> str:
 
 # a thing said to be absent from the screen: what follows the negation is no word of a later screen
 _ABSENT = re.compile(r"(?:还)?(?:没有|没|并无|不见)(?:任何)?(?:可点的)?[^，,。；;、\s]{0,8}"
+                     r"|[^，,。；;、\s]{1,8}?(?:也|都)?还?没(?:有)?(?:出来|出现|显示|加载出来|弹出来?)"  # 搜索框也还没出来
                      r"|\b(?:no|without|there's no|there is no|not yet any)\s+(?:[\w'-]+\s+){0,2}[\w'-]+", re.I)
 
 

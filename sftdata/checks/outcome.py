@@ -91,7 +91,8 @@ _NEXT_SCREEN = re.compile(r"(?:下一页|下一屏|下个页面|下一个页面|
 _ARROW = re.compile(r"->|→|=>|⇒")  # swipe right -> back on 1/30: what the arrow points to is the result
 _SUBJECT_THEN = re.compile(r"\b(?:the|this|that|its|it)\b[^,.;]{0,24}?\bthen\b", re.I)  # the list then starts: no plan
 _MOVED = re.compile(r"(?:页面|列表|屏幕|界面|内容|它)[^，,。]{0,4}?(?:[滚滑翻移跳弹]|往[上下左右]|向[上下左右])[^，,。]{0,3}?了")  # 页面往下滚了一点
-_AFTER = re.compile(r"^\s*(?:[^，,。]{0,6}?(?:后|之后|以后)|里面|里头)")  # 进去后开关在最上面, 里面 X 是 Off: what comes after
+_AFTER = re.compile(r"^\s*(?:[^，,。]{0,6}?(?:后|之后|以后)|[^，,。]{0,4}?[点输填选按打滑划删敲翻]完(?!再|了再|以后再|之后再)|里面|里头)")
+# 进去后开关在最上面, 滑完顶部是 X, 里面 X 是 Off: what comes after
 _CONTENT = re.compile(rf"[A-Za-z{CJK_CLASS}0-9]{{2}}")
 _GERUND = re.compile(r"\s*[A-Za-z]+ing\b")
 _CAUSES = re.compile(r"\b(?:brings|puts|takes|sends|gets|makes|leaves|pushes|pulls|moves|lands|reveals|shows|opens"

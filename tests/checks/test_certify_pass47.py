@@ -116,3 +116,21 @@ def test_options_listed_or_weighed_before_the_choice_are_no_decision(text):
     chosen = text.rsplit("加入购物车", 1)[0] + "立即购买" + ("。" if text.endswith("。") else ".")  # the other one chosen
     assert certify_text(tap(BAR[1]), click("“加入购物车”按钮"), chosen, BAR, goal="把耳机加入购物车",
                         web=False).outcome == "rejected"
+
+
+def test_addendum_a_named_value_an_absent_box_and_a_result_before_the_action_line():
+    box = el(0, (40, 2000, 1000, 2100), "", flags=("clickable", "editable"), attrs=(("aria_label", "Message"),))
+    action, function = typed(box, "我七点到", "“Message”输入框")
+    expect(certify_text(action, function, "type the reply 我七点到 into the message box", [box], web=False), "certified")
+    splash = [el(0, (300, 1000, 780, 1100), "商城", flags=())]
+    home = [el(0, (40, 100, 1040, 200), "搜索框"), el(1, (40, 400, 1040, 500), "推荐", flags=())]
+    ep = _episode([splash, home], [Action("wait"), Action("done")], goal="在商城里搜索保温杯")
+    text = "等首页加载。屏幕上只有商城 logo，是启动页，搜索框也还没出来。"  # said absent: no word of the later screen
+    got = certify(ep, 0, {"reasoning": text, "function": {"name": "wait", "parameters": {}}}, cjk_threshold=0.0)
+    assert got.outcome != "rejected", got.reasons
+    rows = [el(0, (40, 300, 1040, 400), "Anker 保温杯"), el(1, (40, 1900, 1040, 2000), "Sony 保温杯 Max")]
+    action, function = swipe("up")
+    told = '{"thought": "向上滑动列表，滑完顶部是 Sony 保温杯 Max", "action": "swipe up"}'  # where the swipe leaves it
+    assert certify_text(action, function, told, rows, web=False).outcome != "certified"
+    plain = '{"thought": "向上滑动列表，看看 Sony 保温杯 Max 下面还有什么", "action": "swipe up"}'
+    expect(certify_text(action, function, plain, rows, web=False), "certified")
