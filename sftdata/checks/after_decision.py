@@ -45,7 +45,7 @@ from .hedges import (ALREADY_ZH, CONCLUSION, CONDITION_ZH, ENOUGH_ZH, HEDGE, JUD
 from .named_other import other_card_control, other_numbered_card, other_quoted_value
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH, ruled_out_relatives
-from .screen_text import screen_texts
+from .screen_text import screen_texts, with_squeezed_counters
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
 _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
@@ -164,12 +164,9 @@ def _clauses(text: str, start: int):
         yield at, text[at:]
 
 
-_COUNTER = re.compile(r"(\d+)\s*/\s*(\d+)")  # a viewer's 5 / 30, said 5/30
-
-
 def _phrases(texts: list[str]) -> tuple[str, list[str]]:
     """The texts joined (for a word's lookup) and as phrases, longest first; a counter also without its spaces."""
-    texts = texts + [_COUNTER.sub(r"\1/\2", t) for t in texts if _COUNTER.search(t)]
+    texts = with_squeezed_counters(texts)
     return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
 
 

@@ -169,9 +169,10 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     read = _read(episode, index, item)
-    line = closing_action_line(spoken_calls(item["reasoning"])) if isinstance(item.get("reasoning"), str) else None
+    spoken = spoken_calls(item["reasoning"]) if isinstance(item.get("reasoning"), str) else ""
+    line = closing_action_line(spoken)
     if read.outcome == "certified" and line is not None and stated_decision(unruled(  # Thought: 向上滑，滑完顶部是 X
-            spoken_calls(item["reasoning"])[:line[0]], episode.steps[index])) is not None:
+            spoken[:line[0]], episode.steps[index])) is not None:
         told = [r for r in _read(episode, index, item, restated=True).reasons if r.code == "outcome_after_action"
                 and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
         if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it

@@ -29,7 +29,7 @@ from ..model import Element, Episode, Step
 from .calls import CJK_CLASS, element_label, target_element
 from .gui_terms import VERB_TERMS, translations
 from .quoting import QUOTE
-from .screen_text import label_pattern, screen_texts, visible_elements
+from .screen_text import label_pattern, screen_texts, visible_elements, with_squeezed_counters
 from .target_evidence import is_text_box
 
 # an on/off value said as a state (``(Off)``, ``is now On``, ``当前是关闭``), not ``on`` the preposition
@@ -254,8 +254,7 @@ def _acted_name(step: Step) -> str:
 def _labels(episode: Episode, index: int) -> list[str]:
     """The current screen's element texts of two characters or more, and the values typed or picked before it
     (a web page's field shows what was typed, its tree does not), longest first."""
-    out = {t for t in screen_texts(episode.steps[index]) if len(t) >= 2}
-    out |= {re.sub(r"(\d+)\s*/\s*(\d+)", r"\1/\2", t) for t in out}  # a viewer's 7 / 30, said 7/30
+    out = {t for t in with_squeezed_counters(screen_texts(episode.steps[index])) if len(t) >= 2}  # 7 / 30, said 7/30
     out |= {s.action.text.strip() for s in episode.steps[:index] if s.action.text and len(s.action.text.strip()) >= 2}
     return sorted(out, key=len, reverse=True)
 

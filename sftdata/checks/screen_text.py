@@ -64,6 +64,18 @@ def _element_texts(element: Element) -> tuple[str, ...]:
 PRICE = re.compile(r"[¥$€£]\s?\d[\d,]*(?:\.\d+)?")  # ¥459, $230.00: says which card, and counts as a name
 
 
+_COUNTER = re.compile(r"(\d+)\s*/\s*(\d+)")  # a viewer's position, 5 / 30
+
+
+def with_squeezed_counters(texts: list[str]) -> list[str]:
+    """``texts`` and, after them, each one holding a counter with its spaces left out (``5 / 30`` said ``5/30``).
+
+    >>> with_squeezed_counters(["5 / 30", "删除"])
+    ['5 / 30', '删除', '5/30']
+    """
+    return texts + [_COUNTER.sub(r"\1/\2", t) for t in texts if _COUNTER.search(t)]
+
+
 _CACHE: dict[int, tuple[Step, int, list[str]]] = {}  # id(step) -> (step, element count, texts): checks ask often
 _CACHE_SIZE = 4096
 
