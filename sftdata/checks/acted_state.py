@@ -32,6 +32,7 @@ _HEDGE = re.compile(HEDGE.pattern + "|" + WILL_ZH + "|" + CONDITION_ZH + "|" + P
                     + r"|看看|是否|\b(?:if|then|so that|to see|whether|hopefully|after|next|later)\b", re.I)
 
 
+_WAY = re.compile(r"(?:up|down|left|right)(?:wards?)?|(?:向|往)?[上下左右](?:边|面|方)?", re.I)  # swipe left: the way, no state
 _PRONOUN = re.compile(r"\s*(?:它|他|她|这|那|一下|一次|\b(?:it|this|that|them|once|again)\b)", re.I)
 
 
@@ -40,7 +41,7 @@ def _bare_repeat(clause: str, rest: str, verb: str, values: list[str]) -> bool:
     object (not a pronoun, nothing quoted, not the call's value, four characters at most)."""
     bare = rest.strip(" 了啦。.!！")
     return (normalize(clause).strip().startswith(normalize(verb)) and 0 < len(bare) <= 4
-            and not _PRONOUN.match(bare) and not re.search(r"[“\"'‘「]", bare)
+            and not _PRONOUN.match(bare) and not re.search(r"[“\"'‘「]", bare) and not _WAY.fullmatch(bare)
             and not any(normalize(bare) == normalize(v) for v in values))
 
 

@@ -83,6 +83,7 @@ _ACCOUNTED = re.compile(
       r"|begin|done with|doing|step|flip|browse|from (?:there|here|it))\b|开始|从这|从它|从那|正是|就是|启动|运行"
       r"|\b(?:different|another|other|separate|yet|no|by \w+ing)\b|^\s*(?:see|view)\b|\bfirst\s*$"
       r"|^\s*(?:往|向)[上下左右](?:多)?看|多看几", re.I)
+_JOINT_ONLY = re.compile(r"\s*(?:and|so|but|then|or|并且|然后|所以|而且|和)?\s*[,.;:，。；：]*\s*", re.I)
 # a line's heading (``Action:``, ``**Decision**:``, ``操作：``): what follows it is read on its own
 _HEADING = re.compile(r"^\s*[-*•>\d.)#]*\s*\**\s*(?:action|reasoning|decision|decide|thought|plan|observation|observe|recall|next|note|screen"
                       r"|goal|step \d+|reason|why|操作|动作|决定|思考|计划|观察|当前|目标|注意|下一步|理由|原因)\s*\**\s*$", re.I)
@@ -138,7 +139,7 @@ _AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pres
                          r"|^\s*(?:[点按滑输填选敲删划翻勾]完|[点按滑输填选划翻勾]了一?下|按下|点下|勾上|选上)(?:之后|以后|后)"
                          r"|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
                          re.I)
-_TOLD_PIECE = re.compile(r"[^。！？!?\n;；，,]+|(?<=\w)\.(?=\s)")
+_TOLD_PIECE = re.compile(r"(?:[^。！？!?\n;；，,.]|\.(?!\s|$))+")  # a clause; a full stop ends it (not 4.5)
 
 
 def told_after_done(after: str) -> str | None:
@@ -241,8 +242,8 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     """Is ``clause`` (said after the decision) something an agent can know before acting? (see the module doc)"""
     plain = GLOSS.sub(" ", clause)  # finger moves down, content moves down: how the swipe goes
     masked = mask_quotes(plain)
-    if not _CONTENT.search(masked) and not _CONTENT.search(plain):
-        return True
+    if (not _CONTENT.search(masked) and not _CONTENT.search(plain)) or _JOINT_ONLY.fullmatch(masked):
+        return True  # nothing, or a joining word left of a clause set aside (``so`` before a history claim)
     said = normalize(plain)
     for phrase in phrases:  # a label on the screen may hold a change word (已售, Completed): it is the screen's
         if len(phrase) >= 3 and phrase in said:

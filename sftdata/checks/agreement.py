@@ -110,7 +110,7 @@ _TYPED_AS = re.compile(r"^\s*(?:type|enter|input|key in|fill in|set)\s+(?:the\s+
                        r"(?!(?:the|a|an|my|your|its)\b)(?P<as>[^\s\"“'‘].*?)\s*(?:\s(?:in|into|on|for)\s+the\b.*)?[.。]?$", re.I)
 _UNQUOTED_TYPED = re.compile(
     r"^\s*(?:type|enter|input|key in|fill in)\s+(?!(?:it|that|this|them|these|those)\s)(?P<en>[^\s\"“'‘].*?)\s+(?:into|in|on|as|for)\b"
-    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填)(?![到进在至])\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
+    r"|^\s*(?:输入|填写|填入|键入|填上|录入|填|(?:打|敲)(?:上|入|进)?)(?![到进在至])\s*(?:[" + CJK_CLASS + r"]{1,6}\s*)?(?P<zh>[A-Za-z0-9@][\w@.+\-/:]*(?:\s[\w@.+\-/:]+)*)\s*(?:[，,。；;]|$)"
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 

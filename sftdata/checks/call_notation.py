@@ -37,7 +37,7 @@ _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"
 
 _BARE_ONLY = ("press_home", "press_back", "go_back")  # functions without arguments
 _ARROW = re.compile(r"->|→|=>|⇒")
-_ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*\**Action\**\s*[:：]\s*(.+?)\s*$", re.I | re.M)
+_ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*(?:\**Action\**\s*[:：]|→|=>)\s*(.+?)\s*$", re.I | re.M)  # or → 左滑
 
 
 def action_line(text: str) -> str:

@@ -177,7 +177,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
                 and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
         if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it
             return Certification("unsure", tuple(told), read.evidence)
-    for restated, described in ((True, False), (False, True), (True, True)) if read.outcome == "unsure" else ():
+    for restated, described in ((True, 0), (False, 1), (True, 1), (True, 2)) if read.outcome == "unsure" else ():
         again = _read(episode, index, item, restated, described)  # … so I'll press the back key. Action: press_back.
         if again.outcome == "certified":  # … The keyboard is up, with 空格 at the bottom.: the screen as it is
             return again
@@ -199,6 +199,8 @@ def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
 def _told_of_history(episode: Episode, index: int, item: Any, detail: str) -> bool:
     """Is the other action a contradiction ``detail`` quotes said in a clause that tells what an earlier step did,
     as the episode's history holds it (:func:`.described.history_clauses`)?"""
+    if "says the task is complete" in detail:
+        return False  # the task is complete: the done decision itself, never what an earlier step did
     field, _, rest = detail.partition(":")
     text, quoted = item.get(field.strip()), re.search(r"“([^”…]{4,})", rest)
     at = text.find(quoted.group(1)) if isinstance(text, str) and quoted is not None else -1
@@ -226,10 +228,11 @@ def _scrolled_against_swipe(failures: Sequence[Failure], item: Any) -> bool:
     return bool(swipes) and all(w.lower() == way for w in swipes) and other not in {w.lower() for w in swipes}
 
 
-def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: bool = False) -> Certification:
+def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: int = 0) -> Certification:
     """The certification of an item no check failed; ``restated``: each text's closing ``Action:`` line is read
     as a restatement of the decision before it (:func:`_without_restatement`); ``described``: the sentences after
-    the decision that describe the screen as it is are left out (:mod:`.described`)."""
+    the decision that describe the screen as it is are left out (:mod:`.described`), and at 2 the clauses that
+    tell what earlier steps did too (``… so the toggle is done``)."""
     step = episode.steps[index]
     function = item["function"]
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -243,7 +246,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
         read = unruled(text, step)  # a ruled-out mention is no evidence (pass 10)
         decision = stated_decision(read)
         if described and decision is not None:
-            text = without_spans(text, described_sentences(text, decision.span, episode, index))
+            text = without_spans(text, described_sentences(text, decision.span, episode, index)
+                                 + (history_clauses(text, decision.span, episode, index) if described > 1 else []))
             read = unruled(text, step)
         evidence, missing = decision_evidence(read, function, step, decision)
         decided = (text, decision)
@@ -264,7 +268,9 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
         at = decided[0].find(said) + len(said) if said and said in decided[0] else -1
         if at < 0 and any(e.kind == "direction" for e in evidence):  # 手指向左一划，切到了第 10 张: after the gesture
             at = next((m.end() for m in re.finditer(r"[^，,。；;.!?！？\n]+", decided[0]) if finger_direction(m.group())), -1)
-        outcome = outcome_clause(decided[0], (at, at), None, (said,) if said else ()) if at >= 0 else None
+        told = without_spans(decided[0], described_sentences(decided[0], (at, at), episode, index)) \
+            if described and at >= 0 else decided[0]  # Cabin → Business. It shows Economy now: the screen as it is
+        outcome = outcome_clause(told, (at, at), None, (said,) if said else ()) if at >= 0 else None
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         held = held_value(decided[0], said, screen_texts(step)) if said else None
@@ -274,7 +280,7 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
         reasons.append(Reason("no_decision" if missing.startswith("no decision") else "decision_not_grounded", missing))
     if decided is not None and decided[1] is not None:
         text, decision = decided
-        others = other_actions(text, function, decision)
+        others = other_actions(unruled(text, step), function, decision)  # 返回也太早: an option judged off
         if others:
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))

@@ -39,6 +39,7 @@ from .agreement import contradictions
 from .calls import TARGET_FUNCTIONS, expected_parameters, function_name, grounding_label, mentions, normalize
 from .future_text import FutureText, future_detail, future_screen_text
 from .hindsight import find_hindsight
+from .spoken_calls import spoken_calls
 from .outcome import plan_clause
 
 CJK_THRESHOLD = 0.5
@@ -156,7 +157,7 @@ def hindsight_detail(item: dict[str, Any]) -> str | None:
     acting = not (isinstance(fn, dict) and fn.get("name") == "done")  # a done has no outcome of its own to tell
     for name in ("reasoning",) + ITEM_FIELDS:
         value = item.get(name)
-        phrases = find_hindsight(value, acting) if isinstance(value, str) else []
+        phrases = find_hindsight(spoken_calls(value), acting) if isinstance(value, str) else []  # {"reason": …}
         if phrases:
             parts.append(f"{name}: {' / '.join(p if len(p) <= 60 else p[:59] + '…' for p in phrases)}")
     return "; ".join(parts) or None

@@ -50,9 +50,9 @@ _VERBS_ZH = (
     ("click", r"把(?=[^，,。把]{1,30}?(?:改成|改为|换成|选成|设成|设为|调成)(?!了))"),  # 先把 Sort by 改成按价格排序
     # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
-    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
+    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"'‘]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@])|(?:(?<=[里中内])|(?<=[里中内]\s))(?:打|敲)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|(?:往|向|朝)[上下左右]一[滑划]|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
-              r"|下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
+              r"|(?<![数量型类别项期份号])下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])(?!\s*[A-Za-z])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
@@ -60,7 +60,7 @@ _VERBS_ZH = (
     ("open_app", r"(?:启动|打开|运行|切换到|切到|(?:(?<=^)|(?<=^[\s先再就去]))开(?![启关始])|(?<=[\s>→])开(?![启关始]))(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
                  r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
     ("open", r"(?:打开(?!成功|失败)|开启(?!成功|失败)|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往|(?:(?<=^)|(?<=^[先再就去]))进(?=\s*[“「『\"A-Za-z]))"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请])|(?<=^\s[就再先我去要来请])|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"]|\s*[A-Za-z]|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请→])|(?<=^\s[就再先我去要来请→])|(?<=^→\s)|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"'‘]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"'‘]|\s*[A-Za-z]|[左右][上下]角?|顶部|底部|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"'‘]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done|^\s*(?:那就|可以|所以|就|直接)?(?:结束|收工)吧?\s*$)"),
     ("click", LABEL_IMPERATIVE_ZH),
     ("click", r"(?:要|该|应该|应当|需要|得)(?:点击?|按|选)的(?:是|就是|应该是)"),  # 现在要点的是对话框里那个删除: the one to tap
@@ -93,7 +93,7 @@ _VERBS_EN = (
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
               r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:(?:the|its|this|that) )?[^,.;]{1,30} to \S)"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
-              r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk)\b)| [\x27\x22“‘「])|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
+              r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk|(?:\w+\s+)?(?:route|approach|path|way|option|shortcut|detour))\b)| [\x27\x22“‘「])|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
               r"|(?<!-)(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
@@ -113,15 +113,18 @@ _VERBS_EN = (
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
-_LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完)")
+_LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完|做了|做过了|弄完|齐了)")
 # the task restated or the steps so far recounted under a label of their own (目标：…, 回顾：…, Done so far: …)
-_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|回顾|已做|已完成|进展|历史|\b(?:goal|task|recap|progress|history"
+_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|(?:回顾|总结|复盘)(?:一下)?|已做|已完成|进展|历史|\b(?:goal|task|recap|progress|history"
                          r"|(?:done )?so far))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
 # the options weighed, under a label of their own (Options: …, 选项：…, 两个办法：…): what could be done, not the decision
 _OPTIONS_LABEL = re.compile(r"[\s\-–—*•]*(?:(?:my|the|possible|available|some)\s+)?\b(?:options?|alternatives|choices|possible actions"
                             r"|candidates)\s*(?:here|now|are|on screen)?\s*[:：]|[\s\-–—*•]*(?:可选(?:项|的操作|操作)?|选项|候选"
-                            r"|(?:[两二三几]|\d)\s*(?:个|种)(?:办法|方案|做法|选择|选项|思路))\s*[:：]", re.I)
+                            r"|(?:[两二三几]|\d)\s*(?:个|种)(?:办法|方案|做法|选择|选项|思路)|(?:比较|对比|权衡)一下)\s*[:：]"
+                            r"|[^:：。\n]{0,12}?有\s*(?:[两二三几]|\d)\s*(?:条|种|个)(?:路|办法|方案|做法|选择|选项|思路|途径|方式|方法)?\s*[:：]"
+                            r"|[^:：.\n]{0,20}?\b(?:there are|i have|i see|i've got)\s+(?:two|three|four|a few|several|\d)\s+"
+                            r"(?:ways|options|routes|paths|choices|approaches)\b[^:：.\n]{0,20}[:：]", re.I)
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
                             r"(?:photo|image|picture|shot|one)\b", re.I)
@@ -143,9 +146,12 @@ _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|sc
                           r"|\bafter (?:that|this|it)\s*[.;]?$"
                           r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
 _NEXT_AFTER = re.compile(r"(?![^.;]*\b(?:so|can|then)\b)[^.;]*?(?<!\bthe )(?<!\ba )\b(?-i:next)\s*[.;!]?\s*$")
-_STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而"
+_STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而|我(?:还是)?(?:选择?|挑)|^\s*(?:→|=>|->)\s*$"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
+# the decision under a label of its own, in the clause before it (``决定：往上滑一屏``, ``Final answer: tap …``, ``→ 点相册``)
+_LABELLED = re.compile(r"(?:决定|结论|最终|最后|\b(?:decision|final answer|answer|conclusion|verdict))\s*[:：]\s*$|(?:^|[\n。.!?！？])\s*(?:→|=>|->)\s*$",
+                       re.I)
 _PURPOSE = re.compile(r"^\s*(?:为了|要想|想要|为|目的是|目标是|任务是|任务要求|\b(?:to|in order to|the goal is to|the task is to)\b)",
                       re.I)
 _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|打算|决定|准备|直接|现在|此时|这时|接下来|下一步|先|首先|我将|将|就|该|得|可以|请"
@@ -187,7 +193,7 @@ def first_verb(masked: str) -> tuple[int, str, int] | None:
 
 _PURPOSE_FIRST = re.compile(r"^\s*(?:in order\s+)?to\s*$", re.I)  # To write the reply …
 _SUBJECT_AFTER = re.compile(r"\b(?:I|we)\s+(?:first\s+|will\s+|'ll\s+|need to\s+|have to\s+|must\s+|should\s+)?")  # … I first
-_MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就)?\s*$")  # 可以直接按 Home …
+_MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就)?(?:去|来)?\s*$")  # 可以直接按 Home …
 _BUT = re.compile(r"[，,；;]\s*(?:但是?|不过|可是)")  # … 但我想先按返回键
 
 
@@ -222,6 +228,9 @@ def _find_candidates(text: str) -> list[_Candidate]:
         offset = masked_text.find(sentence) if sentence else -1
         if _TASK_LABEL.match(sentence) or _OPTIONS_LABEL.match(sentence):
             continue  # 目标：打开图库，翻几张照片 / Options: tap one now, or keep scrolling: not this step's decision
+        if offset >= 0 and masked_text[offset + len(sentence):offset + len(sentence) + 1] in ("?", "？") \
+                and re.search(r"还是|或者|\bor\b", sentence):
+            continue  # 是直接点第一个 Lenovo，还是先往下翻看看？: the options asked, not the answer
         sentence_has = False
         conditional = False
         recounted = False
@@ -272,8 +281,15 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # 打开后已加入购物车在最上方 / 返回后回到设置主页: when, then what is so or where it lands; no decision
             if told_not_decided(kind, before, masked[at:end], after):
                 continue  # history, an outcome, the goal's wording, a control's state: told, not decided
+            if not before.strip() and re.search(r"(?:键|按钮|按键)\s*$", masked[at:end]) and re.match(
+                    r"\s*(?:有时|往往|通常|一般|总是|只会|只能|可能|会|能|可以|一定|就会|也会|肯定)", after):
+                continue  # 返回键有时只会回到上一级页面 / Home 键一定回桌面: what a key does, no decision
+            if re.search(r"(?:和|跟|与|同)\s*$", before) and re.search(r"差不多|一样|类似|相同", after):
+                continue  # 和按 Home 差不多: the action compared with, not decided
+            if re.search(r"(?:也|都)(?:行|可以|不错|没问题|成)\s*$", after) and _BUT.match(masked_text[start + len(masked):]):
+                continue  # 现在就选 Nike 也行，但多看看再挑不吃亏: an option granted, then set aside
             if _MAY.search(before) and (_BUT.match(masked_text[start + len(masked):]) or re.search(
-                    r"或者|或是|\bor\b", masked_text[start:offset + len(sentence)] if offset >= 0 else masked, re.I)):
+                    r"或者|或是|[也还]可以|\bor\b", masked_text[start:offset + len(sentence)] if offset >= 0 else masked, re.I)):
                 continue  # 可以直接按 Home，但我想先按返回键 / 可以点搜索，或者联想词: options weighed, not the decision
             if (seen_decision or sentence_has) and (_LATER.match(masked) or _NEXT_AFTER.match(after)):
                 continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
@@ -289,7 +305,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
             sentence_end = offset + len(sentence) if offset >= 0 else clause_end
             line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
-                                  bool(_STRONG.search(before)), bool(_PURPOSE.search(before)), lead, start,
+                                  bool(_STRONG.search(before) or _LABELLED.search(masked_text[max(0, start - 16):start])),
+                                  bool(_PURPOSE.search(before)), lead, start,
                                   text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None],
                                   start > offset >= 0 and masked_text[start - 1] in "—–"))
             sentence_has = True

@@ -67,8 +67,14 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
 
 _TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前"  # said done, in so many words
                         r"|都(?:已经?)?(?:填|设|选|勾|输)(?:好|完|上)", re.I)
+_PAGE = re.compile(r"\b(?:list|page|screen|menu|home|launcher)\b|列表|页面|主页|首页|界面|桌面", re.I)
+# a part of the task said finished: ``Press back; the toggle is done`` (an earlier step's, when the history holds it)
+_DONE_CLAIM = re.compile(r"\b(?:is|are|'s)\s+(?:now\s+|already\s+|all\s+)?(?:done|finished|complete)\b|(?:完成|做完|搞定)了", re.I)
 # a clause that opens on sameness, of the row the decision names: ``现在还是默认的 Alabama``, ``it still reads Any``
 _STILL_OPENS = re.compile(r"\s*(?:and\s+)?(?:现在|目前|当前|it|this)?\s*(?:still\b|还是|仍是|仍然是|依然是|还显示|仍显示)", re.I)
+# which one the decided element is, said of it (``open #13, it's the thirteenth show``, ``就是目标要保存的那套``)
+_IDENTITY = re.compile(r"\s*(?:and\s+)?(?:(?:it|that|this|which)(?:'s|\s+is)\s+(?:the|a|an|my|our)\b"
+                       r"|(?:这|那|它)?(?:就是|也就是|正是)|(?:这|那|它)是)", re.I)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 # a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
 # ``点 Dark theme，现在是 Off``
@@ -108,14 +114,17 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
     out = []
     for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):
         said = c.group()
-        told = _TOLD_PAST.search(said) and earlier_done(mask_quotes(said), episode, index) is not None
-        shown = keyboard_said(said, episode, index) or (  # 键盘已经弹出; 蓝牙那一行已经是 On 了 (a value said as already so)
-            _TOLD_PAST.search(said) is not None and value_shown(said, episode, index))
+        told = (_TOLD_PAST.search(said) or _DONE_CLAIM.search(said)) and earlier_done(mask_quotes(said), episode,
+                                                                                     index) is not None
+        shown = keyboard_said(said, episode, index) or (not _PAGE.search(said) and value_shown(said, episode, index))
+        # 键盘已经弹出; 蓝牙那一行已经是 On 了; Battery Saver reads On now: a value the named row shows now (not what a
+        # page shows: Press back; the main Settings list now reports Dark theme On)
         context = text[decision_span[0]:decision_span[1] + c.end()]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
         read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
-        if (told or _NOW.search(said) or shown or held is not None or read != said) \
+        identity = _IDENTITY.match(said) is not None and bool(target_evidence(said, episode.steps[index]))
+        if (told or _NOW.search(said) or shown or held is not None or read != said or identity) \
                 and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
@@ -170,12 +179,18 @@ def _sentences_after(text: str, decision_span: tuple[int, int]) -> Iterator[re.M
 
 
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
-    """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)?"""
+    """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)? Read with what it
+    says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
+    return _describes_read(said, known, episode, index, True) or _describes_read(said, known, episode, index, False)
+
+
+def _describes_read(said: str, known: str, episode: Episode, index: int, history_aside: bool) -> bool:
+    """:func:`_describes`, with the claims of what earlier steps did set aside (``history_aside``) or not."""
     masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)
     masked = still_held(masked, episode, index) or masked  # Job type still says Any: a value the screen shows
-    history = earlier_done(masked, episode, index)  # 照片已经翻过了: what an earlier step did
+    history = earlier_done(masked, episode, index) if history_aside else None  # 照片已经翻过了: an earlier step's
     if history is not None:
         if not re.search(r"\w", history):
             return True

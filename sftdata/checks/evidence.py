@@ -24,7 +24,7 @@ from ..model import Step
 from .after_decision import only_names
 from .agreement import COMPATIBLE
 from .app_names import app_names
-from .calls import CJK, normalize, target_element
+from .calls import CJK, CJK_CLASS, normalize, target_element
 from .completion import claims_complete
 from .decision import (QUOTE, Decision, action_clauses, finger_direction, mask_quotes, quotes_in,
                        stated_decision)
@@ -48,6 +48,7 @@ _NEW_TAB = re.compile(r"新(?:的)?(?:标签页|标签|窗口)|\bnew (?:tab|wind
 _DONE_WORDS = re.compile(r"结束|收工|完成|完事|搞定|做完|达成|办完|弄完|\b(?:finish(?:ed|ing)?|done|complete[d]?|accomplished"
                          r"|achieved|satisfied|fulfilled|stop(?:ping)? here|that's (?:it|all|everything)|wrap(?:ping)? up"
                          r"|all set|nothing (?:left|more|else))\b", re.I)
+_CAN_NOW = re.compile(r"可以(?=$)")  # 可以结束了: it may end now, the decision to
 _NOT_DONE = re.compile(r"没|未|不|还|尚|以便|才能|之后|然后|再|为了|要|需要|能|可以|\bfor\b|\b(?:not|yet|until|before|after|then|once|will|to|still)\b", re.I)
 
 
@@ -141,8 +142,9 @@ def said_whole(value: str, text: str) -> bool:
         if any(a < m.start() < b for a, b in inside):
             continue  # part of a longer quotation
         after = said[m.end():]
-        if re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", after):
-            continue  # more of a longer value
+        if re.match(r"\s*[,，&+]\s*[A-Z0-9]|\s+[A-Z0-9]", after) and not re.match(
+                rf"\s*，\s*[A-Za-z0-9 ]{{1,30}}?\s*[{CJK_CLASS}]", after):
+            continue  # more of a longer value (not 打 jazz，Tickets 的数量…: a Chinese clause after it)
         if CJK.match(v[-1]) and CJK.match(after[:1]) and after[0] not in _CJK_JOINS:
             continue  # 保温杯 of 保温杯杯套
         return True
@@ -169,9 +171,9 @@ def _completion(text: str) -> str | None:
     here``), not a plan or a negation: the last such sentence, when it is not about an earlier part."""
     for sentence in reversed(re.split(r"[。！？!?\n]|\.(?=\s|$)", text)):
         masked = mask_quotes(sentence)
-        m = _DONE_WORDS.search(masked)
-        if m and not _NOT_DONE.search(masked[max(0, m.start() - 8):m.start()]):
-            return sentence.strip()[:60]
+        for m in _DONE_WORDS.finditer(masked):  # … is done — finish: any of its words, each in its own clause
+            if not _NOT_DONE.search(_CAN_NOW.sub("", re.split(r"[，,；;：:—–]", masked[max(0, m.start() - 8):m.start()])[-1])):
+                return sentence.strip()[:60]
     return None
 
 
@@ -234,6 +236,17 @@ def _direction(text: str, name: str, params: dict[str, Any]) -> str | None:
     return said if said and said == str(params.get("direction") or "").lower() else None
 
 
+# where the value goes, said in a clause of its own before the typing: ``填在 Check-in 那个框里``, ``写到备注栏``
+_PUT_INTO = re.compile(r"(?:填|输|写|放|打)(?:在|到|进)\s*(?P<field>[^，,。；;]{1,24}?)\s*(?:那个|这个)?(?:输入)?(?:框|栏)(?:里|中|内)?"
+                       r"\s*[，,；;]\s*$")
+
+
+def _sentence_before(text: str, at: int) -> str:
+    """The part of ``text``'s sentence that comes before offset ``at``."""
+    before = text[:at]
+    return re.split(r"[。！？!?\n]|\.(?=\s)", before)[-1]
+
+
 def decision_evidence(text: str, function: dict[str, Any], step: Step,
                       decision: Decision | None = None) -> tuple[list[Evidence], str | None]:
     """``(evidence, missing)``: what the decision of ``text`` says that ``function`` does on ``step``, and when that
@@ -264,6 +277,10 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
                 return verb, f"the decision clicks “{value[:40]}”, which another element of the page shows too"
             if name != "select" and names_rival(_cut_contrast(decision.phrase).replace(value, " "), step):
                 return verb, "the decision types into another field than the call's"  # the field, before or after
+            put = _PUT_INTO.search(_sentence_before(text, decision.span[0]))  # 填在 Check-in 那个框里，输入 06/06
+            if name != "select" and put and names_rival(put.group("field"), step) \
+                    and not target_evidence(put.group("field"), step):
+                return verb, "the decision types into another field than the call's"
             return verb + [Evidence("value", value)], None
         return verb, f"the decision does not say the {'option' if name == 'select' else 'typed text'} “{value[:40]}”"
     if name in ("swipe", "scroll"):

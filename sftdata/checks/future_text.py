@@ -130,12 +130,15 @@ _ABSENT = re.compile(r"(?:还)?(?:没有|没|并无|不见)(?:任何)?(?:可点�
                      r"|\b(?:no|without|there's no|there is no|not yet any)\s+(?:[\w'-]+\s+){0,2}[\w'-]+", re.I)
 
 
+_JSON_KEY = re.compile(r"[\"“]\w+[\"”]\s*[:：]")  # {"thought": …, "action": …}: a field's name, not a label
+
+
 def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureText]:
     """The words of ``text`` that only a screen after step ``index`` shows (first such screen each), in order; a
     sentence that restates the task is the goal's (:func:`without_task`)."""
     if not isinstance(text, str) or not text.strip() or index + 1 >= len(episode.steps):
         return []
-    text = _ABSENT.sub(" ", without_task(text))  # 没有搜索框: said absent, of this screen
+    text = _ABSENT.sub(" ", without_task(_JSON_KEY.sub(" ", text)))  # 没有搜索框: said absent, of this screen
     if not any(True for _ in _later_screens(episode, index)):
         return []
     known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))

@@ -78,6 +78,9 @@ _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{
                       r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
                       r"(?:worked|took effect|succeeded|was successful)\b", re.I)
 # a present-tense result told after the step's action: the row now reads On / the bubble has now appeared
+# … Apple 无线蓝牙耳机 comes into view at ¥89: what a swipe brings, unless hoped for or aimed at
+_INTO_VIEW = re.compile(r"^(?![^.;]*\b(?:to|so|should|will|would|might|may|can|could|until|hopefully)\b)[^.;]*\b(?:comes?"
+                        r"|scrolls?|slides?|moves?|pops?)\s+(?:up\s+)?into\s+view\b", re.I)
 _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contains|sits|appears|showing|displaying"
                             r"|reading|listing|sitting)\b|\b(?:it's|it is|they're|they are)\s+now\b"
                             r"|\b(?:is|are|has been|have been)\s+(?:now\s+)?(?:confirmed|saved|sent|submitted|deleted"
@@ -85,8 +88,8 @@ _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contain
                             r"|\b(?:has|have)\s+(?:now\s+|just\s+)?(?:appeared|opened|loaded|changed|switched|turned|gone"
                             r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
                             r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b"
-                            r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b",
-                            re.I)
+                            r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b"
+                            r"|" + _INTO_VIEW.pattern, re.I)
 _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|row|toolbar|sheet|tab|view|viewer|badge"
                            r"|title|header|keyboard|link|banner|toast|popup|pop-up|counter|cart|icon|grid|feed)\s+"
                            r"(?:now\s+|then\s+|also\s+)?(?:switches|changes|shows|lists|reads|displays|opens|appears|updates"
@@ -95,7 +98,7 @@ _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|
 _ZH_NOW_STATE = re.compile(r"(?:已经|已)(?:回到|返回到|切换到|跳转到|滚到|翻到|停在)"
                            rf"|(?:已经|已)(?:成功)?(?:{_ZH_CHANGE}|提交|保存|发送|删除|添加|加入|填成|填好|设为|选好|到了)"
                            r"[^，,。]{0,12}?了|(?:已经|已)(?:成功)?(?:出现|显示|弹出)在")
-_ZH_AFTER = re.compile(rf"(?<!已)(?<!已经){_ZH_ACT}[^，,。]{{0,14}}?(?:(?:之后|以后|过后|(?<![往向靠最前然背])后)(?![的面边头])|完毕|完成后|完成(?=[，,]))")
+_ZH_AFTER = re.compile(rf"(?<!已)(?<!已经)(?:{_ZH_ACT}|(?<![已又])(?:回到|返回到?|进入)(?=[^，,。]{{1,8}}?后))[^，,。]{{0,14}}?(?:(?:之后|以后|过后|(?<![往向靠最前然背])后)(?![的面边头])|完毕|完成后|完成(?=[，,]))")
 # (手机之后的第三个标签: a place in a row, not a time; 往后看: a way, not a time)
 _EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
               r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
@@ -121,7 +124,7 @@ _EN_EVENTS = re.compile(
     r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
-_ZH_THEN = re.compile(rf"就(?:{_ZH_CHANGE}|到了|(?:露|冒|跳|弹)?出来了?)(?!在)(?:了|来|出来|出)?")
+_ZH_THEN = re.compile(rf"(?<![那我])就(?:{_ZH_CHANGE}|到了|(?:露|冒|跳|弹)?出来了?)(?!在)(?:了|来|出来|出)?")
 _EN_PRESENT_RESULT = re.compile(
     r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
     r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
@@ -129,6 +132,11 @@ _EN_PRESENT_RESULT = re.compile(
 _EN_DID_THEN_NOW = re.compile(
     r"^\s*(?:tapped|clicked|pressed|swiped|scrolled|typed|entered|selected|checked|toggled|opened|long-pressed)\b"
     r"[^.;]{0,60}?(?:[,;—–-]|\band\b)[^.;]{0,60}?\b(?:now|again|is visible|are visible|appears|shows|reads)\b", re.I)
+# the same told in the present: ``After clicking the page scrolls back to the top``
+_EN_AFTER_PRESENT = re.compile(r"\b(?:after|once)\s+(?:click|tapp|press|swip|scroll|typ|select|choos|hitt|sav|add)ing"
+                               r"(?:\s+(?:it|this|that|the\s+\w+))?,?\s+(?:the|its|this|that)\s+[^.;,]{0,40}?\b(?:scrolls|opens|shows"
+                               r"|appears|jumps|loads|returns|goes|moves|switches|changes|updates|displays|lists|pops up|slides"
+                               r"|turns|becomes)\b[^.;]{0,60}", re.I)
 _EN_AFTER = re.compile(r"\b(?:after|once)\b[^.,;]{1,40},(?P<then>[^.,;]{1,60})", re.I)
 _EN_GERUND = re.compile(r"^\s*(?:(?:tapp|click|press|long-press|hitt|swip|scroll|pull|typ|enter|select|choos|pick|touch"
                         r"|open)ing"
@@ -142,7 +150,9 @@ _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b
                         r"|^\s*(?:[\w'-]+\s+){0,2}(?<!\bbe )(?<!\bbeen )(?:entered|typed|tapped|clicked|selected|opened|pressed"
                         r"|saved|sent|deleted|submitted)[.!]?\s*$"
                         rf"|^\s*(?:so\s+|now\s+|then\s+)?{_EN_ACT}\b(?!\s+(?:is|are|was|were|has)\b)"
-                        r"|^\s*(?:so\s+|now\s+|then\s+)?set\s+[^,.;]{1,30}?\s+to\b", re.I)  # Set Job type to Full-time
+                        r"|^\s*(?:so\s+|now\s+|then\s+)?set\s+[^,.;]{1,30}?\s+to\b"  # Set Job type to Full-time
+                        r"|^\s*(?:one more|another|a single|a quick)\s+(?:(?:up|down|left|right)\w*\s+)?(?:swipe|scroll|flick|tap|click)\b",
+                        re.I)  # One more swipe up — …
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
 _EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
@@ -160,6 +170,8 @@ _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short s
 _PRESENT = re.compile(r"当前|现在|目前|此时|已")
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _RULED_OUT = re.compile(r"^\s*[—–-]?\s*(?:(?:not|rather than|instead of|but not)\b|而不是|不是|不要|别)", re.I)
+# an item of a list of labels (``Bottom bar: 店铺, 客服, 收藏, 加入购物车``): a few words and their separator alone
+_LIST_ITEM = re.compile(r"\s*[^\s，,、；;：:。.!?！？]{1,8}(?:\s[^\s，,、；;：:。.!?！？]{1,8})?\s*[，,、；;。.]?\s*$")
 _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, from before the action
 
 # not a report: a habit, an expectation, a purpose, a condition, a try, an instruction
@@ -169,7 +181,10 @@ _MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPO
                     r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b"
                     r"|\bto (?:get|reach|see|view|bring|open|show|go|move|land|look|check)\b", re.I)  # to get to the next image
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
-                   r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b", re.I)
+                   r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b"
+                   r"|\b(?:the|my) first (?:swipe|scroll)\b", re.I)  # the first swipe moved the results
+_CLOSING = re.compile(r"(?:^|(?<=[.。!?！？\n]))[ \t]*(?:\**(?:action|decision|final answer)\**[ \t]*[:：]|(?:决定|动作|操作)[ \t]*[:：]"
+                      r"|→|=>)[^\n]*$", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
 _CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
 
@@ -293,6 +308,21 @@ def _acts_later(rest: str) -> bool:
     return decision is not None and not _IF.search(decision.phrase) and not _REPORTED.search(decision.phrase)
 
 
+_GERUND_KIND = {"click": "click", "tapp": "click", "press": "click", "hitt": "click", "sav": "click", "add": "click",
+                "swip": "swipe", "scroll": "swipe", "typ": "input", "select": "click", "choos": "click"}
+
+
+def _same_action_later(told: str, rest: str) -> bool:
+    """Is ``told`` (``After clicking the page scrolls …``, in the present) about the action ``rest`` goes on to state,
+    or is no action stated after it? Then it is this step's outcome; after another action it was the last step's
+    (``After scrolling, the list shows …  I'll tap the Apple one``)."""
+    decision = stated_decision(rest)
+    if decision is None or _IF.search(decision.phrase) or _REPORTED.search(decision.phrase):
+        return True
+    gerund = re.search(r"\b(click|tapp|press|hitt|sav|add|swip|scroll|typ|select|choos)ing\b", told, re.I)
+    return gerund is not None and _GERUND_KIND[gerund.group(1).lower()] == decision.verb
+
+
 _SUPPOSE = re.compile(r"如果|假如|要是|万一|倘若|否则|\b(?:if|unless|in case|otherwise)\b", re.I)
 _REPORTED = re.compile(r"被|已|了")  # 照片被保存到相册: a report, not an action
 
@@ -320,16 +350,26 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
     told: list[tuple[int, int]] = []  # ... said as a change after a clause that acts
     acted = False  # an earlier clause stated this step's own action: a completed change after it is its outcome
     narrated = False  # ... in the perfective (我们点击了…): then a bare change verb after it is its outcome too
+    ahead: list[tuple[int, int]] = []  # ... said in the present after an action of its own sentence: kept anywhere
+    last_line = _CLOSING.search(masked)
+    ending = last_line.start() if last_line and masked[:last_line.start()].strip() else len(masked)
     for s in SENTENCE.finditer(masked):
         sentence, offset = s.group(), s.start()
+        acting_here = False  # this sentence has stated an action (not narrated it as done) before the clause
         counts += [(offset + m.start(), offset + m.end()) for m in COUNTS.finditer(sentence)]
         if _PAST.search(sentence) or not acting:
             continue  # a reflection on an earlier step, which the current screen shows
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
         spans += [(offset + a, offset + b) for a, b in _after_reports(sentence) + _did_then_now(sentence) + _gerund_past(sentence)  # 右滑之后回到了 5/30。按返回键…:
-                  if not _acts_later(masked[offset + b:])]  # an action decided after it: that report was the last step
+                  if not _acts_later(masked[offset + b:ending])]  # an action decided after it (a closing Action: line
+        # restates the decision, it decides nothing new): that report was the last step
+        spans += [(offset + m.start(), offset + m.end()) for m in _EN_AFTER_PRESENT.finditer(sentence)
+                  if not _MODAL.search(sentence[m.start():]) and _same_action_later(m.group(), masked[offset + m.end():])]
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
+        colon = re.search(r"(?<!\d)[:：]\s*\S", sentence)  # labels listed after a colon, three commas or more
+        listing = colon is not None and len(re.findall(r"[,，、]", sentence[colon.end():])) >= 3 and sum(
+            bool(_LIST_ITEM.match(c.group())) for c in _CLAUSE.finditer(sentence)) >= 3
         for c in _CLAUSE.finditer(sentence):
             clause = c.group()
             if _REASON.search(clause) or hedged or _RULED_OUT.match(clause):
@@ -340,6 +380,8 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                     _EN_NOW_RESULT.search(clause) or _EN_UI_RESULT.search(clause) or (
                     _ZH_NOW_STATE.search(clause) and not _ZH_ACTION.search(clause))):
                 told.append((offset + c.start(), offset + c.end()))
+                if acting_here and _INTO_VIEW.search(clause):  # One more swipe up — X comes into view: this step's
+                    ahead.append(told[-1])
             elif acted and not _MODAL.search(clause) and not _NOT_YET_SHOWN.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
                     or (not _EN_ACTION.search(clause) and _en_past(clause))):
@@ -354,12 +396,17 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                 told.append((offset + c.start(), offset + c.end()))
             hedged = hedged or bool(HEDGE.search(clause))
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
-                              and not _SUPPOSE.search(clause))  # 如果找不到就向下滑动: not this step's action
+                              and not _SUPPOSE.search(clause)  # 如果找不到就向下滑动: not this step's action
+                              and not (listing and _LIST_ITEM.match(clause)))  # 店铺, 收藏, 加入购物车: a label
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
-    decision = stated_decision(text) if told else None
+            acting_here = (acting_here or bool(_EN_ACTION.search(clause))) and not _en_past(clause)
+    closing = _CLOSING.search(text) if told else None  # … 决定：点输入框 / → tap 耳机: a closing line says the
+    decision = (stated_decision(text[:closing.start()]) if closing and text[:closing.start()].strip() else None) \
+        or (stated_decision(text) if told else None)  # decision again; the one before it is the step's
     if decision is not None:  # a change told before the step's own decision is the last step's, read off the screen
         nows = now_sentences(masked, decision.span[1])  # … or one in a sentence that says the screen as it is
-        told = [(a, b) for a, b in told if b > decision.span[0] and not any(x <= a < y for x, y in nows)]
+        told = [(a, b) for a, b in told if (b > decision.span[0] or (a, b) in ahead)
+                and not any(x <= a < y for x, y in nows)]
     merged: list[list[int]] = []
     for a, b in sorted(counts + spans + told):  # overlapping findings become one phrase
         if merged and a < merged[-1][1]:

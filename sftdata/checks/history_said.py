@@ -41,6 +41,11 @@ _KINDS = {
              r"typed|entered|filled(?: in)?|set|selected|chosen|picked"),
     "open": (("open_app", "click", "long_press"), r"打开|开过|加载好|加载完", r"opened|launched|loaded"),
     "home": (("home",), r"回(?:到|了)?(?:主屏幕?|桌面)", r"back (?:on|at|to) the home screen|gone home|went home"),
+    # a part of the task said finished (``the toggle is done``, ``The shoe has been added``, ``前半部分完成了``): an
+    # earlier tap or typing's, when this step's action is neither
+    "finish": (("click", "long_press", "type", "input", "select"),
+               r"完成|做完|搞定|弄完|办完|加(?:入|进)了?购物车|保存",
+               r"done|finished|complete|completed|handled|added|saved|deleted|sent|toggled"),
 }
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
 _PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
@@ -77,6 +82,8 @@ AFTER_EARLIER = re.compile(_AFTER_SWIPE, re.I)
 _OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
 # a participle told as the state now: ``The results are scrolled to the bottom``
 _IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)
+# where the subject of a part said finished starts: after a clause's mark or joining word (``…, so the toggle is done``)
+_SUBJECT_CUT = re.compile(r"[，,；;:：。.!?]|\b(?:and|so|but|then|now)\b\s*", re.I)
 # the earlier action a change is told with: ``The page shifted when I clicked #19``
 _WHEN_I = re.compile(r"\s+(?:when|after|as)\s+(?:i|we)\s+(?P<verb>\w+ed|hit|set|put)\b", re.I)
 # a typed value still where the typing put it: ``Maple Street is already in the box``, ``起点已经是 Union Station``
@@ -166,7 +173,11 @@ def _claims(said: str) -> tuple[list[tuple[int, int]], list[str]]:
             if (_PAST_EN.search(said[:m.start()]) or _EARLIER.search(said[m.end():]) or when
                     or _IS_DONE.search(said[:m.start()])):
                 landed = re.match(r"\s+(?:on|to|at|into)\b", said[m.end():]) if kind == "open" else None
-                spans.append((m.start(), m.end() + (landed.end() if landed else 0)))  # opened on Recent: where to
+                start = m.start()
+                if kind == "finish" and _IS_DONE.search(said[:m.start()]):  # the toggle is done: what was finished
+                    start = max([0] + [b.start() if b.group()[:1].isalpha() else b.end()  # … so the toggle
+                                       for b in _SUBJECT_CUT.finditer(said[:m.start()])])  # is done: and its joint
+                spans.append((start, m.end() + (landed.end() if landed else 0)))  # opened on Recent: where to
                 # The page shifted when I clicked: the change is the click's, said as its kind
                 claimed.append(next((k for k, (_, _, words) in _KINDS.items() if when and re.fullmatch(
                     words, when["verb"], re.I)), kind))
@@ -214,7 +225,7 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     if not names or any(_names(n, low) for n in names):
         return True  # a swipe or a key names nothing; else the claim names what was acted on
     others = {t for t in screen_texts(step) if len(t) >= 2 and not any(t in n for n in names)}
-    return not any(o in low for o in others)  # Date was clicked earlier, when the click was on Search
+    return not any(_names(o, low) for o in others)  # Date was clicked earlier, when the click was on Search
 
 
 def _names(name: str, low: str) -> bool:

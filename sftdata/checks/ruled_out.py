@@ -36,7 +36,7 @@ NO_NEED_ZH = "不用|不必|无需|无须|没必要|不需要|用不着|用不�
 """Chinese "no need to": the step said after it is not taken (``不用搜``)."""
 NOT_THIS_ZH = "而不是|而非|不是"
 """Chinese "not X (but Y)": what follows is contrasted with what is done (``点商城而不是 Chrome``)."""
-DONT_ZH = "不要|先不|暂不|不点|不选|别"
+DONT_ZH = "不要|先不|暂不|不点|不选|不去|别"
 """Chinese prohibitions and deferrals (``别点搜索框``, ``先不管``)."""
 RULING_ZH = f"{NO_NEED_ZH}|{NOT_THIS_ZH}|{DONT_ZH}"
 """Every Chinese ruling-out word said before what it rules out."""
@@ -94,7 +94,10 @@ _AFTER = re.compile(
     r"|relevant)\b|\bwon't do\b|\b(?:is|are) not needed\b"
     r"|\b(?:isn't|aren't|is not|are not) (?:part of|in|what) (?:the |my |our )?(?:goal|task)\b"  # 立即购买 isn't part of the goal
     r"|不在(?:任务|目标)(?:的)?(?:范围)?(?:里|内|之内|中)?|不在范围(?:里|内|之内)|不是任务要的|任务没要求|目标没要求"
-    r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的", re.I)
+    r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的"
+    # an option judged off (``返回也太早``, ``下拉快捷栏不符合要求``, ``going back now would be too early``)
+    r"|(?:也|就|又|都|还)?(?:太早|太晚|太慢|太麻烦|太绕|太远|反而(?:更)?慢|更慢|不符合(?:要求|目标|任务)?|没必要|不划算|不合适|意义不大|没意义)"
+    r"|\b(?:is|'s|would be|will be|seems?)\s+(?:(?:a bit|way|far)\s+)?(?:too (?:early|soon|slow|late)|premature|slower|pointless)\b", re.I)
 _CLAUSE_START = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)")
 _LIMIT = 48  # a ruling-out reaches at most this far
 _RELATIVE = re.compile(r",\s*(?:which|that|whose)\b")  # a relative clause goes on naming what is ruled out

@@ -169,7 +169,7 @@ _ARRIVAL = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?back\b(?:\s+(?:to|at|on
 _WORDS = re.compile(f"[a-z]{{2}}|[{CJK_CLASS}]{{2}}", re.I)  # a name, not a price or a count alone
 _DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见"
                         r"|\b(?:scrolled|slid|moved)\s+(?:up\s+|down\s+)?(?:off|out of view|away)\b|\bout of view\b"
-                        r"|\bno longer (?:in|on|there|shown|visible|listed)\b|被(?:滑|划|滚)(?:到|出)?(?:上面|上方|下面|下方|屏幕外)?去?了"
+                        r"|\bno longer (?:in|on|there|shown|visible|listed|appears?|shows?(?: up)?)\b|被(?:滑|划|滚)(?:到|出)?(?:上面|上方|下面|下方|屏幕外)?去?了"
                         r"|(?:滑|划|滚)出(?:了)?屏幕|不在(?:屏幕|列表)(?:上|里)?了", re.I)  # Bluetooth scrolled off the top
 
 

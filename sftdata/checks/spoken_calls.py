@@ -45,6 +45,8 @@ _DIRECTIONS_ZH = {"上": "up", "下": "down", "左": "left", "右": "right", "�
 
 def _call_args(call: str) -> tuple[str, list[str], dict[str, str]] | None:
     """(function, positional strings, keyword strings) of a call written in Python's notation, None otherwise."""
+    if "“" in call or "”" in call:  # type(“Job title or keywords”, “data analyst”): curly quotes for straight ones
+        call = call.replace("“", '"').replace("”", '"') if '"' not in call else call
     try:
         node = ast.parse(call.strip(), mode="eval").body
     except (SyntaxError, ValueError):
@@ -88,7 +90,8 @@ _ASIDE_KEYS = ("reason", "reasoning", "thought", "observation", "explanation", "
                *(k for k, v in _KEYS_ZH.items() if v in ("reason", "note", "thought")))
 
 
-_BEFORE_KEYS = ("thought", "observation", "reasoning", "思考")  # what a model writes before it acts
+_BEFORE_KEYS = ("thought", "observation", "reasoning", "思考", "reason", "rationale", "explanation", "why",
+                "原因", "理由")  # what a model writes before it acts, and why it acts: said before the call
 
 
 def _asides(obj: dict, before: bool = False) -> list[str]:
@@ -104,7 +107,8 @@ def _fields(obj: dict) -> str | None:
     ``Action: type X``), None for anything else."""
     if not obj or not all(isinstance(v, str) for v in obj.values()):
         return None
-    return "\n".join(f"{str(k).capitalize()}: {v}" for k, v in obj.items())
+    return "\n".join(f"{str(k).capitalize()}: {_words(v.strip(), False) or v if v.strip()[-1:] == ')' else v}"
+                     for k, v in obj.items())  # "action": "type(\"City or state\", \"Chicago\")": the call in words
 
 
 def _words(call: str, free_text: bool = True) -> str | None:
@@ -124,7 +128,7 @@ def _words(call: str, free_text: bool = True) -> str | None:
         return _fields(obj) if free_text else None
     said = _spoken(*parsed)
     thought = "".join(t.rstrip() + ("" if t.rstrip()[-1:] in "。.!?！？" else ".") + "\n" for t in _asides(obj, before=True))
-    return thought + " — ".join([said] + _asides(obj)) if said else None
+    return thought + ("Action: " if thought else "") + " — ".join([said] + _asides(obj)) if said else None
 
 
 def _spoken(name: str, args: list[str], kwargs: dict[str, str]) -> str | None:
@@ -171,7 +175,9 @@ def spoken_calls(text: str) -> str:
     >>> spoken_calls('**操作**：{"action_type": "type", "target": "Email", "text": "a@b.com"}')
     '**操作**：type “a@b.com” into “Email”'
     >>> spoken_calls('{"action": "press_home", "reason": "回到桌面"}')
-    'press home — 回到桌面'
+    '回到桌面.\\nAction: press home'
+    >>> spoken_calls('{"action": "press_home", "note": "蓝牙已开"}')
+    'press home — 蓝牙已开'
     """
     text = spaced_clauses(text)
     if not isinstance(text, str) or not ("(" in text or "{" in text or "<" in text):

@@ -91,11 +91,14 @@ _EN_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth"
            "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
            "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "top": 1}
 _EN_NTH = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth"
-           r"|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|\d{1,2}(?:st|nd|rd|th))")
+           r"|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|fortieth|fiftieth"
+           r"|(?:twenty|thirty|forty|fifty)[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
+           r"|\d{1,2}(?:st|nd|rd|th))")
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
 _THING = (r"(?:one|result|item|row|entry|card|photo|picture|thumbnail|image|listing|option|link|product|flight|house"
           r"|book|job|recipe|tab|button|suggestion|conversation|thread|chat|message|hit|match|gadget|novel|car|hotel"
           r"|field|box|icon|app|video|song|article|post|line|column|cell|choice|offer|deal|show|event|ticket|home)s?")
-_ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,2})\s*(?:个|项|条|件|行|张|位|款|家|篇|本|首|台|部|辆|套|栋|间|场|份|集)"
+_ORDINAL = re.compile(r"第\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:个|项|条|件|行|张|位|款|家|篇|本|首|台|部|辆|套|栋|间|场|份|集)"
                       rf"|\bthe\s+(?:very\s+)?({_EN_NTH})\b(?!\s+(?:part|half|step|time|page))|\b({_EN_NTH})(?=\s+(?:\w+\s+)?{_THING}\b)"
                       r"|(最后一[个项条件张款家]|\bthe last\b(?!\s+(?:step|time|tap|one i)))"
                       r"|(?:排)?(?:在)?(?:最)?(?:前面|上面)的?(?:那)?(?:一)?[个条张款]|(最上面|最顶上|\btopmost\b)", re.I)
@@ -108,6 +111,11 @@ def _number(word: str) -> int:
         return int(low)
     if low in _EN_ORD:
         return _EN_ORD[low]
+    tens = re.match(r"(twenty|thirty|forty|fifty|thirtieth|fortieth|fiftieth)[- ]?(\w*)$", low)
+    if tens:  # twenty-fifth
+        return _TENS[tens.group(1)] + _EN_ORD.get(tens.group(2), 0)
+    if len(low) == 3 and low[1] == "十":  # 二十五
+        return 10 * ZH_DIGITS.get(low[0], 1) + ZH_DIGITS.get(low[2], 0)
     if low[:-2].isdigit():
         return int(low[:-2])
     if low.startswith("十"):

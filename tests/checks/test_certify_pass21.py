@@ -29,7 +29,8 @@ def _home(text: str) -> Certification:
 
 @pytest.mark.parametrize("run, text, outcome", [
     (_home, '{"action": "press_home", "reason": "任务要求回到桌面"}', "certified"),
-    (_home, '{"action": "press_home", "reason": "回到桌面后桌面显示了天气"}', "unsure"),  # read after the call
+    (_home, '{"action": "press_home", "reason": "回到桌面后桌面显示了天气"}', "rejected"),  # why it acts, read before
+    # the call (pass 48): the outcome it tells is hindsight
     (_type, "Typing a@b.com into Email, which then shows a@b.com.", "rejected"),
     (_type, "Email goes in — the field now displays a@b.com.", "rejected"),
     (_type, "The Email field, which shows nothing yet, gets a@b.com.", "certified"),
