@@ -24,6 +24,7 @@ from functools import lru_cache
 from .calls import CJK_CLASS
 from .finger import FINGER_MOVES, finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .hedges import ALREADY_ZH
+from .option_labels import ALTERNATIVES, CLOSING_LABEL, LIST_DONE, OPTIONS_LABEL, TASK_LABEL
 from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
 from .told_clause import recounts, told_not_decided
@@ -113,18 +114,7 @@ _VERBS_EN = (
 )
 _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
-_LIST_DONE = re.compile(r"[，,]\s*(?:这|那)?[一二两三四五几\d]*\s*(?:件事|步|项|个)?(?:都|全都?|全部)(?:已经?)?(?:做完|完成|搞定|办完|做了|做过了|弄完|齐了)")
-# the task restated or the steps so far recounted under a label of their own (目标：…, 回顾：…, Done so far: …)
-_TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|(?:回顾|总结|复盘)(?:一下)?|已做|已完成|进展|历史|\b(?:goal|task|recap|progress|history"
-                         r"|(?:done )?so far))\s*[：:]", re.I)
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
-# the options weighed, under a label of their own (Options: …, 选项：…, 两个办法：…): what could be done, not the decision
-_OPTIONS_LABEL = re.compile(r"[\s\-–—*•]*(?:(?:my|the|possible|available|some)\s+)?\b(?:options?|alternatives|choices|possible actions"
-                            r"|candidates)\s*(?:here|now|are|on screen)?\s*[:：]|[\s\-–—*•]*(?:可选(?:项|的操作|操作)?|选项|候选"
-                            r"|(?:[两二三几]|\d)\s*(?:个|种)(?:办法|方案|做法|选择|选项|思路)|(?:比较|对比|权衡)一下)\s*[:：]"
-                            r"|[^:：。\n]{0,12}?有\s*(?:[两二三几]|\d)\s*(?:条|种|个)(?:路|办法|方案|做法|选择|选项|思路|途径|方式|方法)?\s*[:：]"
-                            r"|[^:：.\n]{0,20}?\b(?:there are|i have|i see|i've got)\s+(?:two|three|four|a few|several|\d)\s+"
-                            r"(?:ways|options|routes|paths|choices|approaches)\b[^:：.\n]{0,20}[:：]", re.I)
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
 _PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
                             r"(?:photo|image|picture|shot|one)\b", re.I)
@@ -149,9 +139,6 @@ _NEXT_AFTER = re.compile(r"(?![^.;]*\b(?:so|can|then)\b)[^.;]*?(?<!\bthe )(?<!\b
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而|我(?:还是)?(?:选择?|挑)|^\s*(?:→|=>|->)\s*$"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
                      r"|the next action)\b", re.I)
-# the decision under a label of its own, in the clause before it (``决定：往上滑一屏``, ``Final answer: tap …``, ``→ 点相册``)
-_LABELLED = re.compile(r"(?:决定|结论|最终|最后|\b(?:decision|final answer|answer|conclusion|verdict))\s*[:：]\s*$|(?:^|[\n。.!?！？])\s*(?:→|=>|->)\s*$",
-                       re.I)
 _PURPOSE = re.compile(r"^\s*(?:为了|要想|想要|为|目的是|目标是|任务是|任务要求|\b(?:to|in order to|the goal is to|the task is to)\b)",
                       re.I)
 _MARKER = re.compile(r"所以|因此|因而|于是|故|需要|要|应该|应当|打算|决定|准备|直接|现在|此时|这时|接下来|下一步|先|首先|我将|将|就|该|得|可以|请"
@@ -226,10 +213,10 @@ def _find_candidates(text: str) -> list[_Candidate]:
     seen_decision = False
     for sentence in _SENTENCE_END.split(masked_text):
         offset = masked_text.find(sentence) if sentence else -1
-        if _TASK_LABEL.match(sentence) or _OPTIONS_LABEL.match(sentence):
+        if TASK_LABEL.match(sentence) or OPTIONS_LABEL.match(sentence):
             continue  # 目标：打开图库，翻几张照片 / Options: tap one now, or keep scrolling: not this step's decision
         if offset >= 0 and masked_text[offset + len(sentence):offset + len(sentence) + 1] in ("?", "？") \
-                and re.search(r"还是|或者|\bor\b", sentence):
+                and ALTERNATIVES.search(sentence):
             continue  # 是直接点第一个 Lenovo，还是先往下翻看看？: the options asked, not the answer
         sentence_has = False
         conditional = False
@@ -300,12 +287,12 @@ def _find_candidates(text: str) -> list[_Candidate]:
                                                               or (0, ""))[1] == "click":
                 continue  # 剩下的就是翻页，点 Next page: the click says how the page turns
             lead = text[offset:start + at] if offset >= 0 else ""
-            if _LIST_DONE.match(masked_text[clause_end:]):
+            if LIST_DONE.match(masked_text[clause_end:]):
                 continue  # 打开相册、左右翻看照片、回主屏幕，三件事都做完: a list of what is done
             sentence_end = offset + len(sentence) if offset >= 0 else clause_end
             line_end = text.find("\n", clause_end)
             out.append(_Candidate(kind, clause, masked, at, end, bool(_MARKER.search(before)) or at <= 1,
-                                  bool(_STRONG.search(before) or _LABELLED.search(masked_text[max(0, start - 16):start])),
+                                  bool(_STRONG.search(before) or CLOSING_LABEL.search(masked_text[max(0, start - 16):start])),
                                   bool(_PURPOSE.search(before)), lead, start,
                                   text[clause_end:sentence_end], text[clause_end:line_end if line_end >= 0 else None],
                                   start > offset >= 0 and masked_text[start - 1] in "—–"))

@@ -41,6 +41,8 @@ from .decision import first_verb, stated_decision
 from .finger import mask_gloss
 from .episode_length import COUNTS
 from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH, now_sentences
+from .later_action import acts_later, same_action_later
+from .option_labels import CLOSING_LINE
 
 # Quoted text (UI labels, the goal) is masked, keeping offsets; ASCII single quotes only around a phrase.
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’|《[^》]*》|(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])")
@@ -183,8 +185,6 @@ _MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPO
 _PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b"
                    r"|\b(?:the|my) first (?:swipe|scroll)\b", re.I)  # the first swipe moved the results
-_CLOSING = re.compile(r"(?:^|(?<=[.。!?！？\n]))[ \t]*(?:\**(?:action|decision|final answer)\**[ \t]*[:：]|(?:决定|动作|操作)[ \t]*[:：]"
-                      r"|→|=>)[^\n]*$", re.I)
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
 _CLAUSE = re.compile(r"(?:(?!\band\b)[^，,；;：:—–])+", re.I)
 
@@ -302,32 +302,7 @@ def _gerund_past(sentence: str) -> list[tuple[int, int]]:
     return [told[0]] if told and not told[1] else []
 
 
-def _acts_later(rest: str) -> bool:
-    """Does ``rest`` state an action of this step (a clause that acts, not a plan for later)?"""
-    decision = stated_decision(rest)
-    return decision is not None and not _IF.search(decision.phrase) and not _REPORTED.search(decision.phrase)
-
-
-_GERUND_KIND = {"click": "click", "tapp": "click", "press": "click", "hitt": "click", "sav": "click", "add": "click",
-                "swip": "swipe", "scroll": "swipe", "typ": "input", "select": "click", "choos": "click"}
-
-
-def _same_action_later(told: str, rest: str) -> bool:
-    """Is ``told`` (``After clicking the page scrolls …``, in the present) about the action ``rest`` goes on to state,
-    or is no action stated after it? Then it is this step's outcome; after another action it was the last step's
-    (``After scrolling, the list shows …  I'll tap the Apple one``)."""
-    decision = stated_decision(rest)
-    if decision is None or _IF.search(decision.phrase) or _REPORTED.search(decision.phrase):
-        return True
-    gerund = re.search(r"\b(click|tapp|press|hitt|sav|add|swip|scroll|typ|select|choos)ing\b", told, re.I)
-    return gerund is not None and _GERUND_KIND[gerund.group(1).lower()] == decision.verb
-
-
 _SUPPOSE = re.compile(r"如果|假如|要是|万一|倘若|否则|\b(?:if|unless|in case|otherwise)\b", re.I)
-_REPORTED = re.compile(r"被|已|了")  # 照片被保存到相册: a report, not an action
-
-
-_IF = re.compile(r"如果|假如|要是|万一|若|会|将要|打算|准备|接下来|然后|下一步|\b(?:if|unless|in case|will|then|next)\b", re.I)
 
 
 def find_hindsight(text: str, acting: bool = True) -> list[str]:
@@ -351,7 +326,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
     acted = False  # an earlier clause stated this step's own action: a completed change after it is its outcome
     narrated = False  # ... in the perfective (我们点击了…): then a bare change verb after it is its outcome too
     ahead: list[tuple[int, int]] = []  # ... said in the present after an action of its own sentence: kept anywhere
-    last_line = _CLOSING.search(masked)
+    last_line = CLOSING_LINE.search(masked)
     ending = last_line.start() if last_line and masked[:last_line.start()].strip() else len(masked)
     for s in SENTENCE.finditer(masked):
         sentence, offset = s.group(), s.start()
@@ -362,10 +337,10 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
         spans += [(offset + a, offset + b) for a, b in _triggered(sentence)]
         spans += [(offset + m.start(), offset + m.end()) for m in _WILL_FAIL.finditer(sentence)]
         spans += [(offset + a, offset + b) for a, b in _after_reports(sentence) + _did_then_now(sentence) + _gerund_past(sentence)  # 右滑之后回到了 5/30。按返回键…:
-                  if not _acts_later(masked[offset + b:ending])]  # an action decided after it (a closing Action: line
+                  if not acts_later(masked[offset + b:ending])]  # an action decided after it (a closing Action: line
         # restates the decision, it decides nothing new): that report was the last step
         spans += [(offset + m.start(), offset + m.end()) for m in _EN_AFTER_PRESENT.finditer(sentence)
-                  if not _MODAL.search(sentence[m.start():]) and _same_action_later(m.group(), masked[offset + m.end():])]
+                  if not _MODAL.search(sentence[m.start():]) and same_action_later(m.group(), masked[offset + m.end():])]
         hedged = False  # a clause of this sentence said "should": what follows in it is the expectation's
         colon = re.search(r"(?<!\d)[:：]\s*\S", sentence)  # labels listed after a colon, three commas or more
         listing = colon is not None and len(re.findall(r"[,，、]", sentence[colon.end():])) >= 3 and sum(
@@ -400,7 +375,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                               and not (listing and _LIST_ITEM.match(clause)))  # 店铺, 收藏, 加入购物车: a label
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
             acting_here = (acting_here or bool(_EN_ACTION.search(clause))) and not _en_past(clause)
-    closing = _CLOSING.search(text) if told else None  # … 决定：点输入框 / → tap 耳机: a closing line says the
+    closing = CLOSING_LINE.search(text) if told else None  # … 决定：点输入框 / → tap 耳机: a closing line says the
     decision = (stated_decision(text[:closing.start()]) if closing and text[:closing.start()].strip() else None) \
         or (stated_decision(text) if told else None)  # decision again; the one before it is the step's
     if decision is not None:  # a change told before the step's own decision is the last step's, read off the screen
