@@ -196,10 +196,13 @@ def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
     return bool(spans) and hindsight_detail({**item, "reasoning": without_spans(text, spans)}) is None
 
 
+_WHOLE_TASK = re.compile(r"\b(?:task|goal|everything)\b|任务|目标|全部", re.I)
+
+
 def _told_of_history(episode: Episode, index: int, item: Any, detail: str) -> bool:
     """Is the other action a contradiction ``detail`` quotes said in a clause that tells what an earlier step did,
     as the episode's history holds it (:func:`.described.history_clauses`)?"""
-    if "says the task is complete" in detail:
+    if "says the task is complete" in detail and _WHOLE_TASK.search(detail.partition("“")[2]):
         return False  # the task is complete: the done decision itself, never what an earlier step did
     field, _, rest = detail.partition(":")
     text, quoted = item.get(field.strip()), re.search(r"“([^”…]{4,})", rest)
