@@ -253,7 +253,7 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
                                  + (history_clauses(text, decision.span, episode, index) if described > 1 else []))
             read = unruled(text, step)
         evidence, missing = decision_evidence(read, function, step, decision)
-        decided = (text, decision)
+        decided = (text, decision, read)
         if not missing:
             break
     if missing:  # a decision on an ``Action:`` line of its own, in words or as a call (``Action: open_app(商城)``)
@@ -282,8 +282,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
     if missing:
         reasons.append(Reason("no_decision" if missing.startswith("no decision") else "decision_not_grounded", missing))
     if decided is not None and decided[1] is not None:
-        text, decision = decided
-        others = other_actions(unruled(text, step), function, decision)  # 返回也太早: an option judged off
+        text, decision, read = decided
+        others = other_actions(read, function, decision)  # 返回也太早: an option judged off (read unruled)
         if others:
             reasons.append(Reason("another_action", f"“{others[0][:60]}” is another action than the call's"))
         values = tuple(str(params[k]) for k in ("text", "value") if params.get(k))

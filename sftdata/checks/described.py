@@ -181,20 +181,21 @@ def _sentences_after(text: str, decision_span: tuple[int, int]) -> Iterator[re.M
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)? Read with what it
     says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
-    return _describes_read(said, known, episode, index, True) or _describes_read(said, known, episode, index, False)
-
-
-def _describes_read(said: str, known: str, episode: Episode, index: int, history_aside: bool) -> bool:
-    """:func:`_describes`, with the claims of what earlier steps did set aside (``history_aside``) or not."""
     masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)
     masked = still_held(masked, episode, index) or masked  # Job type still says Any: a value the screen shows
-    history = earlier_done(masked, episode, index) if history_aside else None  # 照片已经翻过了: an earlier step's
-    if history is not None:
-        if not re.search(r"\w", history):
-            return True
-        masked, plain = history, history
+    history = earlier_done(masked, episode, index)  # 照片已经翻过了: what an earlier step did
+    if history is not None and (not re.search(r"\w", history)
+                                or _rest_describes(said, history, history, arrived, known, episode, index)):
+        return True
+    return _rest_describes(said, masked, plain, arrived, known, episode, index)
+
+
+def _rest_describes(said: str, masked: str, plain: str, arrived: str | None, known: str, episode: Episode,
+                    index: int) -> bool:
+    """:func:`_describes` of ``said`` once its quoted names, the step before's result, a value still held and (in
+    ``masked`` and ``plain``) perhaps its history are read."""
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _not_said(masked, episode, index) or acts(masked)
                                         or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))
