@@ -104,7 +104,7 @@ _FILLER_EN = frozenset((
     # link in the upper part of the list, the one dated …)
     "between among amid beneath underneath within inside outside alongside part half portion grid tile cell slot spot "
     "dated priced titled labeled rated tagged captioned numbered sized stamped showing reading sold empty blank thread "
-    "threads conversation chat form splash loading launch currently status subtitle caption belongs belonging").split())
+    "threads conversation chat form splash loading launch currently status subtitle caption belongs belonging plain").split())
 _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "这一项", "那个", "这个", "那张", "这张", "那条", "这条", "那一栏",
               "按钮", "图标", "链接", "输入框", "搜索框", "选项", "条目", "卡片", "头像", "商品图", "图片", "照片", "标题", "标签",
               "左上角", "右上角", "左下角", "右下角", "上方", "下方", "左边", "右边", "左侧", "右侧", "中间", "中央", "顶部",
@@ -127,7 +127,8 @@ _AFTER_JOINT = re.compile(r"(?:(?:之后|以后|(?<![前最])后)(?![的面边�
 # said after the decision: once this step's action is done, a state of the screen
 _AFTER_STATE = re.compile(r"^\s*(?:right\s+|just\s+)?(?:(?:after|once)\s+(?:the|this|that|my|it)\b(?:\s+(?:swipe|scroll|tap|click|press"
                           r"|step|action|long[- ]press|input))?|afterwards,?|after that,?)\s+[^.;]{0,60}?\b(?:is|are|sits|sit|shows?|appears?|lands?|reads?"
-                          r"|stays?|becomes?|comes? into view|moves? up|moves? down)\b", re.I)
+                          r"|stays?|becomes?|comes? into view|moves? up|moves? down|shifts|scrolls|jumps|slides|peeks? in|pops? up"
+                          r"|updates|refreshes|loads|opens|changes)\b", re.I)
 
 
 # a clause that opens on this step's action as done: ``after pressing it``, ``after the swipe``, ``doing it again``,
@@ -139,6 +140,9 @@ _AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pres
                          r"|^\s*(?:[点按滑输填选敲删划翻勾]完|[点按滑输填选划翻勾]了一?下|按下|点下|勾上|选上)(?:之后|以后|后)"
                          r"|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
                          re.I)
+# after it (the clause opening on it), a change told as done (``之后 X 又回到了屏幕中间``), unless expected or planned
+_REPORTED_AFTER_ZH = re.compile(r"^\s*(?:之后|以后)[^，,。；;]*?(?<![行好够对算罢就])了(?![吗吧呢])")
+_MODAL_ZH = re.compile(r"会|应该|应当|可能|大概|也许|估计|预计|能|要|再|才|就|如果|看看")
 _TOLD_PIECE = re.compile(r"(?:[^。！？!?\n;；，,.]|\.(?!\s|$))+")  # a clause; a full stop ends it (not 4.5)
 
 
@@ -148,7 +152,8 @@ def told_after_done(after: str) -> str | None:
     for m in _TOLD_PIECE.finditer(mask_quotes(after)):
         done = _AFTER_DONE.match(m.group())
         rest = m.group()[done.end():] if done else ""
-        if done and rest.strip() and not HEDGE.search(rest) and not re.search(LATER_ZH + r"|会|要", rest):
+        if (done and rest.strip() and not HEDGE.search(rest) and not re.search(LATER_ZH + r"|会|要", rest)) or (
+                _AFTER_STATE.match(m.group()) and not HEDGE.search(m.group())):  # afterwards the list shifts
             return after[m.start():m.end()].strip()
     return None
 
@@ -253,6 +258,8 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     if CONCLUSION.match(masked) or FINGER.search(masked):
         return True  # so I run the search / so the finger moves left again: the decision said again
     change = CHANGE.search(said)
+    if change and _REPORTED_AFTER_ZH.search(masked) and not _MODAL_ZH.search(masked):
+        return False  # 之后 Apple 那双又回到了屏幕中间: what came after, reported, not expected
     if change:
         return bool(_EXCUSE.search(said[:change.start()]) or HEDGE.search(said))
     if _HEADING.match(masked) or _ACCOUNTED.search(masked) or JUDGEMENT.search(masked) or acts(masked):

@@ -273,7 +273,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
             at = next((m.end() for m in re.finditer(r"[^，,。；;.!?！？\n]+", decided[0]) if finger_direction(m.group())), -1)
         told = without_spans(decided[0], described_sentences(decided[0], (at, at), episode, index)) \
             if described and at >= 0 else decided[0]  # Cabin → Business. It shows Economy now: the screen as it is
-        outcome = outcome_clause(told, (at, at), None, (said,) if said else ()) if at >= 0 else None
+        outcome = (outcome_clause(told, (at, at), None, (said,) if said else ()) or told_after_done(told[at:])) \
+            if at >= 0 else None
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         held = held_value(decided[0], said, screen_texts(step)) if said else None

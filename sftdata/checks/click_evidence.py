@@ -207,6 +207,10 @@ def _row_place(said: str, step: Step) -> Beside | None:
     return placed if placed is not None and placed.holds else None
 
 
+# a verb alone, that a control is named by: ``Send it.``
+_OWN_VERB = re.compile(r"\s*(send|submit|save|delete|confirm)(?:\s+(?:it|this))?\s*[.!]?\s*", re.I)
+
+
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:
     """(the evidence that an action clause singles out the call's target, whether one names another element)."""
     own = quotes_in(str((function.get("parameters") or {}).get("target_element") or ""))
@@ -228,7 +232,7 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
         if names_rival(said, step):
             return [], True
         bare = not _CONTENT.search(re.sub(  # 点一下准备开听: a purpose is no object
-            r"一下|一次|再|就|了|进去|^\s*去|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
+            r"一下|一次|再|就|了|进去|过去|^\s*去|(?:准备|以便|好让|好|看看)[^，,。]*$", "", said))
         pronoun = bare or _PRONOUN.search(mask_quotes(said))
         named = target_evidence(said, step, own)  # #19 这一行: the demonstrative goes with a name of the target's
         if not named:  # an aside after a dash, and what a pronoun points back to
@@ -243,6 +247,9 @@ def click_evidence(text: str, decision: Decision, function: dict[str, Any], step
             return [], True
         if not found:
             found = target_evidence(said, step, own) or ([Evidence("neighbour", f"beside {row.anchor}")] if row else [])
+    bare_verb = _OWN_VERB.fullmatch(decision.after_verb)
+    if not found and bare_verb:
+        found = target_evidence(bare_verb[1], step, own)  # Send it.: the verb names the one Send button
     if not found:  # the row just above Hotels: the target by its neighbour, where the screen bears it out
         placed = neighbours(decision.rest, target_element(step), visible_elements(step))
         if any(not n.holds for n in placed):

@@ -27,7 +27,7 @@ from .hedges import ALREADY_ZH
 from .option_labels import ALTERNATIVES, CLOSING_LABEL, LIST_DONE, OPTIONS_LABEL, TASK_LABEL
 from .plan_lists import planned_item
 from .quoting import QUOTE, mask_quotes, quote, quotable, quotes_in  # noqa: F401 (read with the decision)
-from .told_clause import recounts, told_not_decided
+from .told_clause import option_listed_on, recounts, told_not_decided
 
 
 _CLAUSE = re.compile(r"[^，,；;。！？!?\n：:]+|(?<=\w)\.(?=\s|$)")
@@ -51,7 +51,7 @@ _VERBS_ZH = (
     ("click", r"把(?=[^，,。把]{1,30}?(?:改成|改为|换成|选成|设成|设为|调成)(?!了))"),  # 先把 Sort by 改成按价格排序
     # focusing a field is a tap on it (把光标放到搜索框里, 点进输入框)
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
-    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=[“「『\"'‘]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@])|(?:(?<=[里中内])|(?<=[里中内]\s))(?:打|敲)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
+    ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=\s*[“「『\"'‘]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲|输)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@])|(?:(?<=[里中内])|(?<=[里中内]\s))(?:打|敲)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|(?:往|向|朝)[上下左右]一[滑划]|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
               r"|(?<![数量型类别项期份号])下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])(?!\s*[A-Za-z])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
@@ -61,7 +61,7 @@ _VERBS_ZH = (
     ("open_app", r"(?:启动|打开|运行|切换到|切到|(?:(?<=^)|(?<=^[\s先再就去]))开(?![启关始])|(?<=[\s>→])开(?![启关始]))(?=[^，,。]{0,14}(?:应用|App|APP|app|软件|程序))"
                  r"|把(?=[^，,。]{0,12}?(?:应用|App|APP|app|软件|程序)[^，,。]{0,3}?(?:打开|启动|运行|点开))"),
     ("open", r"(?:打开(?!成功|失败)|开启(?!成功|失败)|进入(?![^，,。]{0,6}(?:状态|模式))|访问|前往|(?:(?<=^)|(?<=^[先再就去]))进(?=\s*[“「『\"A-Za-z]))"),
-    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请→])|(?<=^\s[就再先我去要来请→])|(?<=^→\s)|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来))点(?![击开按选进一两了过赞评钟半儿数心名])|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"'‘]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"'‘]|\s*[A-Za-z]|[左右][上下]角?|顶部|底部|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"'‘]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
+    ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请→])|(?<=^\s[就再先我去要来请→])|(?<=^→\s)|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来)|(?<=现在要|这步要|此时要|这里要))点(?![击开按选进一两了赞评钟半儿数心名]|过(?!去))|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"'‘]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"'‘]|\s*[A-Za-z]|[左右][上下]角?|顶部|底部|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"'‘]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done|^\s*(?:那就|可以|所以|就|直接)?(?:结束|收工)吧?\s*$)"),
     ("click", LABEL_IMPERATIVE_ZH),
     ("click", r"(?:要|该|应该|应当|需要|得)(?:点击?|按|选)的(?:是|就是|应该是)"),  # 现在要点的是对话框里那个删除: the one to tap
@@ -75,7 +75,8 @@ _VERBS_EN = (
               r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
     ("long_press", _NOT_A_NOUN + r"\blong[-_ ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )(?<!\bthe )(?<!\bthis )(?<!\bits )input|inputting"
-              r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
+              r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)"
+              r"|put(?:ting)?(?= (?!(?:it|them|this|that)\b)\S[^,.;]{0,40}? (?:in|into|inside) (?:the|that|this|its) (?!(?:shopping )?(?:cart|basket|bag|wishlist)\b)\w)|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"
               r"|^\s*(?:one|once) more(?= (?:time )?(?:to(?:wards?)? the )?(?:left|right|up|down)\b)"),  # One more to the left.
@@ -103,6 +104,7 @@ _VERBS_EN = (
               r"(?= (?:it |this |that |the (?:search|query|form|filter|filters) )?"
               r"(?:(?:with|via|using) (?:(?:the|its|that) )?(?:[a-z-]+'s )?[\"'“‘「]?(?:[" + CJK_CLASS + r"]|(?-i:[A-Z]))"
               r"|in (?:the|this) (?:dialog|popup|pop-up|prompt|modal)\b))"),  # confirm with the 删除 inside the dialog
+    ("click", r"^\s*(?:send|submit|save|confirm|delete) (?:it|this)\s*[.!]?\s*$"),  # Send it.: what the text named
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
              r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
     ("click", LABEL_IMPERATIVE_EN),
@@ -128,13 +130,13 @@ CONDITION = re.compile(r"如果|假如|若是|要是|倘若|万一|否则|不然
 _LATER = re.compile(r"^[\s\d.)、）*•-]*(?:接下来(?=好|方便|便于|才|输入|打字|填|键入)|(?:好|方便|便于)(?=输入|打字|填|键入)|然后|之后|随后|再(?!次|[点按滑划]一[次下])|接着|最后|后面|稍后|到时候?|届时|待|等到|等(?=[^待一])|下一步再|接下来再|以后)"
                     r"|^[\s\d.)*•-]*(?:and\s+)?(?:then|after that|afterwards|later|next time|finally|once)\b"
                     r"|^[\s\d.)*•-]*(?:\d+[.)]\s*)?(?:next|after this|from there)\b(?!\s+(?:to|is|one|item|page|button|tab|link|result)\b)", re.I)
-_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)(?:接下来|之后|随后|待会|稍后)?\s*$"
+_LATER_INLINE = re.compile(r"(?:后|之后|以后)(?:再|就|会|才)|(?:完|好)再去?\s*$|(?:看|翻|滑|比|找|等|浏览|比较)[^，,。]{0,6}再\s*$|(?:才能|以便|方便|从而|便可|即可|就可以|就能|用来)(?:接下来|之后|随后|待会|稍后)?\s*$"
                            r"|\b(?:then|so that|in order to|to be able to|before|after)\s+$"
                            r"|\bso\s+(?:that\s+)?(?:I|we|you)\s+(?:can|could|will be able to|'ll be able to)\s+(?:\w+\s+)?$", re.I)
 _LATER_AFTER = re.compile(r"\b(?:on|in|at|for) the (?:next|following) (?:step|screen|page)\b|\blater on\b|\bafterwards\b"
                           r"|^\s*(?:comes?|goes?|happens?|follows?)(?:\s+(?:after|later|next|afterwards|second))?\s*[.;!]?\s*$"  # Typing comes after
                           r"|\bafter (?:that|this|it)\s*[.;]?$"
-                          r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
+                          r"|\bnext time\b|(?:下一步|稍后|之后|以后|等会儿?)再|放(?:到|在)?(?:后面|后边|最后)|^[^，,。]{0,30}?(?:之前|以前)(?=\s*(?:要|先|得|需要|应该|[，,。]|$))", re.I)  # I'll hit Reserve now on the next step
 _NEXT_AFTER = re.compile(r"(?![^.;]*\b(?:so|can|then)\b)[^.;]*?(?<!\bthe )(?<!\ba )\b(?-i:next)\s*[.;!]?\s*$")
 _STRONG = re.compile(r"所以|因此|因而|于是|决定|接下来|下一步|直接|这一步|本步|故而|我(?:还是)?(?:选择?|挑)|^\s*(?:→|=>|->)\s*$"
                      r"|\b(?:so|therefore|thus|next|I'll|I will|I'm going to|I am going to|let me|my next action"
@@ -221,7 +223,7 @@ def _find_candidates(text: str) -> list[_Candidate]:
         sentence_has = False
         conditional = False
         recounted = False
-        for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+", sentence):
+        for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d)|(?<=\d),(?=\s?\d))+", sentence):  # June 11, 19:25
             masked = m.group()
             after_recount = recounted
             recounted = recounts(masked)  # Before that I long-pressed Project Team, hit 删除 and …
@@ -266,8 +268,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                     r"(?:后|之后|以后)\s*(?:就|便)?(?:回到|进入|来到|跳到|到了)", after)) and re.search(r"在|是|有|了|回到|进入|来到|跳到", after)
                     and not re.search(r"会|应该|应当|可能|大概|也许|将|能|可以|再|要", after)):
                 continue  # 打开后已加入购物车在最上方 / 返回后回到设置主页: when, then what is so or where it lands; no decision
-            if told_not_decided(kind, before, masked[at:end], after):
-                continue  # history, an outcome, the goal's wording, a control's state: told, not decided
+            if told_not_decided(kind, before, masked[at:end], after) or option_listed_on(before, sentence[:m.start()]):
+                continue  # history, an outcome, the goal's wording, a control's state, an option: told, not decided
             if not before.strip() and re.search(r"(?:键|按钮|按键)\s*$", masked[at:end]) and re.match(
                     r"\s*(?:有时|往往|通常|一般|总是|只会|只能|可能|会|能|可以|一定|就会|也会|肯定)", after):
                 continue  # 返回键有时只会回到上一级页面 / Home 键一定回桌面: what a key does, no decision

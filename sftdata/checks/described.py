@@ -65,7 +65,7 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
-_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|之前"  # said done, in so many words
+_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|刚(?=被|[滑翻划滚点按切])|之前"  # said done, in so many words
                         r"|都(?:已经?)?(?:填|设|选|勾|输)(?:好|完|上)", re.I)
 _PAGE = re.compile(r"\b(?:list|page|screen|menu|home|launcher)\b|列表|页面|主页|首页|界面|桌面", re.I)
 # a part of the task said finished: ``Press back; the toggle is done`` (an earlier step's, when the history holds it)
@@ -75,6 +75,9 @@ _STILL_OPENS = re.compile(r"\s*(?:and\s+)?(?:现在|目前|当前|it|this)?\s*(?
 # which one the decided element is, said of it (``open #13, it's the thirteenth show``, ``就是目标要保存的那套``)
 _IDENTITY = re.compile(r"\s*(?:and\s+)?(?:(?:it|that|this|which)(?:'s|\s+is)\s+(?:the|a|an|my|our)\b"
                        r"|(?:这|那|它)?(?:就是|也就是|正是)|(?:这|那|它)是)", re.I)
+# where the decided one is, said of it (``X 的链接就在列表正中``, ``在左上方第二个位置``), naming it by its evidence
+_PLACED = re.compile(r"^[^，,。；;]{0,40}?(?:就|正|刚好)?在\s*[^，,。；;]{0,16}?(?:[上下左右中]|正中|中间|中央|位置|那条|那行|那个|那张)"
+                     r"[^，,。；;了]{0,3}[，,。；;]?\s*$")
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 # a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
 # ``点 Dark theme，现在是 Off``
@@ -123,7 +126,8 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
         read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
-        identity = _IDENTITY.match(said) is not None and bool(target_evidence(said, episode.steps[index]))
+        identity = (_IDENTITY.match(said) is not None or _PLACED.match(said) is not None) \
+            and bool(target_evidence(said, episode.steps[index]) or _PLACED.match(said) and said.lstrip().startswith("在"))
         if (told or _NOW.search(said) or shown or held is not None or read != said or identity) \
                 and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
@@ -197,6 +201,8 @@ def _rest_describes(said: str, masked: str, plain: str, arrived: str | None, kno
     """:func:`_describes` of ``said`` once its quoted names, the step before's result, a value still held and (in
     ``masked`` and ``plain``) perhaps its history are read."""
     typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
+    if _BUBBLE.search(said) and any(len(v) >= 2 and v in said.lower() for v in _typed_before(episode, index)):
+        return False  # The 收到，谢谢 bubble sits under …: a value typed earlier, shown as sent
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _not_said(masked, episode, index) or acts(masked)
                                         or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))
                                         or (arrived is None and not said_empty(masked, episode, index)
@@ -209,6 +215,18 @@ def _rest_describes(said: str, masked: str, plain: str, arrived: str | None, kno
     if CHANGE.search(normalize(told)) or _STATE.search(re.sub(r"\bon\b", " ", told)) or _MOVES.search(told):
         return False
     return current_state_said(masked, episode, index)  # described when the current screen shows it: Bluetooth (Off)
+
+
+_BUBBLE = re.compile(r"\bbubbles?\b|气泡|\bin the (?:thread|conversation|chat)\b|(?:对话|聊天|会话)(?:里|中|记录)", re.I)
+
+
+def _typed_before(episode: Episode, index: int) -> list[str]:
+    """The values the steps before step ``index`` typed and no tap has sent since, and their parts between marks
+    (lower case)."""
+    steps = episode.steps[:index]
+    return [p.strip().lower() for k, s in enumerate(steps) if s.action.text  # and its parts (明天见！See you …)
+            and not any(later.action.type == "click" for later in steps[k + 1:])  # not sent since
+            for p in [s.action.text, *re.split(r"[，,。！!？?]", s.action.text)]]
 
 
 _GOAL = re.compile(r"\b(?:goal|task|asks?|wants?|needs?|requires?)\b|目标|任务|题目|要求|需要|要的是", re.I)

@@ -349,6 +349,8 @@ def other_actions(text: str, function: dict[str, Any], decision: Decision | None
             continue
         if _LATER_WORDS.search(mask_quotes(c.clause)) or not text[c.span[1]:decision.span[0]].strip(" —–-"):
             continue
+        if re.match(r"[^\n]*?[✓✔☑√]", text[c.span[1]:]):
+            continue  # 3. type: Full-time ✓: an item of a list ticked off, done
         out.append(c.clause.strip())
     return out
 

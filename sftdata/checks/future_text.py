@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from ..model import Episode
 from .calls import CJK_CLASS, grammar_word, normalize
 from .decision import quotes_in
+from .gui_terms import translations
 from .screen_text import PRICE as _PRICE, element_texts, screen_texts
 
 MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK characters...
@@ -183,7 +184,8 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
         return []
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
-    known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))
+    goal_terms = [t for _, t in translations(normalize(episode.goal or ""))]  # photos for a goal's 照片
+    known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in [*known_texts(episode, index), *goal_terms])
     said = {m.group().lower() for m in _TOKEN.finditer(normalize(text))}
     body = _flat(normalize(text))
     found: list[FutureText] = []

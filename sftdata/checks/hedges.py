@@ -50,15 +50,17 @@ CONCLUSION = re.compile(
     r"(?:i|we)\s+(?:(?:just|simply|first|now|then)\s+)?(?!(?:see|saw|get|got|am|was|were|land|landed|end|ended|find|found"
     r"|have|had|can|could|should|will|would|may|might|must)\b)[a-z]+\b(?<!ed)"
     r"|(?:i'm|i am|we're|we are)\s+(?!(?:back|on|in|at|now|done|seeing|getting|landing)\b)[a-z]+ing\b"
-    r"|it(?:'s| is) time to\b|all that (?:remains|is left)\b|what remains\b"
+    r"|it(?:'s| is) time to\b|all that (?:remains|is left)\b|what remains\b|(?:the\s+)?only thing (?:left|remaining)\b"
     r"|(?:just\s+|simply\s+)?(?:run|confirm|submit|proceed|continue|paginate|search|save|tap|click|press|hit|type|enter|open"
     r"|start|go ahead|move on|finish|send|add|pick|choose|select|fill|book|reserve|apply|leave|exit|delete|toggle)\b"
     r"(?!\s+(?:is|are|was|were|has|had|will|would|should|does|did)\b)"
     r"|[^,.;]{1,40}?\b(?:is|'s|are|seems?)\s+(?:the\s+)?(?:right|wrong|sensible|obvious|correct|logical|natural|only|best)\s+"
     r"(?:move|button|one|choice|call|step|thing|option|action|control|link)\b"
-    r"|[^,.;]{1,40}?\bis (?:needed|required|necessary|the way to go)\b|[^,.;]{1,40}?\bit is\s*[.!]?\s*$)", re.I)
+    r"|[^,.;]{1,40}?\bis (?:needed|required|necessary|the way to go)\b|[^,.;]{1,40}?\bit is\s*[.!]?\s*$"
+    r"|(?:the|my|this)\s+(?:[\w-]+\s+){0,2}(?:goes|can go)\s+in(?:to\b[^,.;]{0,30})?(?:\s+(?:now|first|here))?\s*[.!]?\s*$)", re.I)
 """The writer's conclusion after a justification, the decision said again as the writer's own doing or judged
-(``so I run the search``, ``so run the search``, ``so it's time to submit``, ``so 归档 beside it is the wrong button``, ``so 删除 it is``): why the step is
+(``so I run the search``, ``so run the search``, ``so it's time to submit``, ``so 归档 beside it is the wrong button``, ``so 删除 it is``,
+``so the keyword goes in now``): why the step is
 taken, never what the screen does after it (not: ``so I see the results``, ``so I landed on the detail page``).
 
 >>> [bool(CONCLUSION.match(t)) for t in ("so now I submit", "so I see the results", "so I'm using the #13 row")]

@@ -23,14 +23,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..model import Episode
+from ..model import Element, Episode
 from .calls import count_of, element_label, target_element
 from .screen_text import screen_texts
 
 # the kinds of action a claim names, by the action types that do them
 _KINDS = {
     "swipe": (("swipe", "scroll"),
-              r"(?:[左右上下]|[往向][左右上下前后回])?(?:滑|滚|翻|划)|往下拉|往上拉",
+              r"(?:[左右上下]|[往向][左右上下前后回])?(?:滑|滚|翻|划)|往下拉|往上拉"
+              r"|回(?=到了(?:顶部|顶端|最上面|最顶上|开头|底部|最底下|最下面))",  # 现在回到了顶部: where a swipe left it
               r"scrolled|swiped|flipped|shifted|jumped|slid|paged|moved"),
     "click": (("click",),
               r"(?<![\d地重])点(?![钟数])(?:击|开)?|(?<!长)按(?!钮|键)|切|勾",
@@ -44,14 +45,19 @@ _KINDS = {
     # a part of the task said finished (``the toggle is done``, ``The shoe has been added``, ``前半部分完成了``): an
     # earlier tap or typing's, when this step's action is neither
     "finish": (("click", "long_press", "type", "input", "select"),
-               r"完成|做完|搞定|弄完|办完|加(?:入|进)了?购物车|保存",
+               r"完成|做完|搞定|弄完|办完|加(?:入|进)了?购物车|保存|删(?:掉|除)|处理掉|发(?:送|出去?)",
                r"done|finished|complete|completed|handled|added|saved|deleted|sent|toggled"),
 }
+# a part of the task said finished by what removed or sent it (``银行那条已经删掉了``, ``the reply was sent``), and the
+# controls that do it
+_REMOVED = re.compile(r"删(?:掉|除)|处理掉|\b(?:deleted|removed)\b|(?P<sent>发(?:送|出去?)|\bsent\b)", re.I)
+_CONTROLS = {"delete": re.compile(r"删除|\bdelete\b|\bremove\b", re.I), "send": re.compile(r"发送|\bsend\b", re.I)}
+_NONE = Element(-1, (0, 0, 0, 0))
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
-_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
+_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|刚被?(?=[滑翻划滚点按切])|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
-_EARLIER = re.compile(r"上一步|之前|刚才|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
+_EARLIER = re.compile(r"上一步|之前|刚才|刚被?(?=[滑翻划滚点按切])|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
                       r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? (?:steps?|swipes?|flicks?|scrolls?|taps?"
                       r"|clicks?))\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
@@ -190,6 +196,11 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     that element)? ``named``: only when ``said`` names what the earlier action was on."""
     types = _KINDS[kind][0]
     step = episode.steps[index]
+    removal = _REMOVED.search(said) if kind == "finish" else None
+    if removal:  # 银行那条已经删掉了: an earlier tap on a Delete (Send) control, and this step's is on none
+        control = _CONTROLS["send" if removal["sent"] else "delete"]
+        labels = [element_label(target_element(s) or _NONE) or "" for s in episode.steps[:index + 1]]
+        return any(control.search(x) for x in labels[:-1]) and not control.search(labels[-1])
     low = said.lower()
     if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
         low = re.sub(r"\b(opened|launched|loaded)\s+(?:on|to|at|into|with)\b.*$", r"\1", low)

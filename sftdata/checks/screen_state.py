@@ -52,6 +52,8 @@ _PERFECTIVE = re.compile(r"打开|加载(?:好|完)?|删掉|删除|了")
 # a field said to hold nothing: ``the input is empty``, ``邮箱、电话还空着``
 _EMPTY = re.compile(r"\b(?:empty|blank)\b|空的|空着|是空|还空|为空")
 _PIECE = re.compile(r"[^，,；;、]+")
+# the acted-on element said to be in sight now (``the Display row is visible now``): what it acts on, not a result
+_IN_VIEW = re.compile(r"\b(?:is|are|'s)\s+(?:now\s+)?(?:visible|on (?:the )?screen|in view)(?:\s+now)?\b", re.I)
 
 
 def without_states(said: str, episode: Episode, index: int) -> str:
@@ -115,7 +117,8 @@ def current_state_said(said: str, episode: Episode, index: int) -> bool:
     name = _acted_name(step)
     for piece in _PIECE.finditer(said):  # the acted-on element, said in a clause that says a state
         told = piece.group()
-        if len(name) >= 2 and name in told.lower() and _PERFECT.search(_VALUE.sub(" ", told)) and not _VALUE.search(told):
+        if len(name) >= 2 and name in told.lower() and _PERFECT.search(_VALUE.sub(" ", _IN_VIEW.sub(" ", told))) \
+                and not _VALUE.search(told):
             return False  # (an on/off value said of it is checked, with the others, below)
     if _EMPTY.search(said) and not said_empty(said, episode, index):
         return False  # ``the box is empty``: a field of the current screen holds nothing now

@@ -165,6 +165,7 @@ _ROLES = (  # words -> what an element must be to fit them
     (r"下拉(?:框|菜单|列表)|\bdrop-?down\b|\bselect (?:box|menu)\b", lambda e: e.tag.lower() == "select"
      or "Spinner" in e.class_name),
     (r"链接|\blink\b", lambda e: e.tag.lower() == "a"),
+    (r"联想(?:词|项)?|\b(?:suggestions?|autocomplete)\b", lambda e: not is_field(e)),  # a suggestion, not the box
     (r"头像|\bavatar\b|\bprofile (?:picture|photo)\b", lambda e: any("头像" in t or "avatar" in t for t in element_texts(e))),
     (r"图片|照片|缩略图|封面|\b(?:photo|picture|image|thumbnail|pic)\b", lambda e: e.tag.lower() == "img" or "Image" in e.class_name
      or any(re.search(r"图片|照片|photo|image|picture", t) for t in element_texts(e))),
@@ -322,8 +323,10 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         total += 6  # the 25th listing: the card titled #25
         evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))
         rank = None
-    if rank is not None and len(peers) >= 2:
-        chosen = peers[-1] if rank == -1 else (peers[rank - 1] if rank <= len(peers) else None)
+    fitting = [fits for pattern, fits in _ROLE_RE if pattern.search(said) and fits(target)]
+    ranked = [p for p in peers if all(fits(p) for fits in fitting)]  # the first suggestion: of the suggestions
+    if rank is not None and len(ranked) >= 2:
+        chosen = ranked[-1] if rank == -1 else (ranked[rank - 1] if rank <= len(ranked) else None)
         if chosen is target or (chosen is not None and chosen.contains(point)):
             total += 6
             evidence.append(Evidence("ordinal", _ORDINAL.search(said).group()))

@@ -54,12 +54,15 @@ _TYPE_NOUN = re.compile(r"^\s*(?:,|\band\b|\bor\b|\bfield\b|\bbox\b|\bdropdown\b
 _WHEN_DONE = re.compile(r"^[^，,。]{0,3}(?:之后|以后|后)\s*(?:的?(?:当前|现在|目前|此时|这)?(?:屏幕?|页面?|画面|界面|列表))?\s*$")  # 往上滑之后，…点…: the clause that says when, not what
 _ENDS_DONE = re.compile(r"^[^，,。了]{2,24}(?<![就好行该要吧])了\s*$")  # 进入 Alice 的聊天页了。: a state reached, said at its end
 _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it is time to, a decision
-_PERFECTIVE = re.compile(r"^(?:了|过|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
+_PERFECTIVE = re.compile(r"^(?:了|过(?!去)|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
 _PAST_MARK = re.compile(r"[按点滑划翻输填选敲打]了\s*$")  # 然后按了返回: the verb's object after the past mark
 _WOULD_ONLY = re.compile(r"^\s*(?:一下)?(?:的话)?(?:只会|只能|反而会|反倒会|就?会(?![话议员计场儿]))")  # 直接点只会打开聊天: what it would do, weighed
 _CHOSEN_IS = re.compile(r"(?:中|好)?的(?:正|就|也)?是")  # 选中的正是李娜这一条: what is selected, a state;
 _CHOOSER = re.compile(r"(?:我|要|该|应该|应当|需要|得|想)\s*$")  # not 我要选的是 …: a choice said as a noun
 _COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$", re.I)  # I could tap it, but …
+# an option listed on after one weighed (``I could get there through 相机, or search with the Google bar``)
+_OR_ON = re.compile(r"^\s*or\s+(?:just\s+|also\s+|maybe\s+|simply\s+|even\s+)?$", re.I)
+_WEIGHED = re.compile(r"\b(?:i|we)\s+could\b", re.I)
 _RECOUNT = re.compile(r"\s*(?:and\s+)?(?!(?:need|speed|feed|seed|breed)\b)[A-Za-z]{2,}ed\b")
 _OPEN_IS = re.compile(r"\s*着?的(?:是|就是|页面|界面)")
 
@@ -70,10 +73,16 @@ def recounts(masked: str) -> bool:
     return bool(_RECOUNT.match(masked) or _I_DID.match(masked))
 
 
+def option_listed_on(before: str, earlier: str) -> bool:
+    """Whether a clause whose verb follows ``before`` lists one more option after ``earlier`` (its sentence so far)
+    weighed one: ``I could get to photos through 相机's thumbnail, or search with the Google bar``."""
+    return bool(_OR_ON.match(before) and _WEIGHED.search(earlier))
+
+
 def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
     """Whether a clause whose action verb (of class ``kind``) is ``verb``, between ``before`` and ``after``,
     tells what was done, what it brought or what holds now rather than deciding the action taken now."""
-    if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$", before)
+    if (HISTORY.search(before) or _PERFECT_BEFORE.search(before) or _PERFECTIVE.match(after) or re.search(r"已$|已经$|刚$", before)
             or _AFTER_THE.search(before) or _LISTED_DONE.match(after) or _PAST_MARK.search(before)
             or (re.fullmatch(r"\s*(?:[A-Za-z]+ing\b[^,.;]*\band\s*)?", before) and verb.lower().endswith("ing")
                 and _GERUND_TOLD.match(after))
