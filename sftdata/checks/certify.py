@@ -45,13 +45,13 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
-from .after_decision import doubts, screen_words, told_after_done
+from .after_decision import doubts, screen_words, told_after_done, unaccounted_after_decision
 from .agreement import contradictions
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
 from .conflict import call_evidence
-from .decision import stated_decision
+from .decision import action_clauses, stated_decision
 from .described import described_sentences, history_clauses, without_spans
 from .finger import finger_direction, sought_direction
 from .evidence import decision_evidence, other_actions
@@ -177,11 +177,39 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
                 and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
         if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it
             return Certification("unsure", tuple(told), read.evidence)
+    told = _told_before_restating(episode, index, item, spoken) if read.outcome == "certified" else ()
+    if told:  # 点右边的发送短信，“OK”作为气泡出现在对话右侧。决定点发送短信。: the closing decision says it again
+        return Certification("unsure", told, read.evidence)
     for restated, described in ((True, 0), (False, 1), (True, 1), (True, 2)) if read.outcome == "unsure" else ():
         again = _read(episode, index, item, restated, described)  # … so I'll press the back key. Action: press_back.
         if again.outcome == "certified":  # … The keyboard is up, with 空格 at the bottom.: the screen as it is
             return again
     return read
+
+
+def _told_before_restating(episode: Episode, index: int, item: Any, spoken: str) -> tuple[Reason, ...]:
+    """What the text says after an earlier decision of the same kind, grounded on its own, that its closing decision
+    says again (``… 点右边的发送短信，“OK”作为气泡出现在右侧。决定点发送短信。``): the first clause after it not accounted
+    for (:mod:`.after_decision`), as a reason; none when there is none."""
+    step = episode.steps[index]
+    clauses = action_clauses(unruled(spoken, step))
+    closing = clauses[-1] if clauses else None
+    earlier = next((c for c in clauses[:-1] if c.verb == closing.verb), None) if closing else None
+    if earlier is None or spoken[closing.span[1]:].strip(" .。!！\n") \
+            or _without_concluding_decision(spoken, item["function"], step) != spoken:
+        return ()  # no closing decision, none of its kind said before it, or a conclusion read as such already
+    opening = unruled(spoken[:earlier.span[1]], step)
+    decision = stated_decision(opening)
+    if decision is None or decision.span != earlier.span or decision_evidence(opening, item["function"], step)[1]:
+        return ()  # the earlier one is not a decision grounded on its own
+    body = without_spans(spoken, [closing.span])
+    body = without_spans(body, described_sentences(body, decision.span, episode, index))  # the screen as it is
+    later = later_screen_words(body[decision.span[1]:], episode, index)  # 第一条是 Soft flight quick #1: the next screen
+    told = told_after_done(body[decision.span[1]:]) or unaccounted_after_decision(body, episode, index, decision,
+                                                                                  item["function"]) or (
+        later[0].word if later else None)
+    return (Reason("unaccounted_after_decision", f"“{told[:60]}”, said after “{decision.phrase[:30]}”, which the "
+                   f"closing decision says again, is not known before acting"),) if told else ()
 
 
 def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:

@@ -208,7 +208,8 @@ def _row_place(said: str, step: Step) -> Beside | None:
 
 
 # a verb alone, that a control is named by: ``Send it.``
-_OWN_VERB = re.compile(r"\s*(send|submit|save|delete|confirm)(?:\s+(?:it|this))?\s*[.!]?\s*", re.I)
+_OWN_VERB = re.compile(r"\s*(send|submit|save|delete|confirm)(?:\s+(?:it|this|the (?:message|reply|text|sms|form)))?\s*[.!]?\s*",
+                       re.I)
 
 
 def click_evidence(text: str, decision: Decision, function: dict[str, Any], step: Step) -> tuple[list[Evidence], bool]:

@@ -275,6 +275,8 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
         if value and _value_decided(text, decision, name, value):
             if name == "select" and decision.verb == "click" and _shown_elsewhere(value, step) and not _names_select(text, step):
                 return verb, f"the decision clicks “{value[:40]}”, which another element of the page shows too"
+            if name != "select" and decision.verb == "click" and _shown_elsewhere(value, step):
+                return verb, f"the decision taps “{value[:40]}”, an element of the screen, rather than typing it"
             if name != "select" and names_rival(_cut_contrast(decision.phrase).replace(value, " "), step):
                 return verb, "the decision types into another field than the call's"  # the field, before or after
             put = _PUT_INTO.search(_sentence_before(text, decision.span[0]))  # 填在 Check-in 那个框里，输入 06/06
