@@ -187,6 +187,10 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     return read
 
 
+_CLOSING_SAID = re.compile(r"(?:^|[。.!！?？\n]\s*)(?:决定|→|=>|->|final answer|my final answer|decision)\s*[:：]?\s*$|^\s*(?:决定|→|=>|->)",
+                          re.I)
+
+
 def _told_before_restating(episode: Episode, index: int, item: Any, spoken: str) -> tuple[Reason, ...]:
     """What the text says after an earlier decision of the same kind, grounded on its own, that its closing decision
     says again (``… 点右边的发送短信，“OK”作为气泡出现在右侧。决定点发送短信。``): the first clause after it not accounted
@@ -195,9 +199,10 @@ def _told_before_restating(episode: Episode, index: int, item: Any, spoken: str)
     clauses = action_clauses(unruled(spoken, step))
     closing = clauses[-1] if clauses else None
     earlier = next((c for c in clauses[:-1] if c.verb == closing.verb), None) if closing else None
-    if earlier is None or spoken[closing.span[1]:].strip(" .。!！\n") \
+    if earlier is None or spoken[closing.span[1]:].strip(" .。!！\n") or not (
+            _CLOSING_SAID.search(spoken[:closing.span[0]]) or _CLOSING_SAID.match(closing.clause)) \
             or _without_concluding_decision(spoken, item["function"], step) != spoken:
-        return ()  # no closing decision, none of its kind said before it, or a conclusion read as such already
+        return ()  # no closing decision (决定…, →, Final answer:), none of its kind before it, or a conclusion read already
     opening = unruled(spoken[:earlier.span[1]], step)
     decision = stated_decision(opening)
     if decision is None or decision.span != earlier.span or decision_evidence(opening, item["function"], step)[1]:
