@@ -34,7 +34,7 @@ from .calls import element_label, normalize, target_element
 from .decision import mask_quotes
 from .future_text import known_texts, later_screen_words
 from .hindsight import SENTENCE, find_hindsight
-from .history_said import AFTER_EARLIER, OPENS_AFTER_EARLIER, earlier_done, first_claim
+from .history_said import AFTER_EARLIER, JUST_DONE_ZH, OPENS_AFTER_EARLIER, earlier_done, first_claim
 from .screen_state import (current_state_said, keyboard_said, named_quotes, previous_result, said_empty, still_held,
                            value_shown, without_states)
 from .target_evidence import names_rival, target_evidence
@@ -65,7 +65,7 @@ _NOT_SAID = re.compile(r"\b(?:still|stays?|remains?|same|unchanged|again|back|af
                        r"|^\s*(?:它|这个|那个|这款|那款|这张|那张|这条|那条|里面|进去)", re.I)
 
 
-_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|刚(?=被|[滑翻划滚点按切])|之前"  # said done, in so many words
+_TOLD_PAST = re.compile(r"已经|\balready\b|\b(?:earlier|previously)\b|上一步|刚才|" + JUST_DONE_ZH + r"|之前"  # said done, in so many words
                         r"|都(?:已经?)?(?:填|设|选|勾|输)(?:好|完|上)", re.I)
 _PAGE = re.compile(r"\b(?:list|page|screen|menu|home|launcher)\b|列表|页面|主页|首页|界面|桌面", re.I)
 # a part of the task said finished: ``Press back; the toggle is done`` (an earlier step's, when the history holds it)
@@ -126,8 +126,9 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
         read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
-        identity = (_IDENTITY.match(said) is not None or _PLACED.match(said) is not None) \
-            and bool(target_evidence(said, episode.steps[index]) or _PLACED.match(said) and said.lstrip().startswith("在"))
+        placed = _PLACED.match(said) is not None  # 在左上方第二个位置: where the decided one is, its subject left out
+        identity = (_IDENTITY.match(said) is not None or placed) and (
+            bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在")))
         if (told or _NOW.search(said) or shown or held is not None or read != said or identity) \
                 and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))

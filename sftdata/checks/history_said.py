@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..model import Element, Episode
+from ..model import Episode
 from .calls import count_of, element_label, target_element
 from .screen_text import screen_texts
 
@@ -52,12 +52,13 @@ _KINDS = {
 # controls that do it
 _REMOVED = re.compile(r"删(?:掉|除)|处理掉|\b(?:deleted|removed)\b|(?P<sent>发(?:送|出去?)|\bsent\b)", re.I)
 _CONTROLS = {"delete": re.compile(r"删除|\bdelete\b|\bremove\b", re.I), "send": re.compile(r"发送|\bsend\b", re.I)}
-_NONE = Element(-1, (0, 0, 0, 0))
+# "just" before a verb of doing: ``刚被滑过去了``, ``刚左滑到了第 7 张`` (an earlier step's, told as done)
+JUST_DONE_ZH = r"刚被?(?=[滑翻划滚点按切])"
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
-_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|刚被?(?=[滑翻划滚点按切])|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
+_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|" + JUST_DONE_ZH + r"|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
-_EARLIER = re.compile(r"上一步|之前|刚才|刚被?(?=[滑翻划滚点按切])|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
+_EARLIER = re.compile(r"上一步|之前|刚才|" + JUST_DONE_ZH + r"|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
                       r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? (?:steps?|swipes?|flicks?|scrolls?|taps?"
                       r"|clicks?))\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``
@@ -199,7 +200,7 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
     removal = _REMOVED.search(said) if kind == "finish" else None
     if removal:  # 银行那条已经删掉了: an earlier tap on a Delete (Send) control, and this step's is on none
         control = _CONTROLS["send" if removal["sent"] else "delete"]
-        labels = [element_label(target_element(s) or _NONE) or "" for s in episode.steps[:index + 1]]
+        labels = [(element_label(t) or "") if (t := target_element(s)) is not None else "" for s in episode.steps[:index + 1]]
         return any(control.search(x) for x in labels[:-1]) and not control.search(labels[-1])
     low = said.lower()
     if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
@@ -245,4 +246,4 @@ def _names(name: str, low: str) -> bool:
                      else re.escape(name), low) is not None
 
 
-__all__ = ["AFTER_EARLIER", "OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]
+__all__ = ["AFTER_EARLIER", "JUST_DONE_ZH", "OPENS_AFTER_EARLIER", "earlier_done", "first_claim"]

@@ -59,3 +59,21 @@ def click(target: str) -> dict:
 
 def expect(got: Certification, outcome: str) -> None:
     assert got.outcome == outcome, (got.reasons, got.evidence)
+
+
+FEED = [el(0, (40, 300, 520, 900), "商品图片 Nike 跑步鞋"), el(1, (560, 300, 1040, 900), "商品图片 Lenovo 跑步鞋")]
+"""Two product cards of a shopping feed."""
+CHAT = [el(0, (40, 2200, 800, 2300), "好的，明天见", flags=("clickable", "editable")),
+        el(1, (820, 2200, 1040, 2300), "发送 Send"), el(2, (40, 200, 600, 260), "Alice", flags=())]
+"""A chat's bottom row: the reply in its box and the Send button."""
+
+
+def phone_episode(screens: Sequence[Sequence[Element]], actions: Sequence[Action], goal: str) -> Episode:
+    """A phone episode whose step ``i`` shows ``screens[i]`` and takes ``actions[i]``."""
+    steps = [Step(i, PHONE, a, elements=list(s)) for i, (s, a) in enumerate(zip(screens, actions))]
+    return Episode("e", "m", goal, steps)
+
+
+def certify_at(episode: Episode, index: int, text: str, function: dict) -> Certification:
+    """Certify ``text`` for step ``index`` of ``episode`` (called ``function``)."""
+    return certify(episode, index, {"reasoning": text, "function": function}, cjk_threshold=0.0)

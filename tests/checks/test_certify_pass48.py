@@ -9,22 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from sftdata.checks.certify import certify
 from sftdata.checks.target_evidence import said_rank
-from sftdata.model import Action, Episode, Step
+from sftdata.model import Action
 
-from scenes import PHONE, certify_text, click, el, expect, swipe, tap, typed
-
-FEED = [el(0, (40, 300, 520, 900), "商品图片 Nike 跑步鞋"), el(1, (560, 300, 1040, 900), "商品图片 Lenovo 跑步鞋")]
+from scenes import FEED, certify_at, certify_text, click, el, expect, phone_episode, swipe, tap, typed
 
 
-def _phone(screens, actions, goal):
-    steps = [Step(i, PHONE, a, elements=list(s)) for i, (s, a) in enumerate(zip(screens, actions))]
-    return Episode("e", "m", goal, steps)
 
-
-def _certify(ep: Episode, index: int, text: str, function: dict):
-    return certify(ep, index, {"reasoning": text, "function": function}, cjk_threshold=0.0)
 
 
 @pytest.mark.parametrize("text", [
@@ -34,23 +25,23 @@ def _certify(ep: Episode, index: int, text: str, function: dict):
 ])
 def test_the_closing_choice_of_a_deliberation_is_the_decision(text):
     action, function = swipe("up")
-    expect(_certify(_phone([FEED, FEED], [action, Action("done")], "加一双跑步鞋到购物车"), 0, text, function),
+    expect(certify_at(phone_episode([FEED, FEED], [action, Action("done")], "加一双跑步鞋到购物车"), 0, text, function),
            "certified")
 
 
 def test_an_option_judged_off_and_a_compared_action_are_no_decision():
     viewer = [el(0, (880, 60, 1040, 120), "7 / 30", flags=()), el(1, (40, 2200, 300, 2300), "编辑")]
     action, function = swipe("left")
-    ep = _phone([viewer, viewer], [action, Action("done")], "翻几张照片")
-    expect(_certify(ep, 0, "大图里是 7/30。编辑用不上，返回也太早，一张都还没翻。→ 左滑。", function), "certified")
+    ep = phone_episode([viewer, viewer], [action, Action("done")], "翻几张照片")
+    expect(certify_at(ep, 0, "大图里是 7/30。编辑用不上，返回也太早，一张都还没翻。→ 左滑。", function), "certified")
     grid = [el(0, (40, 300, 340, 600), "照片，6月11日 12:08")]
     home = {"name": "press_home", "parameters": {}}
-    ep = _phone([grid, grid], [Action("home"), Action("done")], "翻几张照片后回到桌面")
-    got = _certify(ep, 0, "在相册网格。再按一次返回键也能退到桌面，和按 Home 差不多。→ 返回。", home)
+    ep = phone_episode([grid, grid], [Action("home"), Action("done")], "翻几张照片后回到桌面")
+    got = certify_at(ep, 0, "在相册网格。再按一次返回键也能退到桌面，和按 Home 差不多。→ 返回。", home)
     assert got.outcome == "rejected", got.reasons
     splash = [el(0, (340, 1000, 740, 1300), "商城 logo", flags=())]
-    ep = _phone([splash, FEED], [Action("wait"), Action("done")], "在商城搜跑步鞋")
-    got = _certify(ep, 0, "开屏页。比较一下：等待稳但慢，点击快。我选点击，点中间的 logo 跳过。",
+    ep = phone_episode([splash, FEED], [Action("wait"), Action("done")], "在商城搜跑步鞋")
+    got = certify_at(ep, 0, "开屏页。比较一下：等待稳但慢，点击快。我选点击，点中间的 logo 跳过。",
                    {"name": "wait", "parameters": {}})
     assert got.outcome == "rejected", got.reasons
 
@@ -85,7 +76,7 @@ def test_what_the_action_brings_told_in_the_present_is_not_certified():
     assert certify_text(tap(CART[1]), click("“Add to cart”按钮"), text, CART).outcome != "certified"
     action, function = swipe("up")
     text = "One more swipe up — the Lenovo pair comes into view at ¥89. Swipe up."
-    assert _certify(_phone([FEED, FEED], [action, Action("done")], "加一双跑步鞋"), 0, text, function).outcome != \
+    assert certify_at(phone_episode([FEED, FEED], [action, Action("done")], "加一双跑步鞋"), 0, text, function).outcome != \
         "certified"
 
 
@@ -94,14 +85,14 @@ def _settings(value: str):
 
 
 def test_an_earlier_steps_work_said_done_and_a_rows_value_now():
-    ep = _phone([_settings("Off"), _settings("On"), _settings("On")],
+    ep = phone_episode([_settings("Off"), _settings("On"), _settings("On")],
                 [tap(_settings("Off")[0]), Action("back"), Action("done")], "打开省电模式")
     back = {"name": "press_back", "parameters": {}}
     for text in ("Go back with the system key. Battery Saver reads On now, so the toggle is done.",
                  "Press back; the toggle is done and I'll leave this page."):
-        expect(_certify(ep, 1, text, back), "certified")
+        expect(certify_at(ep, 1, text, back), "certified")
     told = "Tap Battery Saver. The toggle is done."  # this step's own tap, told done
-    assert _certify(ep, 0, told, click("“Battery Saver”元素")).outcome != "certified"
+    assert certify_at(ep, 0, told, click("“Battery Saver”元素")).outcome != "certified"
 
 
 TITLES = [el(i, (180, 100 + 60 * i, 700, 130 + 60 * i), f"Harbour show #{n}", tag="a") for i, n in enumerate((12, 13))]
@@ -124,11 +115,11 @@ HOME = [el(0, (40, 300, 300, 500), "相册")]
     "桌面已经回来了，要看的照片都翻过，可以结束了。",
 ])
 def test_a_finish_after_a_dash_or_said_as_may_end_now(text):
-    ep = _phone([HOME, HOME], [Action("home"), Action("done")], "翻几张照片后回到桌面")
-    expect(_certify(ep, 1, text, {"name": "done", "parameters": {}}), "certified")
+    ep = phone_episode([HOME, HOME], [Action("home"), Action("done")], "翻几张照片后回到桌面")
+    expect(certify_at(ep, 1, text, {"name": "done", "parameters": {}}), "certified")
 
 
 def test_an_action_line_that_says_the_swipes_way_is_no_state():
     action, function = swipe("left")
     text = 'Thought: I am on photo 3/30. To see the next one, swipe the picture to the left.\nAction: swipe(direction="left")'
-    expect(_certify(_phone([HOME, HOME], [action, Action("done")], "翻几张照片"), 0, text, function), "certified")
+    expect(certify_at(phone_episode([HOME, HOME], [action, Action("done")], "翻几张照片"), 0, text, function), "certified")

@@ -3,52 +3,41 @@
 tapped rather than typed (``决定点历史记录里的 保温杯``). Wordings made up here, unlike the labelled parts'."""
 from __future__ import annotations
 
-from sftdata.checks.certify import certify
 from sftdata.model import Action, Episode, Step
 
-from scenes import PHONE, click, el, expect, swipe, tap
-
-CHAT = [el(0, (40, 2200, 800, 2300), "好的，明天见", flags=("clickable", "editable")),
-        el(1, (820, 2200, 1040, 2300), "发送 Send"), el(2, (40, 200, 600, 260), "Alice", flags=())]
-FEED = [el(0, (40, 300, 520, 900), "商品图片 Nike 跑步鞋"), el(1, (560, 300, 1040, 900), "商品图片 Lenovo 跑步鞋")]
+from scenes import CHAT, FEED, PHONE, certify_at, click, el, expect, phone_episode, swipe, tap
 
 
-def _phone(screens, actions, goal):
-    steps = [Step(i, PHONE, a, elements=list(s)) for i, (s, a) in enumerate(zip(screens, actions))]
-    return Episode("e", "m", goal, steps)
 
-
-def _certify(ep: Episode, index: int, text: str, function: dict):
-    return certify(ep, index, {"reasoning": text, "function": function}, cjk_threshold=0.0)
 
 
 def test_what_follows_a_decision_the_closing_one_says_again_is_read_as_after_it():
-    ep = _phone([CHAT, CHAT, CHAT], [Action("input", text="好的，明天见"), tap(CHAT[1]), Action("done")],
+    ep = phone_episode([CHAT, CHAT, CHAT], [Action("input", text="好的，明天见"), tap(CHAT[1]), Action("done")],
                 "回复 Alice：好的，明天见")
     told = "文字已就位。点右边的发送 Send，“好的，明天见”作为气泡出现在对话右侧，输入框又空了。决定点发送 Send。"
-    assert _certify(ep, 1, told, click("“发送 Send”元素")).outcome != "certified"
+    assert certify_at(ep, 1, told, click("“发送 Send”元素")).outcome != "certified"
     weighed = "输入框里是“好的，明天见”。可以点发送 Send，也可以再检查一遍；文字没问题。决定点发送 Send。"
-    expect(_certify(ep, 1, weighed, click("“发送 Send”元素")), "certified")
+    expect(certify_at(ep, 1, weighed, click("“发送 Send”元素")), "certified")
 
 
 def test_options_offered_and_judged_off_are_no_decision():
     up, _ = swipe("up")
     down, function = swipe("down")
-    ep = _phone([FEED, FEED, FEED], [up, down, Action("done")], "挑一双跑步鞋")
+    ep = phone_episode([FEED, FEED, FEED], [up, down, Action("done")], "挑一双跑步鞋")
     text = "这一屏有 Nike 和 Lenovo。可以就在这里挑一个，也可以继续往下翻。我想回去对比上一屏的几款。那就往回滑：手指向下。"
-    expect(_certify(ep, 1, text, function), "certified")
+    expect(certify_at(ep, 1, text, function), "certified")
     nav = [el(0, (40, 100, 600, 160), "", flags=("clickable", "editable"), attrs=(("aria_label", "Search books"),)),
            el(1, (640, 100, 800, 160), "Fiction", tag="a")]
     steps = [Step(0, PHONE, Action("type", text="mystery novels", element=nav[0], point=nav[0].center), elements=nav),
              Step(1, PHONE, Action("done"), elements=nav)]
     ep = Episode("e", "m", "Search mystery novels", steps, platform="web")
     function = {"name": "type", "parameters": {"text": "mystery novels", "target_element": "“Search books”元素"}}
-    expect(_certify(ep, 0, "点 Fiction 又太宽泛。先在 Search books 里输入 mystery novels。", function), "certified")
+    expect(certify_at(ep, 0, "点 Fiction 又太宽泛。先在 Search books 里输入 mystery novels。", function), "certified")
 
 
 def test_a_value_tapped_in_the_history_is_not_typed():
     box = el(0, (40, 150, 1040, 260), "", flags=("clickable", "editable"))
     chip = el(1, (40, 300, 300, 360), "保温杯")
-    ep = _phone([[box, chip], [box, chip]], [Action("input", text="保温杯"), Action("done")], "搜索保温杯")
+    ep = phone_episode([[box, chip], [box, chip]], [Action("input", text="保温杯"), Action("done")], "搜索保温杯")
     text = "键盘已经弹出。历史搜索里正好有“保温杯”这一项，点它比打字快多了，还不会打错字。决定点历史记录里的 保温杯。"
-    assert _certify(ep, 0, text, {"name": "input", "parameters": {"text": "保温杯"}}).outcome != "certified"
+    assert certify_at(ep, 0, text, {"name": "input", "parameters": {"text": "保温杯"}}).outcome != "certified"
