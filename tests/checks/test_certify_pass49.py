@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sftdata.model import Action, Episode, Step
 
-from scenes import CHAT, FEED, PHONE, certify_at, click, el, expect, phone_episode, swipe, tap
+from scenes import CHAT, FEED, PHONE, certify_at, certify_text, click, el, expect, phone_episode, swipe, tap, typed
 
 LAUNCHER = [el(0, (40, 300, 300, 500), "图库"), el(1, (320, 300, 580, 500), "相机"),
             el(2, (40, 2100, 1040, 2200), "Google 搜索 Search")]
@@ -101,11 +101,9 @@ def test_a_value_decided_without_a_verb_then_what_followed():
 
 def test_put_a_value_in_a_field_and_the_goal_said_in_translation():
     artist = el(0, (40, 200, 600, 260), "", flags=("clickable", "editable"), attrs=(("aria_label", "Artist, team or venue"),))
-    steps = [Step(0, PHONE, Action("type", text="jazz", element=artist, point=artist.center), elements=[artist]),
-             Step(1, PHONE, Action("done"), elements=[artist])]
-    ep = Episode("e", "m", "Find jazz concerts", steps, platform="web")
-    function = {"name": "type", "parameters": {"text": "jazz", "target_element": "“Artist, team or venue”元素"}}
-    expect(certify_at(ep, 0, "Put jazz in the Artist, team or venue field.", function), "certified")
+    text = "Put jazz in the Artist, team or venue field."
+    expect(certify_text(*typed(artist, "jazz", "“Artist, team or venue”元素"), text, [artist], goal="Find jazz concerts"),
+           "certified")
     grid = [el(0, (40, 300, 300, 500), "相册"), el(1, (320, 300, 580, 500), "相机")]
     later = [el(0, (40, 200, 400, 260), "Recent photos", flags=())]
     ep = phone_episode([grid, later], [tap(grid[0]), Action("done")], "打开相册，翻看最近的照片")
@@ -119,12 +117,10 @@ def test_where_the_target_is_and_a_value_after_a_spaced_quote():
     for text in ("点 Lenovo 跑步鞋的商品图，在右上方第二个位置。", "点 Lenovo 跑步鞋的商品图，它就在右上角。"):
         expect(certify_at(ep, 0, text, click("“商品图片 Lenovo 跑步鞋”元素")), "certified")
     box = el(0, (40, 200, 600, 260), "", flags=("clickable", "editable"), attrs=(("aria_label", "Search books"),))
-    steps = [Step(0, PHONE, Action("type", text="mystery novels", element=box, point=box.center), elements=[box]),
-             Step(1, PHONE, Action("done"), elements=[box])]
-    ep = Episode("e", "m", "Search mystery novels", steps, platform="web")
-    function = {"name": "type", "parameters": {"text": "mystery novels", "target_element": "“Search books”元素"}}
-    expect(certify_at(ep, 0, "在 Search books 输入框里填 “mystery novels”，排序和点 Go 放后面。", function), "certified")
-    expect(certify_at(ep, 0, "左上角有 Search books 输入框，把 mystery novels 输进去，下一步再点 Go。", function), "certified")
+    action, function = typed(box, "mystery novels", "“Search books”元素")
+    for text in ("在 Search books 输入框里填 “mystery novels”，排序和点 Go 放后面。",
+                 "左上角有 Search books 输入框，把 mystery novels 输进去，下一步再点 Go。"):
+        expect(certify_text(action, function, text, [box], goal="Search mystery novels"), "certified")
 
 
 def test_a_date_with_a_comma_and_a_swipe_just_done():
