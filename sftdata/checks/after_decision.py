@@ -138,11 +138,15 @@ _AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pres
                          r"|step|action|long[- ]press)\b|(?:it|that)(?:'s| is) (?:pressed|tapped|clicked|done)\b)"
                          r"|^\s*(?:doing|repeating) (?:it|this|that)(?: again| once more)?\b"
                          r"|^\s*(?:[点按滑输填选敲删划翻勾]完|[点按滑输填选划翻勾]了一?下|按下|点下|勾上|选上)(?:之后|以后|后)"
-                         r"|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是",
+                         r"|^\s*(?:打开|点开|进去|进入|跳转)(?:的|后)(?:就)?是"
+                         r"|^\s*(?:打开|点开|进入)(?:的|后)(?:的)?(?:页面|会话|对话|详情页|界面|聊天)(?:里|中|上)",
                          re.I)
 # after it (the clause opening on it), a change told as done (``之后 X 又回到了屏幕中间``), unless expected or planned
 _REPORTED_AFTER_ZH = re.compile(r"^\s*(?:之后|以后)[^，,。；;]*?(?<![行好够对算罢就])了(?![吗吧呢])")
 _MODAL_ZH = re.compile(r"会|应该|应当|可能|大概|也许|估计|预计|能|要|再|才|就|如果|看看")
+# a subject, then what it is or does in the present: ``the list then has #4 in the middle``, ``the box then holds it``
+_THEN_STATE = re.compile(r"^[\s—–-]*(?:and\s+)?(?:the|its|my|this)\s+(?:[\w-]+\s+){0,3}then\s+(?:has|holds|shows|reads|says|sits|is|are"
+                         r"|displays|lists|jumps|scrolls|moves|opens|loads|lands)\b", re.I)
 _TOLD_PIECE = re.compile(r"(?:[^。！？!?\n;；，,.]|\.(?!\s|$))+")  # a clause; a full stop ends it (not 4.5)
 
 
@@ -153,7 +157,8 @@ def told_after_done(after: str) -> str | None:
         done = _AFTER_DONE.match(m.group())
         rest = m.group()[done.end():] if done else ""
         if (done and rest.strip() and not HEDGE.search(rest) and not re.search(LATER_ZH + r"|会|要", rest)) or (
-                _AFTER_STATE.match(m.group()) and not HEDGE.search(m.group())):  # afterwards the list shifts
+                (_AFTER_STATE.match(m.group()) or _THEN_STATE.match(m.group())) and not HEDGE.search(m.group())):
+            # afterwards the list shifts; the list then has #4 in the middle
             return after[m.start():m.end()].strip()
     return None
 
@@ -228,6 +233,8 @@ def acts(masked: str) -> bool:
         return False  # 现在打开的是 4/30 那张: what is open now, a noun
     if re.match(r"[A-Za-z]", masked[verb[0]:verb[0] + 1]):
         return bool(_SUBJECT_BEFORE.search(before))
+    if re.fullmatch(r"\s*(?:整个)?(?:页面|列表|界面|屏幕|画面|内容)\s*(?:就|也|又|会)?\s*", before):
+        return False  # 页面滚到结果区: what the page does, not an action taken
     return len(before.strip()) <= 4 or bool(_ZH_SUBJECT_BEFORE.search(before) or _ZH_WHERE.match(before))  # not 底部浮出三个时长按钮
 
 

@@ -1,11 +1,12 @@
 """Pass 50: what a deliberation tells after an earlier decision that its closing one says again (``点发送，气泡出现在
 右侧。决定点发送。``); options offered with ``可以继续`` or ``可以就在这里``, one judged off as ``太宽泛``; ``决定点 …``; a value
-tapped rather than typed (``决定点历史记录里的 保温杯``). Wordings made up here, unlike the labelled parts'."""
+tapped rather than typed (``决定点历史记录里的 保温杯``); as mended, what the page then does (``the list then has …``,
+``页面滚到结果区``, ``打开的会话里…``). Wordings made up here, unlike the labelled parts'."""
 from __future__ import annotations
 
 from sftdata.model import Action, Episode, Step
 
-from scenes import CHAT, FEED, PHONE, certify_at, click, el, expect, phone_episode, swipe, tap
+from scenes import CHAT, FEED, PHONE, certify_at, certify_text, click, el, expect, phone_episode, swipe, tap
 
 
 
@@ -41,3 +42,16 @@ def test_a_value_tapped_in_the_history_is_not_typed():
     ep = phone_episode([[box, chip], [box, chip]], [Action("input", text="保温杯"), Action("done")], "搜索保温杯")
     text = "键盘已经弹出。历史搜索里正好有“保温杯”这一项，点它比打字快多了，还不会打错字。决定点历史记录里的 保温杯。"
     assert certify_at(ep, 0, text, {"name": "input", "parameters": {"text": "保温杯"}}).outcome != "certified"
+
+
+def test_what_the_page_then_does_is_told_after_the_action():
+    rows = [el(0, (40, 200, 400, 260), "Laptops", tag="a"), el(1, (40, 300, 400, 360), "Phones", tag="a")]
+    told = "Click Laptops; the list then has a new gadget right in the middle of the view."
+    assert certify_text(tap(rows[0]), click("“Laptops”元素"), told, rows).outcome != "certified"
+    go = [el(0, (40, 100, 600, 160), "Go", tag="button")]
+    told = "关键词填好了。点 Go，页面滚到结果区，从第二条开始往下排。决定点 Go。"
+    assert certify_text(tap(go[0]), click("“Go”按钮"), told, go).outcome != "certified"
+    chats = [el(0, (40, 300, 300, 400), "快递驿站 的头像")]
+    told = "点快递驿站头像，打开的会话里最后一条是取件通知，下面就是输入框。"
+    ep = phone_episode([chats, chats], [tap(chats[0]), Action("done")], "回复快递驿站")
+    assert certify_at(ep, 0, told, click("“快递驿站 的头像”元素")).outcome != "certified"
