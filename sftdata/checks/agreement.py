@@ -87,7 +87,10 @@ _OPTION = re.compile(r"^\s*(?:choose|choosing|select|selecting|pick|picking|set)
                      r"(?P<en>[A-Za-z0-9][\w .'&-]{0,30}?)\s+(?:from|in|on|for|as|under)\b"
                      r"|^\s*(?:选择|选中|选)\s*(?P<zh>[A-Za-z0-9][\w .'&-]{0,30}?)\s*(?:[，,。；;]|$|作为)"
                      r"|^\s*(?:set|change|switch)\s+(?:the\s+)?[\w .'&-]{1,30}?\s+to\s+(?P<to>[A-Za-z0-9][\w .'&-]{0,30}?)"
-                     r"\s*(?:[,.;]|$|\s(?:first|now|next|then|before|so|since|because)\b)", re.I)  # Set Job type to Part-time
+                     r"\s*(?:[,.;]|$|\s(?:first|now|next|then|before|so|since|because)\b)"  # Set Job type to Part-time
+                     r"|^\s*(?:choose|choosing|select|selecting|pick|picking|go(?:ing)? with)\s+(?P<num>\d{1,4})(?![\d/:.,]\d)"
+                     r"(?!\s*(?:st|nd|rd|th|of|or|and|to\s+\d+|items?|options?|rows?|steps?|more|times|down|up|would|is|are|was|isn't|won't)\b)\b",
+                     re.I)  # pick 3 to be safe
 
 
 def _value_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:

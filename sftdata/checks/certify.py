@@ -52,7 +52,7 @@ from .calls import ITEM_FIELDS, element_label, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
 from .conflict import call_evidence
 from .decision import action_clauses, stated_decision
-from .described import described_sentences, history_clauses, without_spans
+from .described import described_sentences, history_clauses, previous_result_sentences, without_spans
 from .finger import finger_direction, sought_direction
 from .evidence import decision_evidence, other_actions
 from .future_text import later_screen_words
@@ -226,6 +226,7 @@ def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
         return False
     spans = described_sentences(text, decision.span, episode, index) + history_clauses(text, decision.span, episode,
                                                                                        index)
+    spans += previous_result_sentences(text[:decision.span[0]], episode, index)
     return bool(spans) and hindsight_detail({**item, "reasoning": without_spans(text, spans)}) is None
 
 

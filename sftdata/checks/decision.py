@@ -53,7 +53,7 @@ _VERBS_ZH = (
     ("click", r"把(?:输入)?光标(?:放|移|定位|挪)(?:到|在|进)|点进(?=[^，,。]{0,10}(?:输入框|搜索框|搜索栏|文本框|输入栏|框里|框中))"),
     ("input", r"(?:输入|键入|填写|填入|填上|录入|打字|填(?=\s*[“「『\"'‘]|\s*[A-Za-z0-9@])|把(?=[^，,。把]{0,12}?[“「『\"A-Za-z0-9@][^，,。把]{0,60}?(?:输入|填写|键入|录入|填|打|敲|输)(?:进|到|在|入))|(?:打|敲)(?:上|入|进)?(?=\s*[“「『\"])|(?:打|敲)(?:上|入|进)(?=\s*[A-Za-z0-9@])|(?:(?<=[里中内])|(?<=[里中内]\s))(?:打|敲)(?=\s*[A-Za-z0-9@]))(?![框法栏区域])"),
     ("swipe", r"(?:[上下左右]滑(?!块|条|杆)|滑动(?!条|块|开关)|滑到|滑至|划动|[上下左右]划(?!线|痕)|划一下|(?:往|向|朝)[上下左右]一?(?:拖|拉)(?![动拽])|(?:往|向|朝)[上下左右]一[滑划]|滚动(?!条)|滚到|往[上下左右]翻|向[上下左右]翻|翻页|翻到"
-              r"|(?<![数量型类别项期份号])下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])(?!\s*[A-Za-z])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广))"),
+              r"|(?<![数量型类别项期份号])下拉(?!\s*(?:→|->|=>))(?![框菜单列表选项联提建里中改默])(?!\s*[A-Za-z])|上拉(?![框菜单])|拖动|拖拽|滑一下|滚一下|(?:往|向)回(?:滑|划|拖|拉|翻)|(?:往|向|朝)[上下左右]推(?!荐|送|广)|手指(?:往|向|朝)[上下左右](?![面边方侧的滑划拖拉推移翻滚]))"),  # 那就手指向下
     ("home", r"(?:主页键|home\s*键|回到桌面|返回桌面|回桌面|回到主屏|返回主屏|回到主页面?|按主页|按\s*home\b)"),
     ("back_key", r"(?:按(?:下|一下)?(?:系统的?|手机的?)?返回键|系统返回|返回键)"),
     ("back", r"(?:返回(?![键按钮箭头图标]|首页|主页)|后退|退回)"),
@@ -106,7 +106,8 @@ _VERBS_EN = (
               r"|in (?:the|this) (?:dialog|popup|pop-up|prompt|modal)\b))"),  # confirm with the 删除 inside the dialog
     ("click", r"^\s*(?:send|submit|save|confirm|delete) (?:it|this|the (?:message|reply|text|sms|form))\s*[.!]?\s*$"),  # Send it.
     ("done", r"\b(?:call(?:ing)? done|mark(?:ing)? the task (?:as )?(?:done|complete)|finish(?:ing)? the task"
-             r"|end(?:ing)? the task|declare (?:it )?(?:done|complete))\b"),
+             r"|end(?:ing)? the task|declare (?:it )?(?:done|complete)"
+             r"|call(?:ing)? (?:the task|it|this|the job|the goal) (?:finished|done|complete|completed|over))\b"),
     ("click", LABEL_IMPERATIVE_EN),
     ("click", r"\b(?:the (?:right|correct) (?:button|option|choice|control|link|tab|entry|one)|the one to (?:tap|press|click|hit|pick"
               r"|choose|use)|my (?:pick|choice)) (?:is|here is)\b"),  # so the right button is 加入购物车
@@ -118,8 +119,8 @@ _VERB_RE = [(kind, re.compile(p, re.I)) for kind, p in _VERBS_ZH + _VERBS_EN]
 
 _ACTION_NOUN = re.compile(r"\s*(?:(?:one|a|an|another|two|three)\s+)?(?:more\s+)?(?:[\w-]+\s+)?(?:swipe|scroll|flick)s?\b", re.I)
 # what a swipe goes back to in a viewer: the previous photo, not the previous page
-_PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
-                            r"(?:photo|image|picture|shot|one)\b", re.I)
+_PREVIOUS_ITEM = re.compile(r"\s*(?:到|去)?\s*(?:上一张|前一张|上张|前张|上一屏|前一屏|上一页内容)|\s*(?:to\s+)?the\s+(?:previous|last|prior)\s+"
+                            r"(?:photo|image|picture|shot|one|screenful)\b", re.I)
 _NOT_NOUN = r"(?!(?:is|are|was|were|to|will|would|should|can|could|must|may|might|i|we|you|then|so|now|just|and|or|not|also|first|time|way|next)\b)"
 _SUBJECT = re.compile(rf"^\s*(?:(?:the|this|that|its|their|these|those|both|all|new|more)\s+)?(?:{_NOT_NOUN}[a-z-]+\s+){{0,2}}"
                       rf"{_NOT_NOUN}(?!(?:this|his|is|was|has|does|as|us|yes|plus|thus|always|perhaps|its)\b)[a-z]{{2,}}s\s+$"
@@ -223,10 +224,13 @@ def _find_candidates(text: str) -> list[_Candidate]:
         sentence_has = False
         conditional = False
         recounted = False
+        listed = next((c.end() for c in re.finditer(r"[，,；;]", sentence) if OPTIONS_LABEL.match(sentence, c.end())), None)
         for m in re.finditer(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d)|(?<=\d),(?=\s?\d))+", sentence):  # June 11, 19:25
             masked = m.group()
             after_recount = recounted
             recounted = recounts(masked)  # Before that I long-pressed Project Team, hit 删除 and …
+            if listed is not None and m.start() >= listed:
+                continue  # 目标是在商城里搜耳机，可选的路子有：…: the options, listed after a label mid-sentence
             start = offset + m.start() if offset >= 0 else 0
             clause = text[start:start + len(masked)]
             cond, first = CONDITION.search(masked), first_verb(masked)

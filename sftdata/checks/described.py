@@ -269,4 +269,12 @@ def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return text
 
 
-__all__ = ["described_sentences", "history_clauses", "without_spans"]
+def previous_result_sentences(before: str, episode: Episode, index: int) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``before`` (a text before its decision) that tell what the step before brought
+    or took away, as the screens show (``往下滑了一屏，…，Airplane mode 已经滚到上面看不见了``: that swipe's result, seen
+    now), and tell no more."""
+    return [m.span() for m in SENTENCE.finditer(before) if (blanked := previous_result(m.group(), episode, index))
+            is not None and not find_hindsight(blanked)]
+
+
+__all__ = ["described_sentences", "history_clauses", "previous_result_sentences", "without_spans"]

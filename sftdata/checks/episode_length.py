@@ -46,6 +46,9 @@ COUNTS = re.compile("|".join((
     # going home" (任务最后一步是回到主屏幕) is the goal's structure and passes
     r"(?:这|这一步|此步|本步|当前这一?步)(?:就|也|便)?是(?:[^，,。是]{0,10}的)?最后一步(?:\s*[（(]第\s*\d+\s*步[）)]?)?"
     r"|\b(?:this|that)(?:'s| is)(?: also)? the (?:final|last) (?:step|action|move)\b",
+    # the step by its number, said to close the task: how many there are (the sixth step closes out the task)
+    r"\b(?:the|this|my)\s+(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
+    r"\s+(?:step|action|move)\s+(?:closes(?: out)?|finishes|ends|completes|wraps up|concludes|rounds off)\s+(?:the|this)\s+(?:task|job|episode|goal)\b",
     rf"(?:总步数|步数总计|总步骤数)(?:为|是|共)?\s*{ZH_NUM}{ZH_STEP}",
     r"\b(?:episode|trajectory)\s+(?:ends|is over|finishes)\b|(?:轨迹|episode)(?:就|即将)?结束",
     # the recording itself: its last recorded step, where it ends (the agent acts; only the recording knows these)

@@ -33,7 +33,8 @@ from ..model import Episode
 from .calls import CJK_CLASS, grammar_word, normalize
 from .decision import quotes_in
 from .gui_terms import translations
-from .screen_text import PRICE as _PRICE, element_texts, screen_texts
+from .screen_text import PRICE as _PRICE, element_texts, screen_texts, visible_elements
+from .target_evidence import is_text_box
 
 MIN_CJK = 3  # an unquoted later-screen label must have at least this many CJK characters...
 MIN_LATIN = 5  # ...or this many Latin letters/digits to count as named
@@ -46,6 +47,20 @@ _MODEL = re.compile(r"\d.*[a-z]|[a-z].*\d", re.I)  # a model number such as WH-1
 _WORD = re.compile(r"[a-z0-9]")
 _COUNTER = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})")
 _COUNTED = re.compile(r"[个件张条项次位只本台份篇首款封页组]")  # a word that opens with a measure word follows a number
+
+
+# a label that is only the kind of a box (an unnamed search box's ``搜索框``): a common noun, which names a later
+# screen's box no more than one the current screen shows (the home screen's Google bar)
+BOX_KINDS = frozenset(("搜索框", "搜索栏", "输入框", "文本框", "search box", "search bar", "search field", "text field",
+                       "input field"))
+
+
+def _box_shown(episode: Episode, index: int) -> bool:
+    """Does the screen of step ``index`` show a box one types into, or a search bar (``Google 搜索 Search``)?"""
+    return any(is_text_box(e) or _SEARCH.search(" ".join(element_texts(e))) for e in visible_elements(episode.steps[index]))
+
+
+_SEARCH = re.compile(r"搜索|\bsearch\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -143,6 +158,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     if not any(True for _ in _later_screens(episode, index)):
         return []
     known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))
+    box_shown = _box_shown(episode, index)
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
     body = _flat(normalize(text))
@@ -151,7 +167,7 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     quoted = [normalize(q) for q in quotes_in(text)]
     for later_index, texts in _later_screens(episode, index):
         for label in texts:
-            if label in seen or _is_known(label, known):
+            if label in seen or _is_known(label, known) or (label in BOX_KINDS and box_shown):
                 continue
             word = next((q for q in quoted if q and (q == label or (len(q) >= MIN_QUOTED and q in label
                                                                       and _long_enough(q)))
@@ -186,6 +202,7 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
         return []  # nothing is known about the screens so far: absence proves nothing
     goal_terms = [t for _, t in translations(normalize(episode.goal or ""))]  # photos for a goal's 照片
     known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in [*known_texts(episode, index), *goal_terms])
+    box_shown = _box_shown(episode, index)
     said = {m.group().lower() for m in _TOKEN.finditer(normalize(text))}
     body = _flat(normalize(text))
     found: list[FutureText] = []
@@ -196,7 +213,7 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
                 word = m.group().lower()
                 cjk = _CJK.match(word) is not None
                 if word in seen or (not cjk and len(word) < MIN_TOKEN_LATIN) or _is_known(word, known) \
-                        or grammar_word(word, text):
+                        or grammar_word(word, text) or (word in BOX_KINDS and box_shown):
                     continue
                 if (word in body) if cjk else (word in said):
                     seen.add(word)

@@ -83,6 +83,10 @@ _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{
 # … Apple 无线蓝牙耳机 comes into view at ¥89: what a swipe brings, unless hoped for or aimed at
 _INTO_VIEW = re.compile(r"^(?![^.;]*\b(?:to|so|should|will|would|might|may|can|could|until|hopefully)\b)[^.;]*\b(?:comes?"
                         r"|scrolls?|slides?|moves?|pops?)\s+(?:up\s+)?into\s+view\b", re.I)
+# … and a 膳魔师 pair move to the top: where a swipe puts what it names, unless hoped for or aimed at
+_TO_PLACE = re.compile(r"^(?![^.;]*\b(?:so|should|will|would|might|may|can|could|until|hopefully|want|need|if|once)\b)[^.;]*\b(?:comes?"
+                       r"|moves?|slides?|jumps?|rises?|scrolls?|shifts?)\s+(?:up\s+|down\s+)?(?:to|into)\s+(?:the\s+)?(?:very\s+)?"
+                       r"(?:top|bottom|middle|centre|center)\b", re.I)
 _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contains|sits|appears|showing|displaying"
                             r"|reading|listing|sitting)\b|\b(?:it's|it is|they're|they are)\s+now\b"
                             r"|\b(?:is|are|has been|have been)\s+(?:now\s+)?(?:confirmed|saved|sent|submitted|deleted"
@@ -90,8 +94,8 @@ _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contain
                             r"|\b(?:has|have)\s+(?:now\s+|just\s+)?(?:appeared|opened|loaded|changed|switched|turned|gone"
                             r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
                             r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b"
-                            r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b"
-                            r"|" + _INTO_VIEW.pattern, re.I)
+                            r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b(?!\s+(?:so far|yet|for now|as (?:it stands|of now))\b)"
+                            r"|" + _INTO_VIEW.pattern + r"|" + _TO_PLACE.pattern, re.I)
 _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|row|toolbar|sheet|tab|view|viewer|badge"
                            r"|title|header|keyboard|link|banner|toast|popup|pop-up|counter|cart|icon|grid|feed)\s+"
                            r"(?:now\s+|then\s+|also\s+)?(?:switches|changes|shows|lists|reads|displays|opens|appears|updates"
@@ -197,6 +201,8 @@ def _mask(text: str) -> str:
 _NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)"  # 下面还有商品没露出来
                             r"|\b(?:nothing|none|no \w+|hasn't|haven't|has not|have not|isn't|aren't|is not|are not)\b[^.;,]*\byet\b"
                             r"|\bnot\s+yet\b", re.I)  # Nothing has been filled in yet: the form as it is
+# the agent's own perfect, which tells its history: I've only moved one screen (so far)
+_OWN_PERFECT = re.compile(r"\b(?:I|we)(?:'ve|\s+have)\s+(?:(?:only|already|also)\s+)?(?=[a-z]{3,}ed\b)", re.I)
 _WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
 
 
@@ -210,7 +216,7 @@ def _clause_at(sentence: str, start: int, end: int) -> str:
 def _en_past(clause: str) -> bool:
     """Does an English clause report something in the past tense (not the agent's own taps, not adjectives, not a
     wish: ``the switch the goal wants toggled``)?"""
-    clause = _WISHED.sub(" ", clause)
+    clause = _WISHED.sub(" ", _OWN_PERFECT.sub("have ", clause))
     if _EN_IRREGULAR.search(clause) or re.search(rf"\b{_EN_RESULT}\b", clause, re.I):
         return True
     return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS

@@ -23,6 +23,8 @@ TASK_LABEL = re.compile(r"[\s\-–—*•\d.)）、]*(?:目标|任务|(?:回顾|
 OPTIONS_LABEL = re.compile(r"[\s\-–—*•]*(?:(?:my|the|possible|available|some)\s+)?\b(?:options?|alternatives|choices|possible actions"
                            r"|candidates)\s*(?:here|now|are|on screen)?\s*[:：]|[\s\-–—*•]*(?:可选(?:项|的操作|操作)?|选项|候选"
                            r"|(?:[两二三几]|\d)\s*(?:个|种)(?:办法|方案|做法|选择|选项|思路)|(?:比较|对比|权衡)一下)\s*[:：]"
+                           r"|[^:：。\n]{0,8}?(?:可选|可走|能走|能选|可用|可行)的?(?:路子?|路线|办法|方案|做法|选择|选项|思路|途径|方式|方法|操作|动作)"
+                           r"(?:有|是)?[^:：。\n]{0,6}?[:：]"  # 可选的路子有：…
                            r"|[^:：。\n]{0,12}?有\s*(?:[两二三几]|\d)\s*(?:条|种|个)(?:路|办法|方案|做法|选择|选项|思路|途径|方式|方法)?\s*[:：]"
                            r"|[^:：.\n]{0,20}?\b(?:there are|i have|i see|i've got)\s+(?:two|three|four|a few|several|\d)\s+"
                            r"(?:ways|options|routes|paths|choices|approaches)\b[^:：.\n]{0,20}[:：]", re.I)

@@ -173,6 +173,7 @@ _WORDS = re.compile(f"[a-z]{{2}}|[{CJK_CLASS}]{{2}}", re.I)  # a name, not a pri
 _DEPARTURE = re.compile(r"\b(?:clos\w*|disappear\w*|vanish\w*|gone|dismiss\w*|hid\w*)\b|消失|关掉|关闭|没了|不见"
                         r"|\b(?:scrolled|slid|moved)\s+(?:up\s+|down\s+)?(?:off|out of view|away)\b|\bout of view\b"
                         r"|\bno longer (?:in|on|there|shown|visible|listed|appears?|shows?(?: up)?)\b|被(?:滑|划|滚)(?:到|出)?(?:上面|上方|下面|下方|屏幕外)?去?了"
+                        r"|(?:被|已经?)?(?:滑|划|滚|顶)(?:到|出)?了?(?:上面|上方|下面|下方|屏幕外|上|下)去?(?:了|看不(?:到|见)了?)"
                         r"|(?:滑|划|滚)出(?:了)?屏幕|不在(?:屏幕|列表)(?:上|里)?了", re.I)  # Bluetooth scrolled off the top
 
 
@@ -196,9 +197,24 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
         return _DEPARTURE.sub(lambda m: " " * len(m.group()), said) if gone else None
     if not _ARRIVAL.search(said) or _DEPARTURE.search(said):
         return None
-    new = [t for t in _labels(episode, index) if t.lower() not in before and t.lower() not in _STATE_VALUES
-           and t.lower() != acted and _WORDS.search(t) and t.lower() in said.lower()]
+    labels = _labels(episode, index)
+    new = [t for t in labels if t.lower() not in before and t.lower() not in _STATE_VALUES
+           and t.lower() != acted and _WORDS.search(t) and _named_alone(t.lower(), said.lower(), labels)]
     return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
+
+
+def _named_alone(label: str, said: str, labels: list[str]) -> bool:
+    """Is ``label`` said somewhere not as a piece of a longer name the screen shows (``耳机`` the tab, not inside
+    ``蓝牙耳机``, which ``无线蓝牙耳机`` holds)?"""
+    longer = [t.lower() for t in labels if len(t) > len(label) and label in t.lower()]
+    for m in re.finditer(re.escape(label), said):
+        a, b = m.start(), m.end()
+        cjk = f"[{CJK_CLASS}]"  # the name with the CJK character beside it, on either side
+        wider = ([said[a - 1:b]] if a and re.match(cjk, said[a - 1]) else []) + (
+            [said[a:b + 1]] if b < len(said) and re.match(cjk, said[b]) else [])
+        if not any(w in t for w in wider for t in longer):
+            return True
+    return False
 
 
 # a value said to hold still: ``Job type still says Any``, ``State 还是 Alabama``

@@ -24,7 +24,8 @@ HISTORY = re.compile(r"上一步|上一次|上次|前一步|刚才|刚刚|之前
                       r"|(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?(?:\w+(?:ed|en|wn|ne)|hit|set|put|made|got|found|chose)\b"
                       r"|\b(?:tapped|clicked|typed|entered|swiped|scrolled|opened|pressed|selected|launched|went back"
                       r"|returned|waited)\b", re.I)
-_PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d)\s+(?:just\s+|already\s+)?$", re.I)  # I've hit Save
+_PERFECT_BEFORE = re.compile(r"(?:\b(?:have|has|had)|'ve|'d|'s\s+been|\b(?:has|have|had)\s+been|\b(?:was|were))\s+(?:just\s+|already\s+)?$",
+                             re.I)  # I've hit Save; the toggle's been switched
 _ABILITY = re.compile(r"(?:页面|列表|屏幕|内容|界面|网页|它|这里|此处)[^，,。]{0,4}(?:还|也|仍)?(?:可以|可|能够?)[^，,。]{0,6}$"
                       r"|\b(?:page|list|screen|view|content|it)\s+(?:can|could|may)\s+(?:still\s+|also\s+)?(?:be\s+)?$",
                       re.I)
@@ -57,6 +58,11 @@ _DUE = re.compile(r"该|要|得|可以|就|去|来|再")  # 该点提交了: it 
 _PERFECTIVE = re.compile(r"^(?:了|过(?!去)|完|好了|完毕|完成)|^(?:底|头|顶|尽头|最[上下前后底顶]\S{0,2})了\s*$")  # 列表滚到底了: where it is
 _PAST_MARK = re.compile(r"[按点滑划翻输填选敲打]了\s*$")  # 然后按了返回: the verb's object after the past mark
 _WOULD_ONLY = re.compile(r"^\s*(?:一下)?(?:的话)?(?:只会|只能|反而会|反倒会|就?会(?![话议员计场儿]))")  # 直接点只会打开聊天: what it would do, weighed
+# an action said as a gerund, then judged: ``Opening anything else would just be extra``, ``Re-entering to double-check
+# would be redundant`` (an option weighed, not taken)
+_GERUND_JUDGED = re.compile(r"^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:would|'d)\s+(?:just\s+|only\s+|simply\s+|really\s+|also\s+)?"
+                            r"(?:be\s+(?:(?:an?|just|only|pure|really|totally)\s+)?(?:extra|redundant|unnecessary|pointless|overkill|waste|wasteful"
+                            r"|superfluous|useless|excessive|needless|noise|detour)|add nothing|gain nothing|waste|cost)\b", re.I)
 _CHOSEN_IS = re.compile(r"(?:中|好)?的(?:正|就|也)?是")  # 选中的正是李娜这一条: what is selected, a state;
 _CHOOSER = re.compile(r"(?:我|要|该|应该|应当|需要|得|想)\s*$")  # not 我要选的是 …: a choice said as a noun
 _COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$", re.I)  # I could tap it, but …
@@ -89,11 +95,13 @@ def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
             or _DONE_AFTER.search(after) or _NARRATED.search(after) or _WHEN_DONE.match(after)
             or (_ENDS_DONE.match(after) and not _DUE.search(before))):
         return True
+    if re.match(r"['’]s\s", after):
+        return True  # toggle's been switched: a noun, its verb after it
     if _GOAL_ASKED.search(before) or (kind == "click" and _SUBJECT_OF_PAST.match(after)):
         return True  # The goal only asked to toggle it / where the Home press brought me: told, not decided
     if kind == "open" and _OPEN_IS.match(after) and not _DUE_OPEN.search(before):
         return True  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
-    if _WOULD_ONLY.match(after) or _COULD.search(before) or (
+    if _WOULD_ONLY.match(after) or _COULD.search(before) or _GERUND_JUDGED.match(before + verb + after) or (
             _CHOSEN_IS.match(after) and re.fullmatch(r"选中|勾选|选好|选", verb) and not _CHOOSER.search(before)):
         return True  # 直接点只会打开聊天, I could tap the logo: an alternative weighed, not the decision
     return bool(NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after)
