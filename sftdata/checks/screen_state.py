@@ -240,6 +240,9 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
             if not said_empty(said, episode, index):
                 return None
             continue
+        if _VALUE_FIRST.match(said, m.end()) and any(re.search(rf"(?<!\w){re.escape(t.lower())}\s+(?:is|are|'s)\s+$",
+                                                             said[:m.start()].lower()) for t in labels):
+            continue  # Any is still selected: the value first, shown now
         at = default.end() if default else m.end()  # Guests 还是默认的 1: the value after it
         value, after = _VALUE.match(said, at), said[at:].lower().lstrip()
         word = re.match(r"\w+", after)
@@ -251,6 +254,8 @@ def still_held(said: str, episode: Episode, index: int) -> str | None:
     return _STILL.sub(lambda m: " " * len(m.group()), said) if found else None
 
 
+# what a value said first is still: ``Any is still selected``
+_VALUE_FIRST = re.compile(r"(?:selected|set|chosen|picked|shown|checked|in place|the value|the choice)\b", re.I)
 # a value or list as it was first shown: ``the default 1``, ``the unfiltered default``, ``默认列表``
 _DEFAULT = re.compile(r"\s*(?:the\s+)?(?:unfiltered\s+|original\s+)?default(?:\s+(?:one|list|listing|rows|results|order))?\b"
                       r"|\s*默认(?:的)?(?:列表|排序|结果)?", re.I)

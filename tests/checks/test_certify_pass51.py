@@ -1,9 +1,9 @@
 """Pass 51: a name inside a longer one is not new on the screen (``耳机`` in ``蓝牙耳机``); a form ``empty so far``; options
-listed after a label mid-sentence (``目标是…，可选的办法有：…``); a control's kind (``搜索框``) is no later screen's
-name; an action said as a gerund and judged off (``Checking again would be redundant``); ``the switch's been
-flipped``; ``退回上一屏`` of a swipe; ``call the task finished``; ``pick 4 to be safe``; ``the fifth step closes out
-the task``; ``… move to the top``; what the step before took off the screen, told before the decision. Wordings
-made up here, unlike the labelled parts'."""
+listed after a label mid-sentence (``目标是…，可选的办法有：…``); a box's kind (``搜索框``) is a later screen's name only
+where the current screen shows no box; an action said as a gerund and judged off (``Opening X again would just be
+extra``); ``toggle's been flipped``; ``退回上一屏`` of a swipe; ``call the task finished``; ``pick 4 to be safe``; ``Any
+is still selected``; ``the fifth step closes out the task``; ``… move to the top``; what the step before took off the
+screen, told before the decision. Wordings made up here, unlike the labelled parts'."""
 from __future__ import annotations
 
 from sftdata.model import Action
@@ -28,6 +28,13 @@ def test_a_form_empty_so_far_is_the_screen_as_it_is():
     action, function = typed(field, "data analyst", "“Job title”元素")
     expect(certify_text(action, function, "Type data analyst into Job title — the form is empty so far.", [field]),
            "certified")
+
+
+def test_a_value_said_first_as_still_selected_is_the_screen_as_it_is():
+    kind = el(0, (40, 100, 300, 140), "Any", tag="select", attrs=(("aria_label", "Job type"),))
+    action = Action("select", text="Full-time", element=kind, point=kind.center)
+    function = {"name": "select", "parameters": {"value": "Full-time", "target_element": "“Job type”元素"}}
+    expect(certify_text(action, function, "Set Job type to Full-time. Any is still selected.", [kind]), "certified")
 
 
 def test_options_listed_after_a_label_in_mid_sentence_are_no_decision():
