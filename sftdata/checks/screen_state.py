@@ -203,15 +203,17 @@ def previous_result(said: str, episode: Episode, index: int) -> str | None:
     return _ARRIVAL.sub(lambda m: " " * len(m.group()), said) if new else None
 
 
+_CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
+
+
 def _named_alone(label: str, said: str, labels: list[str]) -> bool:
     """Is ``label`` said somewhere not as a piece of a longer name the screen shows (``耳机`` the tab, not inside
     ``蓝牙耳机``, which ``无线蓝牙耳机`` holds)?"""
     longer = [t.lower() for t in labels if len(t) > len(label) and label in t.lower()]
     for m in re.finditer(re.escape(label), said):
-        a, b = m.start(), m.end()
-        cjk = f"[{CJK_CLASS}]"  # the name with the CJK character beside it, on either side
-        wider = ([said[a - 1:b]] if a and re.match(cjk, said[a - 1]) else []) + (
-            [said[a:b + 1]] if b < len(said) and re.match(cjk, said[b]) else [])
+        a, b = m.start(), m.end()  # the name with the CJK character beside it, on either side
+        wider = ([said[a - 1:b]] if a and _CJK_CHAR.match(said[a - 1]) else []) + (
+            [said[a:b + 1]] if b < len(said) and _CJK_CHAR.match(said[b]) else [])
         if not any(w in t for w in wider for t in longer):
             return True
     return False
