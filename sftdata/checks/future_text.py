@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ..model import Episode
 from .calls import CJK_CLASS, grammar_word, normalize
 from .decision import quotes_in
-from .gui_terms import translations
+from .gui_terms import SEARCH_BOX, TEXT_BOX, translations
 from .screen_text import PRICE as _PRICE, element_texts, screen_texts, visible_elements
 from .target_evidence import is_text_box
 
@@ -51,8 +51,7 @@ _COUNTED = re.compile(r"[个件张条项次位只本台份篇首款封页组]") 
 
 # a label that is only the kind of a box (an unnamed search box's ``搜索框``): a common noun, which names a later
 # screen's box no more than one the current screen shows (the home screen's Google bar)
-BOX_KINDS = frozenset(("搜索框", "搜索栏", "输入框", "文本框", "search box", "search bar", "search field", "text field",
-                       "input field"))
+BOX_KINDS = frozenset(SEARCH_BOX + TEXT_BOX)
 
 
 def _box_shown(episode: Episode, index: int) -> bool:
@@ -158,9 +157,9 @@ def future_screen_text(text: str, episode: Episode, index: int) -> list[FutureTe
     if not any(True for _ in _later_screens(episode, index)):
         return []
     known = "\x00".join(_COMMAS.sub("", _flat(k)) for k in known_texts(episode, index))
-    box_shown = _box_shown(episode, index)
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []  # nothing is known about the screens so far: absence proves nothing
+    box_shown = _box_shown(episode, index)
     body = _flat(normalize(text))
     found: list[FutureText] = []
     seen: set[str] = set()

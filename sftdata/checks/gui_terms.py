@@ -21,6 +21,10 @@ from functools import lru_cache
 
 from .calls import said_as_word, word_pattern
 
+# the kinds of text box a reasoning names a box by (``搜索框``, ``the text field``): one meaning each
+TEXT_BOX = ("输入框", "文本框", "input field", "text field", "text box", "input box")
+SEARCH_BOX = ("搜索框", "搜索栏", "search box", "search bar", "search field")
+
 # Each group is one meaning: Chinese terms, then English ones (normalised: lower case).
 TERMS: tuple[tuple[str, ...], ...] = (
     ("加入购物车", "加购物车", "加购", "add to cart", "add to bag", "add to basket"),
@@ -68,7 +72,7 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("壁纸", "wallpaper"),
     ("网络", "network"),
     ("短信", "sms", "text message"),
-    ("输入框", "文本框", "input field", "text field", "text box", "input box"),
+    TEXT_BOX,
     ("头像", "avatar", "profile picture"),
     ("照片", "相片", "photos", "photo"),
     ("最近", "recent"),
