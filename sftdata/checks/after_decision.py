@@ -116,6 +116,8 @@ _FILLER_ZH = ("那一行", "这一行", "那一条", "这一条", "那一项", "
 _FILLER_CHARS = set("它的是在有个张条项行排栏那这就也还都和与及上下左右中边侧角里处第一二三四五六七八九十两")
 _TOKEN = re.compile(rf"[a-z0-9][a-z0-9'&#.$¥/-]*|[{CJK_CLASS}]+")
 _PLAN = re.compile(r"之后|以后|然后|接下来|接着|随后|下一步|再|\b(?:then|next|after that|afterwards|later)\b", re.I)
+# a clause that ends on its plan: ``… come after``, ``… are next``
+_PLAN_LAST = re.compile(r"\b(?:comes?|are|is|go|goes)\s+(?:after|afterwards|next|later)\s*[.。]?\s*$", re.I)
 # what the writer will do, and a bare verb joined to it: ``I'll run the search now | and handle sorting``
 _I_WILL = re.compile(r"\b(?:i'll|i will|we'll|we will|let me|let's|i'm going to|i need to|i want to)\b", re.I)
 _AND_VERB = re.compile(r"^\s*and\s+(?:then\s+)?(?!(?:the|a|an|it|its|this|that|they|there|these|those|results?)\b)"
@@ -142,11 +144,18 @@ _AFTER_DONE = re.compile(r"^\s*(?:(?:right|just)\s+)?(?:after|once)\s+(?:(?:pres
                          r"|^\s*(?:打开|点开|进入)(?:的|后)(?:的)?(?:页面|会话|对话|详情页|界面|聊天)(?:里|中|上)",
                          re.I)
 # after it (the clause opening on it), a change told as done (``之后 X 又回到了屏幕中间``), unless expected or planned
-_REPORTED_AFTER_ZH = re.compile(r"^\s*(?:之后|以后)[^，,。；;]*?(?<![行好够对算罢就])了(?![吗吧呢])")
-_MODAL_ZH = re.compile(r"会|应该|应当|可能|大概|也许|估计|预计|能|要|再|才|就|如果|看看")
+_REPORTED_AFTER_ZH = re.compile(r"^\s*(?:[拉滑划翻滚推拖点按](?:回去|过去|回来|上去|下去|完|好)?)?(?:之后|以后)[^，,。；;]*?"
+                                r"(?<![行好够对算罢就])了(?![吗吧呢])")
+_MODAL_ZH = re.compile(r"会|应该|应当|可能|大概|也许|估计|预计|能|要|再|才|(?<!之后)(?<!以后)(?<!\w\s)就|如果|看看|可以")
 # a subject, then what it is or does in the present: ``the list then has #4 in the middle``, ``the box then holds it``
-_THEN_STATE = re.compile(r"^[\s—–-]*(?:and\s+)?(?:the|its|my|this)\s+(?:[\w-]+\s+){0,3}then\s+(?:has|holds|shows|reads|says|sits|is|are"
-                         r"|displays|lists|jumps|scrolls|moves|opens|loads|lands)\b", re.I)
+_THEN_STATE = re.compile(r"^[\s—–-]*(?:and\s+)?(?:the|its|my|this)\s+(?:[\w-]+\s+){0,3}then\s+(?:has|have|holds?|shows?|reads?|says?"
+                         r"|sits?|is|are|displays?|lists?|jumps?|scrolls?|moves?|opens?|loads?|lands?)\b", re.I)
+_WILL_STATE = re.compile(  # what it will read or show then, as certain: ``it will read 3 afterwards``
+                         r"^[\s—–-]*(?:and\s+)?(?:it|they|(?:the|its)(?:\s+[\w-]+){1,4}?)(?:\s+will|'ll)\s+(?:then\s+)?(?:read|show|say"
+                         r"|display|hold|list|sit|have)\b[^.;]*?\b(?:afterwards|after that|then)\b"
+                         # where the step lands, and what that screen shows: ``we'll land on the list showing …``
+                         r"|^[\s—–-]*(?:and\s+)?(?:we|i)(?:'ll|\s+will)\s+(?:then\s+)?(?:land|end up)\s+(?:back\s+)?(?:on|in|at)\b"
+                         r"[^.;]*?\b(?:showing|listing|with\s+\S+(?:\s+\S+)?\s+(?:at|on)\s+(?:the\s+)?(?:top|bottom))\b", re.I)
 _TOLD_PIECE = re.compile(r"(?:[^。！？!?\n;；，,.]|\.(?!\s|$))+")  # a clause; a full stop ends it (not 4.5)
 
 
@@ -156,9 +165,11 @@ def told_after_done(after: str) -> str | None:
     for m in _TOLD_PIECE.finditer(mask_quotes(after)):
         done = _AFTER_DONE.match(m.group())
         rest = m.group()[done.end():] if done else ""
+        certain = re.sub(r"\bwill\b|'ll\b", " ", m.group(), flags=re.I)  # it will read 3: ``will`` is no hedge here
         if (done and rest.strip() and not HEDGE.search(rest) and not re.search(LATER_ZH + r"|会|要", rest)) or (
-                (_AFTER_STATE.match(m.group()) or _THEN_STATE.match(m.group())) and not HEDGE.search(m.group())):
-            # afterwards the list shifts; the list then has #4 in the middle
+                (_AFTER_STATE.match(m.group()) or _THEN_STATE.match(m.group())) and not HEDGE.search(m.group())) or (
+                _WILL_STATE.match(m.group()) and not HEDGE.search(certain)):
+            # afterwards the list shifts; the list then has #4 in the middle; it will read 3 afterwards
             return after[m.start():m.end()].strip()
     return None
 
@@ -302,7 +313,11 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
         if 0 <= at < told < at + len(value) and len(normalize(text)) == len(text):
             cut = _CUT.search(text, at + len(value))  # and the rest of its clause: into the focused message box
             told = cut.start() if cut else len(text)
-    for at, clause in _clauses(text, told):
+    pieces = list(_clauses(text, told))
+    for k, (at, clause) in enumerate(pieces):
+        joined = pieces[k + 1][1] if k + 1 < len(pieces) and pieces[k + 1][0] == at + len(clause) else ""
+        if re.match(r"and\b", joined) and not CHANGE.search(normalize(clause)) and _PLAN_LAST.search(joined):
+            continue  # the Tickets select | and Find tickets come after: one subject of the plan the next clause ends on
         if later_item(text, at, decision.span[0]) and first_verb(mask_quotes(clause)) is not None:
             continue  # 2. State 选 Texas: a later step of a numbered plan
         if any(a <= at < b for a, b in nows):

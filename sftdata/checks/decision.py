@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .bare_target import bare_target_span
 from .calls import CJK_CLASS
 from .finger import FINGER_MOVES, finger_direction, finger_gloss  # noqa: F401 (read with the decision)
 from .hedges import ALREADY_ZH
@@ -64,6 +65,9 @@ _VERBS_ZH = (
     ("click", r"(?:(?:^|(?<=^[\s就再先我去要来请→])|(?<=^\s[就再先我去要来请→])|(?<=^→\s)|(?<=直接|然后|那就|于是|所以|只要|就是|现在|这里|这次|我就|我先|我再|我要|我去|我来|决定)|(?<=现在要|这步要|此时要|这里要))点(?![击开按选进一两了赞评钟半儿数心名哪]|过(?!去))|点击|单击|双击|点按|轻点|轻触|轻按|戳(?:一下|一戳)?|点一下|点一次|点两下|点开|点选|点进|触摸|按下|(?<![重要地一两特优缺观焦亮起终节标站网差景])点(?=[“「『\"'‘]|它|这|那|第|最|底部|顶部|下方|上方|右上|左上|右下|左下|右侧|左侧|右边|左边|中部|中间|正中|中央|标题|\s*[A-Za-z0-9#]|[^\s，,。]{1,8}?(?:图标|按钮|按键|链接|入口|标签|选项|开关|卡片|头像|照片|图片|商品|条目)|取消|确定|确认|删除|保存|发送|返回|搜索|完成|同意|下一步|登录|提交|关闭|允许|跳过|好的)|勾选|勾上|勾一下|打勾|打钩|选中|选择(?!模式|状态)|选取|选定|挑选|激活(?=[^，,。]{0,10}(?:输入框|搜索框|文本框|输入栏|搜索栏))|(?<![可多单自挑])选(?=[“「『\"'‘]|\s*[A-Za-z]|[左右][上下]角?|顶部|底部|\s*\d+(?!\s*[\d:：.点时号月日])|第[一二三四五六七八九十\d]|最[上下前后新]|这[个款一]|那[个款一]|它)|挑(?=[“「『\"'‘]|一[张个款条])|从(?=[^，,。从]{0,8}?(?:第|左上|右上|左下|右下|最上|最左|顶部|这|那)[^，,。从]{0,16}?开始(?:看|翻|浏览|查看)))"),
     ("done", r"(?:结束任务|终止任务|宣布完成|标记为完成|调用\s*done|执行\s*done|^\s*(?:那就|可以|所以|就|直接)?(?:结束|收工)吧?\s*$)"),
     ("click", LABEL_IMPERATIVE_ZH),
+    # a label pressed, said alone (按 Find homes。, 按“搜索”按钮), not what a search goes by (按 Electronics 搜过)
+    ("click", r"(?<![重要地一两特优缺观焦亮起终节标站网差景不别])按(?=\s*(?:[“「『\"'‘][^”」』\"'’]{1,30}[”」』\"'’]"
+              r"|(?!(?:home|back|enter|return)(?![a-z]))[A-Za-z][A-Za-z0-9 &'-]{0,30}?)\s*(?:按钮|键|[，,。.!！；;]|$))"),
     ("click", r"(?:要|该|应该|应当|需要|得)(?:点击?|按|选)的(?:是|就是|应该是)"),  # 现在要点的是对话框里那个删除: the one to tap
 )
 # after a determiner these words are nouns (``that's the toggle the task asked for``), not this step's tap
@@ -76,8 +80,8 @@ _VERBS_EN = (
     ("long_press", _NOT_A_NOUN + r"\blong[-_ ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
     ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )(?<!\bthe )(?<!\bthis )(?<!\bits )input|inputting"
               r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)"
-              r"|put(?:ting)?(?= (?!(?:it|them|this|that)\b)\S[^,.;]{0,40}? (?:in|into|inside) (?:the|that|this|its) (?!(?:shopping )?(?:cart|basket|bag|wishlist)\b)\w)|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
-              r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|key(?:ing)? in|write|writing)\b"),
+              r"|put(?:ting)?(?= (?!(?:it|them|this|that)\b)\S[^,.;]{0,40}? (?:in|into|inside) (?:(?:the|that|this|its) (?!(?:shopping )?(?:cart|basket|bag|wishlist)\b)\w|(?-i:[A-Z])))|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
+              r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|fill(?:ing)?(?= (?!(?:them|the fields|the form|everything)\b)[^,.;]{1,40}?(?<!\bstarting)(?<!\bbeginning) with\b)|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"
               r"|^\s*(?:one|once) more(?= (?:time )?(?:to(?:wards?)? the )?(?:left|right|up|down)\b)"),  # One more to the left.
     ("home", r"\b(?:go(?:ing)? (?:back )?(?:to the )?home(?: screen)?|(?:press|hit|tap|push)(?:ing)? (?:the )?home(?: button| key)?"
@@ -90,13 +94,15 @@ _VERBS_EN = (
              r"|\s+one\b(?!\s+(?:page|screen|level|step)))"
              r"|navigate back|(?<![:：,，、] )(?<![:：,，、])back (?:button|arrow))\b"),  # Search page: back arrow, …: a noun  # go back one photo: a swipe
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
-    ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"),
+    ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"
+                 r"|\bopen_app\b(?=\s+[\"'“‘「]?\w)"),  # open_app Settings: the call's own name, the app after it
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"),
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
               r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:(?:the|its|this|that) )?[^,.;]{1,30} to \S)"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"
               r"|try(?= (?:the|its|that|this) )|(?:take|grab)(?= (?:the|that|this) (?!(?:time|chance|opportunity|step|risk|(?:\w+\s+)?(?:route|approach|path|way|option|shortcut|detour))\b)| [\x27\x22“‘「])|focus(?: on)?(?= (?:the|its|that|this) )"  # try the Laptops link
               r"|(?:switch|change|flip|turn)(?= (?:it|this|that|them|(?:the|its|this|that) [^,.;]{1,30}?) to )"  # switch it to Blue
+              r"|switch(?:ing)? (?:over )?to(?= (?:the|its) [^,.;]{1,30}?\b(?:tab|section|category|filter|view)\b)"  # to the 家居 tab
               r"|(?<!-)(?!(?:is|are|was|were|be|been|being|do|does|did|done|it|this|that|one|comes?|came|goes|went|works?|worked)\b)"
               r"[a-z]{3,}(?=(?: (?:it|this|that|them|(?:it|this|that|them) \w+ \w+))? (?:with|via|using|through) (?:the|its|that|this) "
               r"(?!(?:system |phone'?s? |device )?(?:back|home)\b)[^,.;]{0,30}?(?:button|key|icon|link|tab|control|按钮|按键|图标)\b))\b(?!-\w)"),  # confirm with the 删除 button
@@ -313,7 +319,7 @@ def stated_decision(text: str) -> Decision | None:
         return None
     candidates = _candidates(text)
     if not candidates:
-        return None
+        return _bare_decision(text)
     strong = [c for c in candidates if c.strong and not c.purpose]
     marked = [c for c in candidates if c.marked and not c.purpose]
     planned = planned_item(text, [c.offset for c in candidates])  # 1. 输入 … 2. 点 Search: the plan's first item
@@ -348,6 +354,19 @@ def stated_decision(text: str) -> Decision | None:
                     chosen.clause[chosen.end:], chosen.lead if pronoun else "",
                     "" if quotes or continuation else _appendix(chosen.follow), continuation,
                     (chosen.offset, chosen.offset + len(chosen.clause)), chosen.follow, chosen.marked)
+
+
+def _bare_decision(text: str) -> Decision | None:
+    """A tap on the target said alone, with no verb (``Delete, top right.``, ``Now the Home button``): the press of a
+    key when the target is one."""
+    span = bare_target_span(text)
+    if span is None:
+        return None
+    clause = text[span[0]:span[1]]
+    verb = first_verb(mask_quotes("tap " + clause))
+    end = _SENTENCE_END.search(text, span[1])
+    return Decision(verb[1] if verb else "click", None, tuple(quotes_in(clause)), clause.strip(), clause, clause, span=span,
+                    follow=text[span[1]:end.start() if end else None], marked=True)
 
 
 @dataclass(frozen=True)

@@ -316,7 +316,7 @@ _RUN_POSITION = re.compile("|".join((
     rf"(?<![上下这那前后每同进再退])(?<!第\s){ZH_NUM}{ZH_STEP}[^，,。]{{0,4}}?(?:全部|全都|都|已经?)?(?:走完|做完|完成|结束|搞定)",
     rf"(?:全部|全都|一共|总共)\s*{ZH_NUM}{ZH_STEP}", rf"(?<![第上下这那前后每同进再退])(?<!第\s)(?<![\d.])(?:\d{{1,2}}|[三四五六七八九十]{{1,3}}){ZH_STEP}(?![\d])", rf"第\s*{ZH_NUM}\s*(?:步|个操作|个动作)(?:[^，,。]{{0,4}}?(?:结束|走完|做完|完成|搞定))?", r"最后一(?:步|个操作|个动作|次操作)(?!\s*(?:是|就是|要))",
     rf"\b{_ORDINAL_EN}(?:\s+(?:and|&)\s+(?:last|final))?\s+(?:step|action|move)\b",
-    r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:steps|actions|moves)\b",
+    r"\b(?:last|final)\s+(?:step|action|move)\b(?!\s+(?:is|was)\s+to\b)", rf"\b{EN_NUM}\s+(?:more\s+)?(?:steps|actions|moves)\b",
     r"\b(?:of|in)\s+this\s+(?:run|episode|trajectory|recording|session)\b",
     r"\b(?:this|the)\s+(?:recorded\s+)?(?:episode|trajectory|recording)\b|(?:这|本)(?:次|段|条|个)?(?:录制|轨迹|录屏|演示)")), re.I)
 
@@ -335,7 +335,7 @@ def run_position(text: str, index: int) -> str | None:
     for m in _RUN_POSITION.finditer(mask_quotes(text)):
         said = m.group()
         number = re.search(r"\d+|[一二两三四五六七八九十]+", said)
-        if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this", said, re.I):
+        if number and not re.search(r"最后|last|final|全|都|走完|做完|完成|结束|搞定|一共|总共|this|more", said, re.I):
             value = count_of(number.group())
             ordinal = re.match(r"第|\d+(?:st|nd|rd|th)\b", said, re.I)  # 第 4 步, the 4th step: this step's own
             if value == (index + 1 if ordinal else index):  # a count: the actions done before this one

@@ -65,7 +65,12 @@ _GERUND_JUDGED = re.compile(r"^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:would|'d)\s
                             r"|superfluous|useless|excessive|needless|noise|detour)|add nothing|gain nothing|waste|cost)\b", re.I)
 _CHOSEN_IS = re.compile(r"(?:中|好)?的(?:正|就|也)?是")  # 选中的正是李娜这一条: what is selected, a state;
 _CHOOSER = re.compile(r"(?:我|要|该|应该|应当|需要|得|想)\s*$")  # not 我要选的是 …: a choice said as a noun
-_COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$", re.I)  # I could tap it, but …
+_COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$"  # I could tap it, but …
+                    # an option named as one of several: ``一个办法是直接点…``, ``还有就是点…``, ``One option is to tap …``
+                    r"|(?:^|[，,；;]\s*)(?:(?:第)?一个|一种|另一个|另一种|还有一个|再一个)(?:办法|选择|选项|做法|思路|方案|可能)?(?:是|就是)\s*(?:直接|先)?\s*$"
+                    r"|^\s*还有就是\s*(?:直接|先)?\s*$"
+                    r"|\b(?:one|another|a second|a third|the other)\s+(?:option|way|choice|route|path|possibility)\s+(?:is|would be)"
+                    r"\s+(?:to\s+)?(?:just\s+)?$", re.I)
 # an option listed on after one weighed (``I could get there through 相机, or search with the Google bar``)
 _OR_ON = re.compile(r"^\s*or\s+(?:just\s+|also\s+|maybe\s+|simply\s+|even\s+)?$", re.I)
 _WEIGHED = re.compile(r"\b(?:i|we)\s+could\b", re.I)
