@@ -36,7 +36,7 @@ import re
 from typing import Any, Callable
 
 from ..model import Episode, Step
-from .calls import CJK, CJK_CLASS, normalize
+from .calls import CJK, CJK_CLASS, longest_first, normalize
 from .decision import Decision, first_verb, mask_quotes, stated_decision
 from .finger import FINGER, GLOSS
 from .future_text import known_texts
@@ -189,7 +189,7 @@ def _clauses(text: str, start: int):
 def _phrases(texts: list[str]) -> tuple[str, list[str]]:
     """The texts joined (for a word's lookup) and as phrases, longest first; a counter also without its spaces."""
     texts = with_squeezed_counters(texts)
-    return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=len, reverse=True)
+    return "\x00".join(texts), sorted({t for t in texts if len(t) >= 2}, key=longest_first)
 
 
 def _known(episode: Episode, index: int, extra: tuple[str, ...]) -> tuple[str, list[str]]:
@@ -257,7 +257,7 @@ def only_names(text: str, names: list[str]) -> bool:
     >>> only_names("点了之后页面提示已加入购物车", ["加入购物车"])
     False
     """
-    phrases = sorted({normalize(n) for n in names if n}, key=len, reverse=True)
+    phrases = sorted({normalize(n) for n in names if n}, key=longest_first)
     return not _leftover(text, "\x00".join(phrases), phrases)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..model import Step
 from .agreement_target import before_contrast, leading_words, names_label, same_text, shorten, target_problem
 from .app_names import same_app
-from .calls import CJK_CLASS, normalize, target_element
+from .calls import CJK_CLASS, longest_first, normalize, target_element
 from .completion import claims_complete
 from .hedges import ENOUGH_ZH
 from .decision import Decision, finger_direction, quotes_in, stated_decision
@@ -271,7 +271,7 @@ def _app_problem(decision: Decision, name: str, params: dict[str, Any], step: St
     if not named:  # 打开 Google 搜索: an icon of the screen, by its label or the label's first words
         rest = CONTRAST.split(normalize(decision.rest), 1)[0]
         icons = {n for e in visible_elements(step) for t in element_texts(e) for n in leading_words(t)}
-        named = sorted((n for n in icons if names_label(rest, n)), key=len, reverse=True)
+        named = sorted((n for n in icons if names_label(rest, n)), key=longest_first)
         if any(same_text(n, app) or same_app(n, app) for n in named):
             return None
     if not named or any(same_text(q, app) or same_app(q, app) for q in named):

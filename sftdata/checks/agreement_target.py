@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from ..model import Step
-from .calls import CJK, CJK_CLASS, element_label, grammar_word, normalize, target_element
+from .calls import CJK, CJK_CLASS, element_label, grammar_word, longest_first, normalize, target_element
 from .decision import SIDES_EN, SIDES_ZH, SPATIAL as _SPATIAL, Decision, mask_quotes, quotes_in
 from .neighbours import beside, neighbours
 from .ruled_out import CONTRAST
@@ -184,7 +184,7 @@ def _named(text: str, others: dict[str, str], values: list[str], prices: bool = 
         elif _WORDY.search(label):
             names.add(label)
             names.update(p for p in _PARTS.split(label) if p != label and _long(p) and _WORDY.search(p))
-    return [t for t in sorted(names, key=len, reverse=True)
+    return [t for t in sorted(names, key=longest_first)
             if names_label(text, t) and not any(same_text(t, v) for v in values if v)][:1]
 
 

@@ -62,6 +62,16 @@ def expected_parameters(action: Action) -> dict[str, Any]:
     return {}
 
 
+def longest_first(text: str) -> tuple[int, str]:
+    """A sort key: longer texts first, texts of one length in a fixed order (a set's own order changes from run
+    to run, and which of two labels of one length is read first can change a reading).
+
+    >>> sorted({"dark theme", "brightness", "on"}, key=longest_first)
+    ['brightness', 'dark theme', 'on']
+    """
+    return -len(text), text
+
+
 @lru_cache(maxsize=1 << 16)  # the same labels and words are normalised millions of times over a corpus
 def normalize(text: str) -> str:
     """Case-, width- and space-insensitive form for 'does this text mention that one' checks.

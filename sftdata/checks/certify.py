@@ -48,7 +48,7 @@ from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import doubts, screen_words, told_after_done, unaccounted_after_decision
 from .agreement import contradictions
 from .call_notation import action_line, closing_action_line, notation_evidence
-from .calls import ITEM_FIELDS, element_label, target_element
+from .calls import ITEM_FIELDS, element_label, longest_first, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
 from .conflict import call_evidence
 from .decision import action_clauses, stated_decision
@@ -112,7 +112,7 @@ def _names_said(text: str, step) -> tuple[str, ...]:
                and " " in element_label(e).strip()}
     labels |= {_NUMBERED.sub("", x) for x in labels if x and _NUMBERED.search(x)}  # #13, Travel show daily
     out = []
-    for label in sorted(filter(None, labels), key=len, reverse=True):
+    for label in sorted(filter(None, labels), key=longest_first):
         if len(label.strip()) < 4:
             continue
         m = label_pattern(label).search(text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .calls import said_as_word, word_pattern
+from .calls import longest_first, said_as_word, word_pattern
 
 # the kinds of text box a reasoning names a box by (``搜索框``, ``the text field``): one meaning each
 TEXT_BOX = ("输入框", "文本框", "input field", "text field", "text box", "input box")
@@ -113,8 +113,8 @@ def _groups() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """Each group split into its Chinese and its English terms, longest first."""
     out = []
     for group in TERMS:
-        zh = tuple(sorted((t for t in group if not _LATIN.search(t)), key=len, reverse=True))
-        en = tuple(sorted((t for t in group if _LATIN.search(t)), key=len, reverse=True))
+        zh = tuple(sorted((t for t in group if not _LATIN.search(t)), key=longest_first))
+        en = tuple(sorted((t for t in group if _LATIN.search(t)), key=longest_first))
         out.append((zh, en))
     return tuple(out)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .calls import CJK_CLASS
+from .calls import CJK_CLASS, longest_first
 
 _LABEL_WORD = re.compile(rf"[a-z0-9]{{3,}}|[{CJK_CLASS}]{{2,}}")
 _CJK_RUN = re.compile(rf"[{CJK_CLASS}]+")
@@ -17,7 +17,7 @@ _CJK_RUN = re.compile(rf"[{CJK_CLASS}]+")
 
 def without_words(said: str, label: str) -> str:
     """``said`` without the words of ``label`` (its Latin words of 3+ characters, its CJK runs)."""
-    for word in sorted(set(_LABEL_WORD.findall(label)), key=len, reverse=True):
+    for word in sorted(set(_LABEL_WORD.findall(label)), key=longest_first):
         said = re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", " ", said)
     return said
 

@@ -26,7 +26,7 @@ import re
 import unicodedata
 
 from ..model import Element, Episode, Step
-from .calls import CJK_CLASS, element_label, target_element
+from .calls import CJK_CLASS, element_label, longest_first, target_element
 from .gui_terms import VERB_TERMS, translations
 from .quoting import QUOTE
 from .screen_text import label_pattern, screen_texts, visible_elements, with_squeezed_counters
@@ -282,7 +282,7 @@ def _labels(episode: Episode, index: int) -> list[str]:
     (a web page's field shows what was typed, its tree does not), longest first."""
     out = {t for t in with_squeezed_counters(screen_texts(episode.steps[index])) if len(t) >= 2}  # 7 / 30, said 7/30
     out |= {s.action.text.strip() for s in episode.steps[:index] if s.action.text and len(s.action.text.strip()) >= 2}
-    return sorted(out, key=len, reverse=True)
+    return sorted(out, key=longest_first)
 
 
 def _value_holds(m: re.Match[str], said: str, step: Step) -> bool:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import Element, Step
-from .calls import CJK_CLASS, ZH_DIGITS, element_label, normalize, target_element
+from .calls import CJK_CLASS, ZH_DIGITS, element_label, longest_first, normalize, target_element
 from .grid import grid_cell
 from .screen_places import at_place, screen_cells, screen_places
 from .gui_terms import translated
@@ -240,7 +240,7 @@ def head_names_other(head: str, step: Step) -> bool:
     others = {normalize(element_label(e)).strip() for e in visible if e not in group and not e.contains(point)}
     named = [o for o in others if names_whole(head, o) and o not in own_label]
     rest = head
-    for other in sorted(named, key=len, reverse=True):  # Save recipe of 它右边的 Save recipe: its words are not the title's
+    for other in sorted(named, key=longest_first):  # Save recipe of 它右边的 Save recipe: its words are not the title's
         rest = rest.replace(other, " ")
     if _score(rest, [t for e in group for t in own_texts(e, target, group, visible)])[0]:
         return False

@@ -18,7 +18,7 @@ label), and the elements a dialog covers are no rivals of the dialog's buttons.
 from __future__ import annotations
 
 from ..model import Element, Step
-from .calls import element_label, normalize
+from .calls import element_label, longest_first, normalize
 from .screen_text import element_texts, same_label
 
 
@@ -82,7 +82,7 @@ def own_texts(element: Element, target: Element, group: list[Element], visible: 
     if element is target:
         return element_texts(element)
     inner = sorted({normalize(element_label(d)) for d in visible if d is not element and d not in group
-                    and is_control(d) and d.area < element.area and element.contains(d.center)}, key=len, reverse=True)
+                    and is_control(d) and d.area < element.area and element.contains(d.center)}, key=longest_first)
     out = []
     for text in element_texts(element):
         for label in inner:
