@@ -56,9 +56,10 @@ _VERBS_EN = (
     ("click", r"\b(?:put|putting|place|placing|set|setting|move|moving|drop|dropping)\s+(?:the\s+|my\s+|a\s+)?(?:text\s+)?"
               r"(?:cursor|caret|focus)\s+(?:in|into|on|inside|onto)\b"),
     ("long_press", _NOT_A_NOUN + r"\blong[-_ ]?press(?:es|ing)?\b|\bpress and hold\b|\bhold down\b"),
-    ("input", r"\b(?:type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )(?<!\bthe )(?<!\bthis )(?<!\bits )input|inputting"
+    ("input", r"\b(?:(?<!\bthe )(?<!\bjob )(?<!\bits )(?<!\bthat )type(?!\s*(?:下拉|菜单|选项|里|中|框|栏|那|\b(?:dropdown|drop-down|menu|selector|picker|filter)\b))|types|typing|(?<![\"'”’」] )(?<!\bthe )(?<!\bthis )(?<!\bits )input|inputting"
               r"|put(?:ting)?(?= [\"'“‘][^\"'”’]{1,60}[\"'”’] (?:in|into|inside)\b)"
               r"|put(?:ting)?(?= (?!(?:it|them|this|that)\b)\S[^,.;]{0,40}? (?:in|into|inside) (?:(?:the|that|this|its) (?!(?:shopping )?(?:cart|basket|bag|wishlist)\b)\w|(?-i:[A-Z])))|enter(?:ing)?(?= [\"'“‘]| the (?:text|query|word|name|keyword))"
+              r"|enter(?:ing)?(?= (?!(?:the|a|an|it|this|that|my|your|our|in|into)\b)\S[^,.;]{0,40}? (?:in|into|inside) (?:the|that|this|its)\b)"
               r"|enter(?:ing)?(?= \S*[\d@])|enter(?:ing)?(?= (?:the |a |my )?\w+(?: \w+)? as )|fill(?:ing)? in|fill(?:ing)?(?= (?!(?:them|the fields|the form|everything)\b)[^,.;]{1,40}?(?<!\bstarting)(?<!\bbeginning) with\b)|key(?:ing)? in|write|writing)\b"),
     ("swipe", r"\b(?:swipe|swiping|scroll|scrolling|flick|drag|dragging|page (?:down|up)|pull(?:ing)? (?:down|up))\b"
               r"|^\s*(?:one|once) more(?= (?:time )?(?:to(?:wards?)? the )?(?:left|right|up|down)\b)"),  # One more to the left.
@@ -70,7 +71,8 @@ _VERBS_EN = (
                  r"|back key)\b"),
     ("back", r"\b(?:go(?:ing)? back(?!\s+(?:one|a|to the (?:previous|last|prior))\s+(?:photo|picture|image|pic|slide|shot)s?\b"
              r"|\s+one\b(?!\s+(?:page|screen|level|step)))"
-             r"|navigate back|(?<![:：,，、] )(?<![:：,，、])back (?:button|arrow))\b"),  # Search page: back arrow, …: a noun  # go back one photo: a swipe
+             r"|navigate back|return(?:ing)? (?:back )?to the (?:previous|last|prior) (?:page|screen|level|menu|view|list)"
+             r"|(?<![:：,，、] )(?<![:：,，、])back (?:button|arrow))\b"),  # Search page: back arrow, …: a noun  # go back one photo: a swipe
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"
                  r"|\bopen_app\b(?=\s+[\"'“‘「]?\w)"),  # open_app Settings: the call's own name, the app after it

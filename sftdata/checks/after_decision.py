@@ -46,6 +46,7 @@ from .named_other import other_card_control, other_numbered_card, other_quoted_v
 from .plan_lists import PLAN_POINTER, later_item
 from .ruled_out import ACCOUNTING_EN, EXCUSING_EN, RULING_ZH, ruled_out_relatives
 from .screen_text import screen_texts, with_squeezed_counters
+from .target_evidence import said_rank
 
 # where a clause ends: punctuation, an arrow, or before a joining word (kept with the clause it opens)
 _CUT = re.compile(r"[，,；;。！？!?\n：—–()（）→]|(?<!\d):|:(?!\d)|->|=>|(?<=\w)\.(?=\s|$)|\s+-\s+"
@@ -59,7 +60,7 @@ CHANGE = re.compile(
     r"|\b(?:again|now(?!\s*$)|already|success(?:ful(?:ly)?)?|succeed(?:s|ed)?|worked|work(?:s|ed)? fine|finish(?:es|ed)|complete[sd]?"
     r"|end(?:s|ed)|over|recording|episode|trajectory|switch(?:es|ed)|turn(?:s|ed)|chang(?:es|ed)|became|becomes|appear(?:s|ed)?"
     r"|open(?:s|ed)|load(?:s|ed)|shows? up|pops? up|popped|refresh(?:es|ed)|updat(?:es|ed)|re-\w+|gone|disappear\w*"
-    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|(?<!\bone )(?<!\bones )inside|in there"
+    r"|takes (?:me|us)|brings? (?:me|us)|land(?:s|ed)|went|moved|(?<!\bone )(?<!\bones )inside(?!\s+(?:the|this|that)\s+(?:dialog|pop-?up|modal|prompt|sheet|box|menu|card|row|bar|banner)\b)|in there"
     r"|accept(?:s|ed)|reject(?:s|ed)|go(?:es)? through|went through|(?:without|no)\s+(?:\w+\s+){0,2}errors?"
     r"|confirmed|booked|submitted|returns? (?:me |us )?to|goes back to|leads? (?:me |us )?to)\b", re.I)
 # what excuses a change: it is expected, planned or supposed, not reported
@@ -174,6 +175,23 @@ def told_after_done(after: str) -> str | None:
     return None
 
 
+def change_told(text: str, value: str) -> str | None:
+    """The clause of a decision said without a verb (``value``: what it types or chooses) that tells a change
+    (``Job type switched to Full-time successfully``): with no verb, no clause is the decision's own to say it."""
+    if not value or value not in text:
+        return None
+    at = text.find(value)
+    blanked = text.replace(value, " " * len(value))
+    sentence = next(m for m in re.finditer(r"[^。.!?！？\n]+|[。.!?！？\n]", blanked) if m.start() <= at < m.end())
+    for m in re.finditer(r"[^，,；;]+", sentence.group()):  # the value's clause and those after it: not ``名字有了，…``
+        if sentence.start() + m.end() <= at:
+            continue
+        said = normalize(m.group())
+        if any(c.group().strip() not in ("now", "over") for c in CHANGE.finditer(said)):  # now, next field over: the order
+            return text[sentence.start() + m.start():sentence.start() + m.end()].strip()
+    return None
+
+
 def _clauses(text: str, start: int):
     """(offset, clause) of ``text`` from ``start`` on, cut where :data:`_CUT` says (never inside a quotation)."""
     masked = mask_quotes(text)
@@ -285,6 +303,16 @@ def clause_accounted(clause: str, blob: str, phrases: list[str]) -> bool:
     return not _leftover(plain, blob, phrases)
 
 
+_IDENTITY = re.compile(r"^\s*(?:(?:which|that|it|this)\s*(?:is|'s)\s+(?:the|our|my)\b|(?:这是|就是|也就是|即)?\s*第)", re.I)
+
+
+def _ranked_as_named(clause: str, before: str) -> bool:
+    """Does ``clause`` say which one the target is by an ordinal (``which is the 25th listing``, ``第十三场``) whose
+    number a name said before it holds (``#25``)?"""
+    rank = said_rank(clause) if _IDENTITY.match(clause) else None
+    return bool(rank and rank > 0 and re.search(rf"#\s*{rank}(?!\d)", before))
+
+
 def unaccounted_after_decision(text: str, episode: Episode, index: int, decision: Decision | None = None,
                                function: dict[str, Any] | None = None) -> str | None:
     """The first clause of ``text`` after its decision that is not accounted for (see the module doc), None when
@@ -322,6 +350,8 @@ def unaccounted_after_decision(text: str, episode: Episode, index: int, decision
             continue  # 2. State 选 Texas: a later step of a numbered plan
         if any(a <= at < b for a, b in nows):
             continue  # 当前是搜索页，光标在输入框里: the screen as it is
+        if _ranked_as_named(clause, text[:at]):
+            continue  # … the Urban house organic #25 row, which is the 25th listing: which one, by its own number
         if not clause_accounted(clause, blob, phrases) and not (planned and not CHANGE.search(normalize(clause))) \
                 and not (willed and _AND_VERB.match(clause)):
             return clause.strip(" .。")
@@ -355,4 +385,4 @@ def doubts(text: str, decision: Decision | None, episode: Episode, index: int,
     return out
 
 
-__all__ = ["CHANGE", "acts", "clause_accounted", "doubts", "only_names", "unaccounted_after_decision"]
+__all__ = ["CHANGE", "acts", "change_told", "clause_accounted", "doubts", "only_names", "unaccounted_after_decision"]

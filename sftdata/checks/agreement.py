@@ -170,6 +170,11 @@ _VALUE_NOUN = re.compile(r"^(?:the\s+|my\s+)?(?:reply|message|text|keywords?|que
                          re.I)
 
 
+# no value at all, said where the value would stand: ``type the query myself``, ``enter the reply exactly as requested``
+_NO_VALUE = re.compile(r"\s*(?:myself|ourselves|now|here|there|again|first|(?:(?:exactly|precisely|verbatim|just)\s+)?(?:as\s+)?"
+                       r"(?:requested|asked|given|written|specified|instructed|required|stated|worded))?\s*", re.I)
+
+
 def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: Step) -> str | None:
     """The text the decision types (its quote, or an unquoted value: ``Type DEN into the To field``) must be the
     call's text exactly: typing is never partial."""
@@ -198,8 +203,12 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
         said = next((g for g in m.groups() if g), "").strip() if m else ""
         field = target_element(step)
         named = _VALUE_NOUN.sub("", said)  # type the reply 我晚上七点到家: the value after the name of what it is
-        if not said or any(_exact(c, typed) for c in [said, named] + _without_aside(said)) or (
-                field is not None and normalize(said) in element_texts(field)):
+        into = re.match(r"(.+?)\s*(?:填)?(?:到|进|至)\s*(.+?)[?？]?\s*$", said)  # 输入 Lisbon 到 Where are you going?
+        fields = element_texts(field) if field is not None else []
+        before_field = [into.group(1)] if into and any(normalize(into.group(2)) in t for t in fields) else []
+        if not said or (named != said and _NO_VALUE.fullmatch(named)) or _NO_VALUE.fullmatch(said) or any(
+                _exact(c, typed) for c in [said, named] + before_field + _without_aside(said)) or (
+                field is not None and normalize(said) in fields):
             return None  # 先填 Full name: the field, not the text
         if "," in typed or "，" in typed:  # 输入 OK, 没问题 然后发送: the value runs on past the clause's comma
             rest = _plain(decision.after_verb + decision.follow).replace(" ", "")

@@ -45,7 +45,7 @@ from typing import Any, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
-from .after_decision import doubts, screen_words, told_after_done, unaccounted_after_decision
+from .after_decision import change_told, doubts, screen_words, told_after_done, unaccounted_after_decision
 from .agreement import contradictions
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, longest_first, target_element
@@ -307,8 +307,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
             at = next((m.end() for m in re.finditer(r"[^，,。；;.!?！？\n]+", decided[0]) if finger_direction(m.group())), -1)
         told = without_spans(decided[0], described_sentences(decided[0], (at, at), episode, index)) \
             if described and at >= 0 else decided[0]  # Cabin → Business. It shows Economy now: the screen as it is
-        outcome = (outcome_clause(told, (at, at), None, (said,) if said else ()) or told_after_done(told[at:])) \
-            if at >= 0 else None
+        outcome = (outcome_clause(told, (at, at), None, (said,) if said else ()) or told_after_done(told[at:])
+                   or change_told(told, said)) if at >= 0 else None
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
         held = held_value(decided[0], said, screen_texts(step)) if said else None

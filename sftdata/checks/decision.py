@@ -101,7 +101,8 @@ def first_verb(masked: str) -> tuple[int, str, int] | None:
 
 _PURPOSE_FIRST = re.compile(r"^\s*(?:in order\s+)?to\s*$", re.I)  # To write the reply …
 _SUBJECT_AFTER = re.compile(r"\b(?:I|we)\s+(?:first\s+|will\s+|'ll\s+|need to\s+|have to\s+|must\s+|should\s+)?")  # … I first
-_MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就|继续|再)?(?:在这里|在这儿|现在)?(?:去|来)?\s*$")  # 可以直接按 Home …
+_MAY = re.compile(r"(?:也|本来|其实)?可以(?:直接|先|就|继续|再)?(?:在这里|在这儿|现在)?(?:去|来)?"  # 可以直接按 Home …
+                  r"(?:[按点](?:一下|一次)?|[往向][上下左右前后回])?\s*$")  # 可以再按一次返回, 可以继续往左滑
 _BUT = re.compile(r"[，,；;]\s*(?:但是?|不过|可是)")  # … 但我想先按返回键
 
 
@@ -192,9 +193,10 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # 打开后已加入购物车在最上方 / 返回后回到设置主页: when, then what is so or where it lands; no decision
             if told_not_decided(kind, before, masked[at:end], after) or option_listed_on(before, sentence[:m.start()]):
                 continue  # history, an outcome, the goal's wording, a control's state, an option: told, not decided
-            if not before.strip() and re.search(r"(?:键|按钮|按键)\s*$", masked[at:end]) and re.match(
-                    r"\s*(?:有时|往往|通常|一般|总是|只会|只能|可能|会|能|可以|一定|就会|也会|肯定)", after):
-                continue  # 返回键有时只会回到上一级页面 / Home 键一定回桌面: what a key does, no decision
+            if not before.strip() and ((re.search(r"(?:键|按钮|按键)\s*$", masked[at:end]) and re.match(
+                    r"\s*(?:有时|往往|通常|一般|总是|只会|只能|可能|会|能|可以|一定|就会|也会|肯定)", after))
+                    or re.match(r"\s*(?:不一定|未必|不见得|不能|没法|无法)", after)):
+                continue  # 返回键有时只会回到上一级页面 / Home 键一定回桌面 / 返回不一定能退出应用: what a key does
             if re.search(r"(?:和|跟|与|同)\s*$", before) and re.search(r"差不多|一样|类似|相同", after):
                 continue  # 和按 Home 差不多: the action compared with, not decided
             if re.search(r"(?:也|都)(?:行|可以|不错|没问题|成)\s*$", after) and _BUT.match(masked_text[start + len(masked):]):
@@ -206,6 +208,8 @@ def _find_candidates(text: str) -> list[_Candidate]:
                 continue  # Type jazz …; I'll set Tickets to 2 next: after a decision, what comes next
             if _LATER_INLINE.search(before) or _LATER_AFTER.search(after):
                 continue
+            if re.search(r"剩(?:下)?(?:的)?(?:就是|是|了)?[^，,。]*[和、跟与及]", before):
+                continue  # 接下来就剩州和勾选条款: what is left after this step, listed
             clause_end = start + len(masked)
             if kind == "swipe" and masked[at:end] == "翻页" and (first_verb(masked_text[clause_end:offset + len(sentence)])
                                                               or (0, ""))[1] == "click":
@@ -326,7 +330,8 @@ def _appendix(follow: str) -> str:
     (``已经``, ``already``, a closing ``了``), or is over 40 characters."""
     m = re.match(r"[，,]([^，,；;]+)", follow)
     part = _APPOSITION.sub("", m.group(1)) if m else ""
-    if not part or first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > 40:
+    limit = 64 if re.match(r"\s*the (?:one|card|row|button)\b", part, re.I) else 40  # the one lower down in the middle …
+    if not part or first_verb(mask_quotes(part)) or RELATION.search(part) or QUOTE.search(part) or len(part) > limit:
         return ""
     if _TOLD_DONE.search(part):  # 点 Search 按钮，关键词和 Electronics 分类都已经选好了: what holds, no appositive
         return ""

@@ -37,6 +37,7 @@ from .hindsight import SENTENCE, find_hindsight
 from .history_said import AFTER_EARLIER, JUST_DONE_ZH, OPENS_AFTER_EARLIER, earlier_done, first_claim
 from .screen_state import (current_state_said, keyboard_said, named_quotes, previous_result, said_empty, still_held,
                            value_shown, without_states)
+from .shown_now import shown_now
 from .target_evidence import names_rival, target_evidence
 
 _CLAUSE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+[，,；;：:—–]?")  # not inside a time (17:51)
@@ -78,6 +79,19 @@ _IDENTITY = re.compile(r"\s*(?:and\s+)?(?:(?:it|that|this|which)(?:'s|\s+is)\s+(
 # where the decided one is, said of it (``X 的链接就在列表正中``, ``在左上方第二个位置``), naming it by its evidence
 _PLACED = re.compile(r"^[^，,。；;]{0,40}?(?:就|正|刚好)?在\s*[^，,。；;]{0,16}?(?:[上下左右中]|正中|中间|中央|位置|那条|那行|那个|那张)"
                      r"[^，,。；;了]{0,3}[，,。；;]?\s*$")
+_ASIDE = re.compile(r"[(（][^()（）]{1,48}[)）]")
+# a control an earlier step chose, said to be chosen already: ``the Concerts section is already selected``
+_ALREADY = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:selected|chosen|open|active|highlighted|checked|on)\b"
+                      r"|已经(?:选中|选上|选好|打开|开着|勾上)", re.I)
+
+
+def _chosen_before(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` say a control is chosen already, naming one an earlier step tapped (its label)?"""
+    if not _ALREADY.search(said):
+        return False
+    tapped = {(element_label(s.action.element) or "").strip().lower() for s in episode.steps[:index]
+              if s.action.type == "click" and s.action.element is not None}
+    return any(len(label) >= 2 and label in said.lower() for label in tapped)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
 # a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
 # ``点 Dark theme，现在是 Off``
@@ -94,6 +108,8 @@ def described_sentences(text: str, decision_span: tuple[int, int], episode: Epis
     known = "\x00".join(known_texts(episode, index))
     label = _decided_label(episode, index)
     out = _told_in_own_sentence(text, decision_span, known, episode, index, label)
+    out += [m.span() for m in _ASIDE.finditer(text, decision_span[0], decision_span[1])  # Set Guests to 3 (it shows 1
+            if shown_now(m.group(), episode, index)]  # now): an aside inside the decision's clause, as the screen shows
     for m in _sentences_after(text, decision_span):
         if _describes(_of_decided_row(m.group(), episode, index, label), known, episode, index):
             out.append(m.span())
@@ -129,8 +145,9 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         placed = _PLACED.match(said) is not None  # 在左上方第二个位置: where the decided one is, its subject left out
         identity = (_IDENTITY.match(said) is not None or placed) and (
             bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在")))
-        if (told or _NOW.search(said) or shown or held is not None or read != said or identity) \
-                and _describes(read, known, episode, index):
+        if shown_now(said, episode, index) or (told or _NOW.search(said) or shown or held is not None or read != said
+                                               or identity or said_empty(said, episode, index) or _chosen_before(said, episode, index)) \
+                and _describes(read, known, episode, index):  # …; the form is empty: a field the screen shows empty
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 
@@ -186,6 +203,8 @@ def _sentences_after(text: str, decision_span: tuple[int, int]) -> Iterator[re.M
 def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     """Does ``said`` (a sentence or a clause) describe the screen as it is (see the module doc)? Read with what it
     says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
+    if shown_now(said, episode, index):
+        return True  # 现在是 1 / I'm on photo 6 of 30 / Apple and Lenovo are visible now: as the screen shows it
     masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)

@@ -15,7 +15,7 @@ FINGER_EN = re.compile(r"\b(?:swipe|swiping|flick|drag|dragging|pull|pulling)\s+
 FINGER_MOVES = re.compile(r"\b(?:finger|content)\s+(?:(?:moves?|moving|going|goes|travels?|drags?|dragging|slides?|sliding|pushes|pushing"
                            r"|sweeps?|heads?|runs?)\s+)?(up|down|left|right)(?:wards?)?\b"
                            r"|\bfrom (?:the )?(left|right|top|bottom) to (?:the )?(left|right|top|bottom)\b"
-                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])|手指\s*(?:要|会|是)?\s*(?:向|往|朝)([上下左右])", re.I)
+                           r"|从([上下左右])(?:边|侧|方)?(?:往|向|到)([上下左右])|手指\s*(?:要|会|是)?\s*(?:向|往|朝|(?=[上下左右][移滑划拖推动]))([上下左右])", re.I)  # 手指向上, 手指上移
 _FROM_TO = re.compile(r"\b(left|right|top|bottom)\s*(?:(?:-|–|→|->)\s*(?:to\s*-?\s*)?|\s+to\s+)(?:the\s+)?"
                       r"(left|right|top|bottom)\b(?!\s+(?:side|edge|corner|column|half))", re.I)
 _SIDE = {"top": "up", "bottom": "down", "left": "left", "right": "right", "上": "up", "下": "down", "左": "left",

@@ -43,7 +43,8 @@ JUDGEMENT = re.compile(r"\b(?:is|are|'s|seems?|looks?|sounds?)\s+(?:\w+\s+)?(?:f
                        r"|reasonable|sensible|safer|safest|simpler|simplest|quicker|quickest|faster|fastest|cleaner|cheaper"
                        r"|cheapest|pointless|unnecessary|useless|irrelevant|risky|riskier|overkill"
                        r"|the (?:\w+ )?(?:choice|move|option|way|bet|pick|route)|a (?:\w+ )?(?:choice|move|option|way|bet|pick|route))\b"
-                       r"|\b(?:avoids?|beats?|trumps?|preferable)\b|更好|更稳|更合适|更方便|更省事|更直接|更快|更像"
+                       r"|\b(?:avoids?|beats?|trumps?|preferable)\b"
+                       r"|\b(?:matches|fits)\s+(?:the|my|our)\s+(?:query|goal|task|request|search|keywords?|brief)\b|更好|更稳|更合适|更方便|更省事|更直接|更快|更像"
                        r"|最合适|最稳妥|最直接|最快|没意义|没必要|不划算|不靠谱|更靠谱|比较稳|稳妥|划算", re.I)
 CONCLUSION = re.compile(
     r"^\s*(?:and\s+)?(?:so|thus|therefore|hence|which is why)\s+(?:(?:now|next|here|first|instead)\s+)?(?:"

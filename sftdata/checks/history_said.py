@@ -86,7 +86,8 @@ OPENS_AFTER_EARLIER = re.compile(rf"^\s*(?:{_AFTER_SWIPE})", re.I)
 # the same anywhere in a clause: ``The list is back at the top after my swipe down`` (the clause is what it brought)
 AFTER_EARLIER = re.compile(_AFTER_SWIPE, re.I)
 # a page or app said open now: ``The search page is open``, ``Settings is already up``
-_OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)", re.I)
+_OPEN_NOW = re.compile(r"\b(?:is|are|'s)\s+(?:already\s+)?(?:open|up|loaded)\b(?!\s+(?:to|at|on|for|and)\b)"
+                       r"|\b(?:came|popped)\s+up\b(?=\s+(?:after|when|once)\b)", re.I)  # the keyboard came up after tapping it
 # a participle told as the state now: ``The results are scrolled to the bottom``
 _IS_DONE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|all\s+)?$", re.I)
 # where the subject of a part said finished starts: after a clause's mark or joining word (``…, so the toggle is done``)

@@ -69,7 +69,7 @@ DENIED = re.compile(rf"不|没|{RULING_ZH}|\b(?:{NOT_EN}|instead|rather)\b", re.
 EXCUSING_EN = "not|don't|never|won't|will not|can't"
 """The English ruling-outs that excuse a change said after a decision (``so it won't reload``: not reported);
 the Chinese ones are :data:`RULING_ZH`."""
-ACCOUNTING_EN = f"{EXCUSING_EN}|instead|rather|no need"
+ACCOUNTING_EN = f"{EXCUSING_EN}|instead|rather|no need|unlike"
 """The English ruling-outs that account for a clause after the decision (``not the archived one``)."""
 
 # a ruling-out before the term: what follows it, up to the end of its clause, is not acted on

@@ -62,7 +62,18 @@ _WOULD_ONLY = re.compile(r"^\s*(?:一下)?(?:的话)?(?:只会|只能|反而会|
 # would be redundant`` (an option weighed, not taken)
 _GERUND_JUDGED = re.compile(r"^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:would|'d)\s+(?:just\s+|only\s+|simply\s+|really\s+|also\s+)?"
                             r"(?:be\s+(?:(?:an?|just|only|pure|really|totally)\s+)?(?:extra|redundant|unnecessary|pointless|overkill|waste|wasteful"
-                            r"|superfluous|useless|excessive|needless|noise|detour)|add nothing|gain nothing|waste|cost)\b", re.I)
+                            r"|superfluous|useless|excessive|needless|noise|detour)|add nothing|gain nothing|waste|cost)\b"
+                            r"|^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:isn't|is not|'s not)\s+(?:really\s+)?(?:worth|needed|necessary"
+                            r"|useful|helpful|required)\b|^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:rarely|seldom|never|won't|doesn't"
+                            r"|does not|can't|cannot)\s+(?:do|does|help|change|achieve|work)\b", re.I)
+# Scrolling further isn't worth it; Tapping a splash rarely does anything
+# what a gesture brings, said as a definition among options: ``往左滑是下一张，往右滑是上一张``, ``swiping right means the
+# previous one`` (how the viewer works, not the decision)
+_MAPPED = re.compile(r"^\s*(?:的话)?\s*(?:(?:就|则|会)?是|即|=|对应|(?:would\s+)?(?:means?|gives?|goes\s+to|brings?\s+up|is))\s*"
+                     r"(?:the\s+)?(?:下一|上一|前一|后一|\b(?:next|previous|prior|earlier|later|older|newer)\b)", re.I)
+# an action said as a gerund and what it would do: ``tapping 返回 would just leave the viewer`` (an option weighed)
+_GERUND_WOULD = re.compile(r"^\s*(?:[\w-]+ing)\b[^.;,!?]{0,50}?\b(?:would|might)\s+(?:just\s+|only\s+|simply\s+|also\s+)?(?!be\b)[a-z]+", re.I)
+_AMOUNTS_TO = re.compile(r"^[^，,。；;]{0,16}?(?:则是|等于|相当于|意味着|只会是)")  # 点搜索则是泛搜: what the option amounts to
 _CHOSEN_IS = re.compile(r"(?:中|好)?的(?:正|就|也)?是")  # 选中的正是李娜这一条: what is selected, a state;
 _CHOOSER = re.compile(r"(?:我|要|该|应该|应当|需要|得|想)\s*$")  # not 我要选的是 …: a choice said as a noun
 _COULD = re.compile(r"\b(?:i|we)\s+could(?:\s+(?:also|just|simply|instead))?\s*$"  # I could tap it, but …
@@ -86,8 +97,10 @@ def recounts(masked: str) -> bool:
 
 def option_listed_on(before: str, earlier: str) -> bool:
     """Whether a clause whose verb follows ``before`` lists one more option after ``earlier`` (its sentence so far)
-    weighed one: ``I could get to photos through 相机's thumbnail, or search with the Google bar``."""
-    return bool(_OR_ON.match(before) and _WEIGHED.search(earlier))
+    weighed one: ``I could get to photos through 相机's thumbnail, or search with the Google bar``, ``I could tap the
+    logo, press back, or give it a moment``."""
+    listed = _OR_ON.match(before) or (not before.strip() and re.search(r",\s*$", earlier))  # I could X, Y or Z
+    return bool(listed and _WEIGHED.search(earlier))
 
 
 def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
@@ -106,7 +119,7 @@ def told_not_decided(kind: str, before: str, verb: str, after: str) -> bool:
         return True  # The goal only asked to toggle it / where the Home press brought me: told, not decided
     if kind == "open" and _OPEN_IS.match(after) and not _DUE_OPEN.search(before):
         return True  # 现在打开的是罗技运动鞋的详情页: what is open, not what to open
-    if _WOULD_ONLY.match(after) or _COULD.search(before) or _GERUND_JUDGED.match(before + verb + after) or (
+    if _WOULD_ONLY.match(after) or _MAPPED.match(after) or _AMOUNTS_TO.match(after) or _COULD.search(before) or _GERUND_JUDGED.match(before + verb + after) or _GERUND_WOULD.match(before + verb + after) or (
             _CHOSEN_IS.match(after) and re.fullmatch(r"选中|勾选|选好|选", verb) and not _CHOOSER.search(before)):
         return True  # 直接点只会打开聊天, I could tap the logo: an alternative weighed, not the decision
     return bool(NEGATED_BEFORE.search(before) or _ABILITY.search(before) or _STATE_AFTER.match(after)

@@ -21,9 +21,13 @@ def names_whole(said: str, label: str) -> bool:
     return len(label.replace(" ", "")) >= 2 and bool(re.search(rf"(?<![a-z0-9]){re.escape(label)}(?![a-z0-9])", said))
 
 
+# ``the lower Nike card``, ``the one lower down``: not a screen place (``the lower left``, ``the lower half``)
+_KIND = r"(?=[^,.;]{0,40}?\b(?:card|button|item|image|picture|photo|link|entry|product|thumbnail)s?\b)"
 _RELATIVE = (  # a place said among alike elements -> which of them it picks: (axis, first or last)
-    (r"上面(?:那|这)|上边(?:那|这)|靠上|\b(?:upper|top|higher) one\b", 1, 0),
-    (r"下面(?:那|这)|下边(?:那|这)|靠下|\b(?:lower|bottom) one\b", 1, -1),
+    (r"上面(?:那|这)|上边(?:那|这)|靠上|\b(?:upper|top|higher) one\b|\b(?:higher|further) up\b"
+     r"|\bthe (?:upper|higher)\b(?![\s-]+(?:left|right|half|part|side|edge|corner))" + _KIND, 1, 0),
+    (r"下面(?:那|这)|下边(?:那|这)|靠下|\b(?:lower|bottom) one\b|\b(?:lower|further) down\b"
+     r"|\bthe lower\b(?![\s-]+(?:left|right|half|part|side|edge|corner))" + _KIND, 1, -1),
     (r"左边(?:那|这)|左侧(?:那|这)|靠左|\bleft(?:most)? one\b", 0, 0),
     (r"右边(?:那|这)|右侧(?:那|这)|靠右|\bright(?:most)? one\b", 0, -1),
 )

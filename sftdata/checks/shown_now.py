@@ -1,0 +1,107 @@
+"""Three short descriptions of the screen as it is, checked against the current screen's elements.
+
+A writer who decides first often adds, after the decision, one short clause of what the screen shows: the value the
+decided control holds before the action (``Tickets 下拉选 2，现在是 1``, ``Set Guests to 3 (it shows 1 now)``,
+``该项显示 Off``), where the viewer stands (``I'm on photo 6 of 30``), or which items are in sight (``Samsonite, Apple and
+Lenovo are visible now``, ``已经看到 Samsonite、Apple、Lenovo 几款``). Their words (``now``, ``现在``, ``已经``) are
+those of a told result, so the outcome readers cannot pass them. The screen can: each holds only when the current
+screen shows exactly that (the decided element or its row holds the value, the counter reads those numbers, every
+item named is a card of the screen), and the value is not the one the call brings.
+
+>>> from sftdata.model import Action, Element, Episode, Screenshot, Step
+>>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
+>>> qty = Element(0, (0, 300, 400, 380), text="1", desc="Tickets", flags=("visible", "clickable"))
+>>> card = Element(1, (0, 500, 500, 900), text="Apple 蓝牙耳机 Pro", flags=("visible",))
+>>> ep = Episode("e", "m", "Buy two tickets", [Step(0, shot, Action("select", text="2", element=qty),
+...                                                elements=[qty, card])])
+>>> shown_now("现在是 1", ep, 0), shown_now("现在是 2", ep, 0), shown_now("(it shows 1 now)", ep, 0)
+(True, False, True)
+>>> shown_now("Apple is visible now", ep, 0), shown_now("Sony is visible now", ep, 0)
+(True, False)
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..model import Element, Episode, Step
+from .calls import CJK_CLASS, element_label, target_element
+from .screen_text import element_texts, visible_elements
+
+_OPEN = r"^\s*[(（]?\s*(?:and\s+|but\s+|so\s+|while\s+)?"
+_CLOSE = r"\s*[)）]?\s*[.。,，;；!！]?\s*$"
+# the decided control's value, its subject a pronoun, a kind of control, its own label (checked) or left out
+_VALUE_EN = re.compile(_OPEN + r"(?:(?P<subject>it|this|that|the\s+(?:box|field|select|dropdown|drop-down|menu|counter|count"
+                       r"|number|value|picker|selector|row|switch|toggle)|[A-Za-z][\w -]{0,30}?)\s+)?(?:(?:now|currently|still)\s+)?"
+                       r"(?:shows?|reads?|says?|displays?|is\s+set\s+to|is\s+at|sits\s+at|stands\s+at|has)\s+(?:now\s+|currently\s+|still\s+)?"
+                       r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
+                       + _CLOSE, re.I)
+_VALUE_ZH = re.compile(_OPEN + r"(?P<subject>它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面|[A-Za-z][\w -]{0,30}?)?\s*"
+                       r"(?:(?:现在|目前|当前|还)\s*(?:是|显示(?:的是|为)?|写着|为)|显示(?:的是|为)?|写着|标着)\s*"
+                       r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
+# where the viewer stands: ``I'm on photo 6 of 30``, ``at 6/30 now``, ``现在是第 6 张，共 30 张``
+_COUNTER_SAID = re.compile(_OPEN + r"(?:(?:i'm|i am|we're|we are|currently|now|still)\s+)?(?:(?:on|at|viewing|looking at)\s+)?"
+                           r"(?:(?:photo|picture|image|shot|item|page|slide|number)\s+)?(?:#|no\.\s*)?(?P<n>\d+)\s*(?:of|/)\s*"
+                           r"(?P<m>\d+)\s*(?:now|right now|currently)?" + _CLOSE, re.I)
+# items in sight, named: ``Samsonite, Apple and Lenovo are visible now``, ``已经看到 Samsonite、Apple、Lenovo 几款``
+_IN_VIEW_EN = re.compile(_OPEN + r"(?:only\s+)?(?P<names>.{2,80}?)\s+(?:are|is)\s+(?:now\s+|already\s+)?(?:visible|in view"
+                         r"|on (?:the )?screen|showing)(?:\s+now)?" + _CLOSE, re.I)
+_IN_VIEW_ZH = re.compile(_OPEN + r"(?:现在|目前|当前)?(?:已经|已|只|能|只能)?(?:看到|看得到|看见)(?!了)\s*(?P<names>.{2,60}?)\s*"
+                         r"(?:这?几[款个张条项家]|等(?:几[款个])?|这些)?" + _CLOSE)
+_NAME_CUT = re.compile(r"\s*(?:、|,|，|\band\b|\bor\b|和|与|及)\s*", re.I)
+
+
+def shown_now(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` (one clause after the decision) say the decided control's value, the viewer's place or the
+    items in sight exactly as the current screen shows them (see the module doc)?"""
+    said = unicodedata.normalize("NFKC", said)
+    step = episode.steps[index]
+    return _decided_value(said, step) or _counter(said, step) or _names_in_view(said, step)
+
+
+def _decided_value(said: str, step: Step) -> bool:
+    """``现在是 1`` / ``it shows 1 now`` of the decided control: the value it or its row shows, not the call's."""
+    m = _VALUE_ZH.match(said) or _VALUE_EN.match(said)
+    target = target_element(step)
+    if m is None or target is None:
+        return False
+    value = m.group("value").strip().lower()
+    brought = {str(v).strip().lower() for v in (step.action.text,) if v}
+    subject = (m.group("subject") or "").strip().lower()
+    named = subject and re.match(r"[a-z]", subject) and not re.fullmatch(r"it|this|that|the\s+\w+(?:-\w+)?", subject)
+    if value in brought or not value or (named and subject not in (element_label(target) or "").lower()
+                                         and subject not in " ".join(element_texts(target))):
+        return False
+    return any(value == t for e in _row(target, step) for t in element_texts(e))
+
+
+def _row(target: Element, step: Step) -> list[Element]:
+    """``target`` and the elements in its line or just under it (a settings row's subtitle)."""
+    top, bottom = target.bounds[1], target.bounds[3]
+    below = bottom + (bottom - top) * 1.5
+    return [target] + [e for e in visible_elements(step) if e is not target
+                       and top <= (e.bounds[1] + e.bounds[3]) / 2 <= below]
+
+
+def _counter(said: str, step: Step) -> bool:
+    """``I'm on photo 6 of 30``: the screen shows the counter ``6 / 30``."""
+    m = _COUNTER_SAID.match(said)
+    if m is None:
+        return False
+    shown = re.compile(rf"(?<!\d){m.group('n')}\s*/\s*{m.group('m')}(?!\d)")
+    return any(shown.search(t) for e in visible_elements(step) for t in element_texts(e))
+
+
+def _names_in_view(said: str, step: Step) -> bool:
+    """``Apple and Lenovo are visible now``: every item named opens a text of the current screen (two of them
+    at least, or one named in full)."""
+    m = _IN_VIEW_ZH.match(said) or _IN_VIEW_EN.match(said)
+    if m is None:
+        return False
+    names = [re.sub(r"^(?:the|a)\s+", "", n.strip().lower()) for n in _NAME_CUT.split(m.group("names")) if n.strip()]
+    texts = [t for e in visible_elements(step) for t in element_texts(e)]
+    return bool(names) and all(len(n) >= 2 and any(t == n or t.startswith(n + " ") or (
+        re.match(f"[{CJK_CLASS}]", n) and t.startswith(n)) for t in texts) for n in names)
+
+
+__all__ = ["shown_now"]
