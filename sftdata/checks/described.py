@@ -145,9 +145,9 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         placed = _PLACED.match(said) is not None  # 在左上方第二个位置: where the decided one is, its subject left out
         identity = (_IDENTITY.match(said) is not None or placed) and (
             bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在")))
+        checked = said_empty(said, episode, index) or _chosen_before(said, episode, index)  # the form is empty
         if shown_now(said, episode, index) or (told or _NOW.search(said) or shown or held is not None or read != said
-                                               or identity or said_empty(said, episode, index) or _chosen_before(said, episode, index)) \
-                and _describes(read, known, episode, index):  # …; the form is empty: a field the screen shows empty
+                                               or identity or checked) and _describes(read, known, episode, index):
             out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
     return out
 
