@@ -55,7 +55,7 @@ from .decision import action_clauses, stated_decision
 from .described import described_sentences, history_clauses, previous_result_sentences, without_spans
 from .finger import finger_direction, sought_direction
 from .evidence import decision_evidence, other_actions
-from .future_text import later_screen_words
+from .future_text import later_figures, later_screen_words
 from .ruled_out import unruled
 from .screen_text import label_pattern, screen_texts
 from .spoken_calls import spoken_calls
@@ -337,6 +337,8 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
         if later:
             reasons.append(Reason("later_screen_text", f"“{later[0][:40]}”, said after the decision, is shown only "
                                   "on a later screen"))
+        elif figures := later_figures(text, episode, index):  # 再往上滑，就能看到 Sony ¥129: before the decision too
+            reasons.append(Reason("later_screen_text", f"“{figures[0].word}” is a figure only a later screen shows"))
     way = str(params.get("direction") or "").lower()
     sought = sought_direction(decided[0]) if decided is not None and function.get("name") == "swipe" else None
     if sought and way in ("up", "down") and sought != way:  # scroll up; the row is further down: which way?

@@ -220,6 +220,33 @@ def later_screen_words(text: str, episode: Episode, index: int) -> list[FutureTe
     return found
 
 
+# a figure a screen shows: a price, a time of day, a share, a decimal, a number of three digits or more (not a counter
+# such as 9/30, which one swipe back from 10/30 tells, nor a goal's ordinal said in digits, the 13th)
+_FIGURE = re.compile(r"(?<![\d/.:])(?:[¥$€£]\s*)?\d+(?:[.:]\d+)*\s*%?(?![\d/.:])")
+
+
+def later_figures(text: str, episode: Episode, index: int) -> list[FutureText]:
+    """The figures of ``text`` (``¥129``, ``16:16``, ``62%``, ``$418.99``) that no screen so far, the goal or the
+    history shows and a later screen does: what only acting tells, however the text hedges it (``再往上滑，就能看到
+    Sony ¥129``), wherever it stands (a deliberation weighs its options before its decision)."""
+    if not isinstance(text, str) or index + 1 >= len(episode.steps):
+        return []
+    if not any(screen_texts(s) for s in episode.steps[:index + 1]):
+        return []
+    known = _flat("\x00".join(known_texts(episode, index)))
+    later = [(i, _flat("\x00".join(texts))) for i, texts in _later_screens(episode, index)]
+    found = []
+    for m in _FIGURE.finditer(_COUNTER.sub(" ", normalize(text))):
+        figure = _flat(m.group())
+        digits = re.sub(r"\D", "", figure)
+        if (len(digits) < 3 and not re.search(r"[¥$€£%.:]", figure)) or figure in known or re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", re.sub(r"\D+", " ", known)):
+            continue
+        shown = next((i for i, blob in later if re.search(rf"(?<![\d.:]){re.escape(figure)}(?![\d])", blob)), None)
+        if shown is not None:
+            found.append(FutureText(m.group().strip(), shown))
+    return found
+
+
 def future_detail(found: list[FutureText], index: int) -> str:
     """A sentence for the check's failure: the words and the screens they come from (1-based).
 

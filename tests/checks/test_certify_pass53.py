@@ -2,7 +2,8 @@
 now, the viewer's counter, the items in sight, a field said empty, a state said ``already``); options that map a
 gesture or say what a tap would do are weighed, not decided; a twin picked by ``the lower …`` / ``the one lower down``;
 ``Enter X in the … box``; ``Return to the previous page``; an ordinal that a name's number holds; what is left
-(``就剩…和…``) is no decision. Wordings made up here, unlike the labelled parts'."""
+(``就剩…和…``) is no decision; and a figure only a later screen shows, wherever it stands in the text. Wordings made
+up here, unlike the labelled parts'."""
 from __future__ import annotations
 
 from sftdata.model import Action
@@ -122,3 +123,12 @@ def test_a_select_named_by_its_kind_word_and_a_change_told_without_a_verb():
     function = {"name": "select", "parameters": {"value": "Full-time", "target_element": "“Job type”元素"}}
     expect(certify_text(action, function, "Job type → Full-time, as the goal asks.", [kind]), "certified")
     expect(certify_text(action, function, "Job type switched to Full-time successfully.", [kind]), "unsure")
+
+
+def test_a_figure_only_a_later_screen_shows_is_doubted_wherever_it_stands():
+    menu = [el(0, (40, 300, 1040, 400), "Display"), el(1, (40, 400, 1040, 500), "Sound")]
+    page = [el(0, (40, 300, 1040, 400), "Brightness 62%"), el(1, (40, 400, 1040, 500), "Dark theme")]
+    ep = phone_episode([menu, page], [tap(menu[0]), Action("done")], "Turn on the dark theme")
+    display = click("“Display”元素")
+    expect(certify_at(ep, 0, "Display 在中间。进去能调亮度和深色主题。点 Display。", display), "certified")
+    expect(certify_at(ep, 0, "Display 在中间。点进去就是 Brightness 62% 等选项。点 Display。", display), "unsure")
