@@ -234,12 +234,13 @@ def later_figures(text: str, episode: Episode, index: int) -> list[FutureText]:
     if not any(screen_texts(s) for s in episode.steps[:index + 1]):
         return []
     known = _flat("\x00".join(known_texts(episode, index)))
+    numbers = set(re.findall(r"\d+", known))  # a figure whose digits the screens so far show as a number is known
     later = [(i, _flat("\x00".join(texts))) for i, texts in _later_screens(episode, index)]
     found = []
     for m in _FIGURE.finditer(_COUNTER.sub(" ", normalize(text))):
         figure = _flat(m.group())
         digits = re.sub(r"\D", "", figure)
-        if (len(digits) < 3 and not re.search(r"[¥$€£%.:]", figure)) or figure in known or re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", re.sub(r"\D+", " ", known)):
+        if (len(digits) < 3 and not re.search(r"[¥$€£%.:]", figure)) or figure in known or digits in numbers:
             continue
         shown = next((i for i, blob in later if re.search(rf"(?<![\d.:]){re.escape(figure)}(?![\d])", blob)), None)
         if shown is not None:

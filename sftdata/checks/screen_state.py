@@ -306,14 +306,18 @@ def _row_named_before(before: str, step: Step) -> Element | None:
     return best
 
 
-def _shown_value(row: Element, step: Step) -> str | None:
-    """The on/off value shown in ``row``'s line or just under it (a settings row's subtitle), lower-cased."""
+def in_row(row: Element, step: Step) -> list[Element]:
+    """The visible elements of ``step`` other than ``row`` in its line or just under it (a settings row's subtitle)."""
     top, bottom = row.bounds[1], row.bounds[3]
     below = bottom + (bottom - top) * 1.5
-    near = [e for e in visible_elements(step) if e is not row and top <= (e.bounds[1] + e.bounds[3]) / 2 <= below
-            and (element_label(e) or "").strip().lower() in _STATE_VALUES]
+    return [e for e in visible_elements(step) if e is not row and top <= (e.bounds[1] + e.bounds[3]) / 2 <= below]
+
+
+def _shown_value(row: Element, step: Step) -> str | None:
+    """The on/off value shown in ``row``'s line or just under it (a settings row's subtitle), lower-cased."""
+    near = [e for e in in_row(row, step) if (element_label(e) or "").strip().lower() in _STATE_VALUES]
     near.sort(key=lambda e: (e.bounds[1], e.bounds[0]))
     return (element_label(near[0]) or "").strip().lower() if near else None
 
 
-__all__ = ["current_state_said", "in_screen_words", "keyboard_said", "keyboard_shown", "named_quotes", "previous_result", "said_empty", "still_held", "value_shown", "without_states"]
+__all__ = ["current_state_said", "in_row", "in_screen_words", "keyboard_said", "keyboard_shown", "named_quotes", "previous_result", "said_empty", "still_held", "value_shown", "without_states"]

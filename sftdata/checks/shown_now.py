@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..model import Element, Episode, Step
+from ..model import Episode, Step
 from .calls import CJK_CLASS, element_label, target_element
+from .screen_state import in_row
 from .screen_text import element_texts, visible_elements
 
 _OPEN = r"^\s*[(（]?\s*(?:and\s+|but\s+|so\s+|while\s+)?"
@@ -72,15 +73,7 @@ def _decided_value(said: str, step: Step) -> bool:
     if value in brought or not value or (named and subject not in (element_label(target) or "").lower()
                                          and subject not in " ".join(element_texts(target))):
         return False
-    return any(value == t for e in _row(target, step) for t in element_texts(e))
-
-
-def _row(target: Element, step: Step) -> list[Element]:
-    """``target`` and the elements in its line or just under it (a settings row's subtitle)."""
-    top, bottom = target.bounds[1], target.bounds[3]
-    below = bottom + (bottom - top) * 1.5
-    return [target] + [e for e in visible_elements(step) if e is not target
-                       and top <= (e.bounds[1] + e.bounds[3]) / 2 <= below]
+    return any(value == t for e in [target, *in_row(target, step)] for t in element_texts(e))
 
 
 def _counter(said: str, step: Step) -> bool:
