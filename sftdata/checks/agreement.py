@@ -157,7 +157,8 @@ def _value_quotes(decision: Decision, params: dict[str, Any], step: Step) -> lis
 
 
 # the field a value goes into, said after it: ``into the To box``, ``in the search field``, ``到搜索框里``
-_INTO_FIELD = re.compile(r"\s+(?:into|in|inside)\s+(?:the\s+)?[^.。,，]{0,30}?\b(?:box|field|bar|input)\b"
+_INTO_FIELD = re.compile(r"(?:\s+(?:into|in|inside)\s+|\s*(?:→|->|=>|⇒)\s*)"  # or an arrow: vegan lasagna → the search box
+                         r"(?:the\s+)?[^.。,，]{0,30}?\b(?:box|field|bar|input)\b"
                          r"|\s*(?:填|输)?(?:到|进|在)[^。，,]{0,12}?(?:输入框|搜索框|搜索栏|文本框|框)(?:里|中|内)?", re.I)
 
 

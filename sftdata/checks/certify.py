@@ -9,7 +9,8 @@
   back or home; waiting; "done") and nothing else in it is doubtful;
 - ``unsure`` otherwise, with what was missing or doubtful: ``no_decision``, ``decision_not_grounded``,
   ``another_action`` (another clause decides something the call does not do), ``outcome_after_action`` (a clause
-  after the decision reports what happens next), ``plan_names_later_screen`` (a plan names a word only a later
+  after the decision reports what happens next, or one anywhere tells the action's result as certain:
+  :mod:`.foretold`), ``plan_names_later_screen`` (a plan names a word only a later
   screen shows: a guess, never hindsight), ``name_not_on_screen`` (a name no screen so far, the goal, the
   history or the call shows), ``conflicting_decision`` (a contradiction, but an action clause also names what the
   call does), ``later_screen_text`` (a word after the decision only a later screen shows), ``acted_element_state``
@@ -54,6 +55,7 @@ from .conflict import call_evidence
 from .decision import action_clauses, stated_decision
 from .described import described_sentences, history_clauses, previous_result_sentences, without_spans
 from .finger import finger_direction, sought_direction
+from .foretold import foretold
 from .evidence import decision_evidence, other_actions
 from .future_text import later_figures, later_screen_words
 from .ruled_out import unruled
@@ -328,6 +330,9 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
                                  ) or told_after_done(text[decision.span[1]:])
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
+        elif told := next(filter(None, (foretold(t, episode, index) for t in texts)), None):  # as written: Tapping
+            # it flips the switch to On. → tap Dark theme. (a description of the screen as it is read the same)
+            reasons.append(Reason("outcome_after_action", f"“{told[:60]}” tells what the action brings as certain"))
         state = acted_state(text, decision, function) or typed_state_before(text, decision, function,
                                                                              screen_texts(step))
         if state:

@@ -41,6 +41,7 @@ from .shown_now import shown_now
 from .target_evidence import names_rival, target_evidence
 
 _CLAUSE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+[，,；;：:—–]?")  # not inside a time (17:51)
+_ASIDE_END = re.compile(r"^[^(（]*?[)）]")  # the end of an aside opened before the clause: (middle left, shows Off)
 # a clause, or its part before an English ``and``: I opened the 17:51 shot | and it's full-screen with …
 _HISTORY_PIECE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+?(?:[，,；;：:—–]|(?=\s+and\s)|$)")
 # a state an element is in (a toggle's, a row's): the acted-on element's may be what the action brings
@@ -131,14 +132,15 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
     outcome (``Click Search, the results show …``)."""
     own = next((m for m in SENTENCE.finditer(text) if m.start() < decision_span[1] <= m.end()), None)
     out = []
-    for c in _CLAUSE.finditer(text[decision_span[1]:own.end()] if own else ""):
-        said = c.group()
+    rest = text[decision_span[1]:own.end()] if own else ""
+    for start, end in _own_clauses(rest):
+        said = rest[start:end]
         told = (_TOLD_PAST.search(said) or _DONE_CLAIM.search(said)) and earlier_done(mask_quotes(said), episode,
                                                                                      index) is not None
         shown = keyboard_said(said, episode, index) or (not _PAGE.search(said) and value_shown(said, episode, index))
         # 键盘已经弹出; 蓝牙那一行已经是 On 了; Battery Saver reads On now: a value the named row shows now (not what a
         # page shows: Press back; the main Settings list now reports Dark theme On)
-        context = text[decision_span[0]:decision_span[1] + c.end()]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
+        context = text[decision_span[0]:decision_span[1] + end]  # 在 State 下拉里选 Texas，现在还是默认的 Alabama:
         held = still_held(context, episode, index) if _STILL_OPENS.match(said) else None  # the value the row
         held = held if held is not None and len(held) == len(context) else None  # decided on holds still
         read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
@@ -148,8 +150,21 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         checked = said_empty(said, episode, index) or _chosen_before(said, episode, index)  # the form is empty
         if shown_now(said, episode, index) or (told or _NOW.search(said) or shown or held is not None or read != said
                                                or identity or checked) and _describes(read, known, episode, index):
-            out.append((decision_span[1] + c.start(), decision_span[1] + c.end()))
+            out.append((decision_span[1] + start, decision_span[1] + end))
     return out
+
+
+def _own_clauses(rest: str) -> Iterator[tuple[int, int]]:
+    """The spans of the clauses of ``rest`` (the decision's sentence after it), the end of an aside that opened
+    before it ending one (``Tap the Wi-Fi row (upper left, shows Off) to switch it on``: `` shows Off)``, `` to
+    switch it on``)."""
+    for c in _CLAUSE.finditer(rest):
+        aside = _ASIDE_END.match(c.group())
+        if aside is None or aside.end() == len(c.group()):
+            yield c.span()
+        else:
+            yield c.start(), c.start() + aside.end()
+            yield c.start() + aside.end(), c.end()
 
 
 def _decided_label(episode: Episode, index: int) -> str:

@@ -213,7 +213,7 @@ def _clause_at(sentence: str, start: int, end: int) -> str:
     return sentence[left:min(rights, default=len(sentence))]
 
 
-def _en_past(clause: str) -> bool:
+def en_past(clause: str) -> bool:
     """Does an English clause report something in the past tense (not the agent's own taps, not adjectives, not a
     wish: ``the switch the goal wants toggled``)?"""
     clause = _WISHED.sub(" ", _OWN_PERFECT.sub("have ", clause))
@@ -266,7 +266,7 @@ def _after_reports(sentence: str) -> list[tuple[int, int]]:
             spans.append((m.start(), m.end() + len(then.rstrip("，,；;。 "))))
     for m in _EN_AFTER.finditer(sentence):  # After I scrolled up, X came into view
         left = max(sentence.rfind(c, 0, m.start()) for c in ",;") + 1
-        if not _MODAL.search(sentence[left:]) and _en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
+        if not _MODAL.search(sentence[left:]) and en_past(m.group("then")) and not _EN_ACTION.search(m.group("then")):
             spans.append(m.span())
     return spans
 
@@ -296,7 +296,7 @@ def _gerund_told(sentence: str) -> tuple[tuple[int, int], bool] | None:
     """The span of an action's result told after its gerund (``Tapping Search opened the results``), and whether
     it is told in the present (``Clicking it leaves …``); None when the sentence tells none."""
     g = _EN_GERUND.match(sentence)
-    if not g or _MODAL.search(g.group()) or not _en_past(g.group()[len(g.group().split()[0]):]):
+    if not g or _MODAL.search(g.group()) or not en_past(g.group()[len(g.group().split()[0]):]):
         return None
     return g.span(), bool(_GERUND_NOW.search(g.group()))
 
@@ -365,7 +365,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                     ahead.append(told[-1])
             elif acted and not _MODAL.search(clause) and not _NOT_YET_SHOWN.search(clause) and (
                     (_ZH_DONE.search(clause) and not _ZH_PLAN.search(clause) and not _PRESENT.search(clause))
-                    or (not _EN_ACTION.search(clause) and _en_past(clause))):
+                    or (not _EN_ACTION.search(clause) and en_past(clause))):
                 told.append((offset + c.start(), offset + c.end()))
             elif (then := _ZH_THEN.search(clause)) and (acted or narrated or _ZH_ACTION.search(clause[:then.start()])) \
                     and not _MODAL.search(clause[:then.start()] + clause[then.end():]) and not _PRESENT.search(clause):
@@ -380,7 +380,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
                               and not _SUPPOSE.search(clause)  # 如果找不到就向下滑动: not this step's action
                               and not (listing and _LIST_ITEM.match(clause)))  # 店铺, 收藏, 加入购物车: a label
             narrated = narrated or bool(_ZH_NARRATED.search(clause))
-            acting_here = (acting_here or bool(_EN_ACTION.search(clause))) and not _en_past(clause)
+            acting_here = (acting_here or bool(_EN_ACTION.search(clause))) and not en_past(clause)
     closing = CLOSING_LINE.search(text) if told else None  # … 决定：点输入框 / → tap 耳机: a closing line says the
     decision = (stated_decision(text[:closing.start()]) if closing and text[:closing.start()].strip() else None) \
         or (stated_decision(text) if told else None)  # decision again; the one before it is the step's

@@ -40,7 +40,8 @@ DONT_ZH = "不要|先不|暂不|不点|不选|不去|别"
 """Chinese prohibitions and deferrals (``别点搜索框``, ``先不管``)."""
 RULING_ZH = f"{NO_NEED_ZH}|{NOT_THIS_ZH}|{DONT_ZH}"
 """Every Chinese ruling-out word said before what it rules out."""
-NO_NEED_EN = "no need to|don't need to|do not need to|needn't|there's no need to|not necessary to"
+NO_NEED_EN = ("no need to|don't need to|do not need to|needn't|there's no need to|not necessary to|no reason to"
+              "|there's no reason to")
 """English "no need to" (longer alternatives first: a pattern stops at the first that matches)."""
 INSTEAD_EN = "instead of|rather than"
 """English "instead of X": what follows is contrasted with what is done."""
@@ -50,7 +51,7 @@ SKIP_EN = r"skip(?:ping)?|avoid(?:ing)?|ignor(?:e|ing)|leav(?:e|ing)(?=\s[^,.;\n
 """English verbs that leave something out (``skip the ad``, ``leave 立即购买 alone``)."""
 RULING_EN = f"{NO_NEED_EN}|{INSTEAD_EN}|{NOT_EN}|{SKIP_EN}"
 """Every English ruling-out said before what it rules out, lower case."""
-RULING_EN_LEADING = "No need to|Instead of|Rather than|Don't|Do not|Never|Not|Without|Skip|Avoid|Ignore"
+RULING_EN_LEADING = "No need to|No reason to|Instead of|Rather than|Don't|Do not|Never|Not|Without|Skip|Avoid|Ignore"
 """The English ruling-outs that may lead a clause capitalised (``Not the ad: tap …``)."""
 
 CONTRAST = re.compile(
@@ -97,7 +98,12 @@ _AFTER = re.compile(
     r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的"
     # an option judged off (``返回也太早``, ``下拉快捷栏不符合要求``, ``going back now would be too early``)
     r"|(?:也|就|又|都|还)?(?:太早|太晚|太慢|太麻烦|太绕|太远|太宽泛?|太窄|太泛|反而(?:更)?慢|更慢|不符合(?:要求|目标|任务)?|没必要|不划算|不合适|意义不大|没意义)"
-    r"|\b(?:is|'s|would be|will be|seems?)\s+(?:(?:a bit|way|far)\s+)?(?:too (?:early|soon|slow|late)|premature|slower|pointless)\b", re.I)
+    r"|\b(?:is|'s|would be|will be|seems?)\s+(?:(?:a bit|way|far)\s+)?(?:too (?:early|soon|slow|late)|premature|slower|pointless)\b"
+    # an option judged not needed (``going back to verify is optional``, ``going home isn't asked for``, ``再点别的都是多余``)
+    r"|\b(?:is|are|'s|would be|seems?)\s+(?:purely\s+|just\s+|entirely\s+)?(?:optional|unnecessary|redundant|superfluous)\b"
+    r"|\b(?:isn't|aren't|is not|are not)\s+(?:asked for|required|necessary)\b|(?:都|也|就)?(?:是)?多余"
+    # a thing deferred, not a wait decided (``the color filter can wait``, ``颜色以后再说``)
+    r"|\b(?:can|could|will have to|has to|must)\s+wait\b|(?:可以)?(?:先)?放一放|待会(?:儿)?再说|以后再说", re.I)
 _CLAUSE_START = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)")
 _LIMIT = 48  # a ruling-out reaches at most this far
 _RELATIVE = re.compile(r",\s*(?:which|that|whose)\b")  # a relative clause goes on naming what is ruled out

@@ -2,10 +2,10 @@
 
 A writer who decides first often adds, after the decision, one short clause of what the screen shows: the value the
 decided control holds before the action (``Tickets 下拉选 2，现在是 1``, ``Set Guests to 3 (it shows 1 now)``,
-``该项显示 Off``), where the viewer stands (``I'm on photo 6 of 30``), or which items are in sight (``Samsonite, Apple and
+``该项显示 Off``) or a row named by its label holds (``airplane mode already shows On``), where the viewer stands (``I'm on photo 6 of 30``), or which items are in sight (``Samsonite, Apple and
 Lenovo are visible now``, ``已经看到 Samsonite、Apple、Lenovo 几款``). Their words (``now``, ``现在``, ``已经``) are
 those of a told result, so the outcome readers cannot pass them. The screen can: each holds only when the current
-screen shows exactly that (the decided element or its row holds the value, the counter reads those numbers, every
+screen shows exactly that (the decided element, or the one named, or its row holds the value, the counter reads those numbers, every
 item named is a card of the screen), and the value is not the one the call brings.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
@@ -30,15 +30,19 @@ from .screen_state import in_row
 from .screen_text import element_texts, visible_elements
 
 _OPEN = r"^\s*[(（]?\s*(?:and\s+|but\s+|so\s+|while\s+)?"
+# the goal or the purpose said after the value: it shows Off and the goal is to switch it on
+_GOAL_AFTER = r"(?:\s+(?:and|but|so|while)\s+(?:the\s+)?(?:goal|task)\s+(?:is|asks|wants|says)\b[^.;。；]*)?"
+# where the row stands, said first in an aside: (middle left, shows Off)
+_PLACE_FIRST = r"(?:(?:top|bottom|upper|lower|middle|centre|center|left|right|near|the|at|on|of|\s)+,\s*)?"
 _CLOSE = r"\s*[)）]?\s*[.。,，;；!！]?\s*$"
 # the decided control's value, its subject a pronoun, a kind of control, its own label (checked) or left out
-_VALUE_EN = re.compile(_OPEN + r"(?:(?P<subject>it|this|that|the\s+(?:box|field|select|dropdown|drop-down|menu|counter|count"
-                       r"|number|value|picker|selector|row|switch|toggle)|[A-Za-z][\w -]{0,30}?)\s+)?(?:(?:now|currently|still)\s+)?"
+_VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + r"(?:(?P<subject>it|this|that|the\s+(?:box|field|select|dropdown|drop-down|menu|counter|count"
+                       r"|number|value|picker|selector|row|switch|toggle|badge)|[A-Za-z][\w &-]{0,30}?)\s+)?(?:(?:now|currently|still|already)\s+)?"
                        r"(?:shows?|reads?|says?|displays?|is\s+set\s+to|is\s+at|sits\s+at|stands\s+at|has)\s+(?:now\s+|currently\s+|still\s+)?"
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
-                       + _CLOSE, re.I)
+                       + _GOAL_AFTER + _CLOSE, re.I)
 _VALUE_ZH = re.compile(_OPEN + r"(?P<subject>它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面|[A-Za-z][\w -]{0,30}?)?\s*"
-                       r"(?:(?:现在|目前|当前|还)\s*(?:是|显示(?:的是|为)?|写着|为)|显示(?:的是|为)?|写着|标着)\s*"
+                       r"(?:(?:现在|目前|当前|还|已经)\s*(?:是|显示(?:的是|为)?|写着|为)|显示(?:的是|为)?|写着|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
 # where the viewer stands: ``I'm on photo 6 of 30``, ``at 6/30 now``, ``现在是第 6 张，共 30 张``
 _COUNTER_SAID = re.compile(_OPEN + r"(?:(?:i'm|i am|we're|we are|currently|now|still)\s+)?(?:(?:on|at|viewing|looking at)\s+)?"
@@ -61,19 +65,25 @@ def shown_now(said: str, episode: Episode, index: int) -> bool:
 
 
 def _decided_value(said: str, step: Step) -> bool:
-    """``现在是 1`` / ``it shows 1 now`` of the decided control: the value it or its row shows, not the call's."""
+    """``现在是 1`` / ``it shows 1 now`` of the decided control, ``airplane mode already shows On`` of a row named by
+    its label: the value it or its row shows, not the call's."""
     m = _VALUE_ZH.match(said) or _VALUE_EN.match(said)
-    target = target_element(step)
-    if m is None or target is None:
+    if m is None:
         return False
     value = m.group("value").strip().lower()
     brought = {str(v).strip().lower() for v in (step.action.text,) if v}
-    subject = (m.group("subject") or "").strip().lower()
-    named = subject and re.match(r"[a-z]", subject) and not re.fullmatch(r"it|this|that|the\s+\w+(?:-\w+)?", subject)
-    if value in brought or not value or (named and subject not in (element_label(target) or "").lower()
-                                         and subject not in " ".join(element_texts(target))):
+    subject = re.sub(r"^the\s+", "", (m.group("subject") or "").strip().lower())
+    named = subject and not re.fullmatch(r"it|this|that|它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面|(?:box|field|select"
+                                         r"|dropdown|drop-down|menu|counter|count|number|value|picker|selector|row|switch"
+                                         r"|toggle|badge)", subject)
+    target = target_element(step)
+    rows = [target] if target is not None and (not named or subject in (element_label(target) or "").lower()
+                                               or subject in " ".join(element_texts(target))) else []
+    if named and not rows:  # another row, named by its label: Airplane mode already shows On
+        rows = [e for e in visible_elements(step) if subject == (element_label(e) or "").strip().lower()]
+    if value in brought or not value or not rows:
         return False
-    return any(value == t for e in [target, *in_row(target, step)] for t in element_texts(e))
+    return any(value == t for row in rows for e in [row, *in_row(row, step)] for t in element_texts(e))
 
 
 def _counter(said: str, step: Step) -> bool:
