@@ -154,6 +154,10 @@ def _names_brought(episode: Episode, index: int) -> list[str]:
     return [t for t in {normalize(x) for x in [step.action.text or "", *shown]} if len(t) >= 3]
 
 
+_BACK = {"back_key": "back"}  # the back key and an in-app back: going back either way
+_AGAIN = re.compile(r"\b(?:one more|another|again)\b|再|继续", re.I)  # this step's action, said as one more
+
+
 def _told_before(text: str, decision: Decision, episode: Episode, index: int) -> str | None:
     """``点一下 Bluetooth 就切换成 On 了。点 Bluetooth。``: a change the hindsight reader finds before the decision, told
     after an action of this step's kind, not narrated as done, naming this step's target (or nothing, where the step
@@ -169,16 +173,16 @@ def _told_before(text: str, decision: Decision, episode: Episode, index: int) ->
         verb = first_verb(before[own.start():at + len(phrase)])
         if verb is None:
             continue
-        kind = verb[1]
-        pressed = kind == "click" and decision.verb in ("home", "back_key") and \
+        kind, decided = (_BACK.get(v, v) for v in (verb[1], decision.verb))  # 按系统返回键后… 按返回: one kind
+        pressed = kind == "click" and decided in ("home", "back") and \
             before[own.start() + verb[0]:own.start() + verb[2]].startswith("按")  # 按下后桌面出现 … 按 Home
-        if kind != decision.verb and not pressed:
+        if kind != decided and not pressed:
             continue
         if _PERFECTIVE.match(before[own.start() + verb[2]:]) or en_past(phrase):
             continue  # 点了搜索，结果出来了 / Scrolling brought up nothing: what an earlier step did
         named = before[own.start() + verb[2]:at + len(phrase)]
-        if same_before and not target_evidence(named, step):
-            continue  # a tap after a tap, naming nothing of this step's: it may tell the step before's result
+        if same_before and not target_evidence(named, step) and not _AGAIN.search(before[own.start():at]):
+            continue  # a tap after a tap, naming nothing of this step's (nor ``another swipe``): the step before's
         return phrase
     return None
 

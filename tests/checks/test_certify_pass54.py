@@ -70,3 +70,20 @@ def test_an_option_judged_not_needed_decides_nothing():
                  "Wi-Fi 已经是 On，再点别的都是多余。任务完成。"):
         assert certify_text(Action("done"), done, text, [WIFI, el(1, (900, 300, 1040, 380), "On", flags=())],
                             web=False, before=[tap(WIFI)]).outcome != "rejected", text
+
+
+def test_one_more_of_the_same_action_or_the_back_key_told_with_its_result_is_not_certified():
+    cards = [el(0, (40, 300, 1040, 600), "Bose 降噪耳机 A"), el(1, (40, 700, 1040, 1000), "Sony 降噪耳机 B")]
+    later = [el(0, (40, 300, 1040, 600), "Sony 降噪耳机 B"), el(1, (40, 700, 1040, 1000), "JBL 运动耳机 C")]
+    up = {"name": "swipe", "parameters": {"direction": "UP"}}
+    ep = phone_episode([cards, cards, later], [Action("swipe", direction="up"), Action("swipe", direction="up"),
+                                               Action("done")], "找一副耳机看看")
+    expect(certify_at(ep, 1, "Still browsing. Another swipe up; the next view shows Sony 降噪耳机 B at the top. "
+                      "Swiping up.", up), "unsure")
+    expect(certify_at(ep, 1, "Still browsing, nothing picked yet. Another swipe up to see more. Swiping up.", up),
+           "certified")
+    photo = [el(0, (400, 80, 680, 140), "3 / 12", flags=()), el(1, (0, 300, 1080, 2000), "", desc="Photo")]
+    ep = phone_episode([photo, photo, []], [Action("swipe", direction="left"), Action("back"), Action("done")],
+                       "翻一张照片后退出")
+    expect(certify_at(ep, 1, "翻过一张了，先退出大图。按系统返回键后回到了相册网格页。按返回。",
+                      {"name": "press_back", "parameters": {}}), "unsure")
