@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Episode
+from ..model import Episode, Step
 from .agreement import COMPATIBLE
 from .calls import element_label, function_name, normalize, target_element
 from .decision import Decision, first_verb, stated_decision
@@ -51,6 +51,7 @@ _OPENS_ACTING = re.compile(r"^\W*(?:(?:after|once)\s+)?(?:tapp|click|press|long-
                            r"|switch|flipp|toggl|typ|enter|swip|scroll|confirm|sav)ing\b"
                            r"|^\W*(?:one more|another|a single|a further)\s+(?:\w+\s+)?(?:swipe|scroll|tap|click)\b"
                            r"|^\W*(?:the\s+)?(?:home|back)\s+(?:key|button)\b", re.I)
+_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)  # After scrolling, …: perhaps the step before's
 # the result told in the present: flips the switch to On, reads Texas, puts the list into …, after which … shows
 _RESULT = re.compile(r"\b(?:flips|turns|switches|sets|reads|shows|displays|says|puts|restores|returns|saves|takes"
                      r"|brings|opens|shifts|scrolls|moves|lands|leaves|becomes|changes|loads|lists|reveals|starts"
@@ -111,9 +112,6 @@ def _told_in_present(text: str, episode: Episode, index: int) -> str | None:
     return None
 
 
-_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)
-
-
 def _same_kind_before(episode: Episode, index: int) -> bool:
     """Did the step before ``index`` do the kind of action step ``index`` does (as its decision would be read)?"""
     if index == 0:
@@ -122,7 +120,7 @@ def _same_kind_before(episode: Episode, index: int) -> bool:
     return bool(now & COMPATIBLE.get(function_name(episode.steps[index - 1].action, episode.web), set()))
 
 
-def _value_said(said: str, step) -> bool:
+def _value_said(said: str, step: Step) -> bool:
     """Does ``said`` name the value step's action types or picks (``After picking Texas``)?"""
     value = normalize(step.action.text or "")
     return bool(value) and value in normalize(said)

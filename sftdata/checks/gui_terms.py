@@ -96,8 +96,10 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("预订", "book", "reserve"),
     ("邮箱", "电子邮件", "email", "e-mail"),
     ("电话", "手机号", "phone"),
-    ("姓名", "full name"),
+    ("姓名", "名字", "full name"),
     ("地址", "address"),
+    ("起点", "出发地", "starting point"),
+    ("终点", "目的地", "destination"),
     ("密码", "password"),
     ("用户名", "username"),
 )

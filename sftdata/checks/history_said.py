@@ -25,6 +25,7 @@ import unicodedata
 
 from ..model import Episode
 from .calls import count_of, element_label, target_element
+from .gui_terms import translations
 from .screen_text import screen_texts
 
 # the kinds of action a claim names, by the action types that do them
@@ -203,7 +204,7 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         control = _CONTROLS["send" if removal["sent"] else "delete"]
         labels = [(element_label(t) or "") if (t := target_element(s)) is not None else "" for s in episode.steps[:index + 1]]
         return any(control.search(x) for x in labels[:-1]) and not control.search(labels[-1])
-    low = said.lower()
+    low = " ".join([said.lower()] + [term for _, term in translations(said.lower())])  # 姓名已经填好了: Full name
     if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
         low = re.sub(r"\b(opened|launched|loaded)\s+(?:on|to|at|into|with)\b.*$", r"\1", low)
     done = [s for s in episode.steps[:index] if s.action.type in types]

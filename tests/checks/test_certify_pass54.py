@@ -87,3 +87,13 @@ def test_one_more_of_the_same_action_or_the_back_key_told_with_its_result_is_not
                        "翻一张照片后退出")
     expect(certify_at(ep, 1, "翻过一张了，先退出大图。按系统返回键后回到了相册网格页。按返回。",
                       {"name": "press_back", "parameters": {}}), "unsure")
+
+
+def test_an_earlier_field_said_filled_in_translation_is_the_history():
+    name = el(0, (40, 100, 600, 140), "", flags=("clickable", "editable"), attrs=(("aria_label", "Full name"),))
+    email = el(1, (40, 160, 600, 200), "", flags=("clickable", "editable"), attrs=(("aria_label", "Email"),))
+    action = Action("type", text="jane@example.com", element=email, point=email.center)
+    function = {"name": "type", "parameters": {"text": "jane@example.com", "target_element": "“Email”元素"}}
+    earlier = Action("type", text="Jane Doe", element=name, point=name.center)
+    expect(certify_text(action, function, "邮箱框填 jane@example.com，名字已经填好了。", [name, email],
+                        before=[earlier]), "certified")
