@@ -204,12 +204,12 @@ def _held(kind: str, said: str, episode: Episode, index: int, named: bool = Fals
         control = _CONTROLS["send" if removal["sent"] else "delete"]
         labels = [(element_label(t) or "") if (t := target_element(s)) is not None else "" for s in episode.steps[:index + 1]]
         return any(control.search(x) for x in labels[:-1]) and not control.search(labels[-1])
-    low = " ".join([said.lower()] + [term for _, term in translations(said.lower())])  # 姓名已经填好了: Full name
-    if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
-        low = re.sub(r"\b(opened|launched|loaded)\s+(?:on|to|at|into|with)\b.*$", r"\1", low)
     done = [s for s in episode.steps[:index] if s.action.type in types]
     if not done:
         return False
+    low = " ".join([said.lower()] + [term for _, term in translations(said.lower())])  # 姓名已经填好了: Full name
+    if kind == "open":  # The gallery just opened on Recent · 6月: where it opened is the screen now
+        low = re.sub(r"\b(opened|launched|loaded)\s+(?:on|to|at|into|with)\b.*$", r"\1", low)
     values = [(s.action.text or "").strip().lower() for s in done if (s.action.text or "").strip()]
     for m in _ALREADY_SHOWS.finditer(said) if kind == "type" else ():  # 已经是 Union Station: that value, typed before
         if not any(low[m.end():].lstrip(" “「\"'").startswith(v) for v in values):
