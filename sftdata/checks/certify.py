@@ -40,9 +40,10 @@ items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
@@ -170,12 +171,13 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         failures = ()  # 点 Checkout。The page shows #1 through #6.: read after an action, it is still the screen as it is
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
-    read = _read(episode, index, item)
+    told_once = functools.cache(lambda: _foretold(item, episode, index))  # the same texts in every re-read
+    read = _read(episode, index, item, told_once=told_once)
     spoken = spoken_calls(item["reasoning"]) if isinstance(item.get("reasoning"), str) else ""
     line = closing_action_line(spoken)
     if read.outcome == "certified" and line is not None and stated_decision(unruled(  # Thought: 向上滑，滑完顶部是 X
             spoken[:line[0]], episode.steps[index])) is not None:
-        told = [r for r in _read(episode, index, item, restated=True).reasons if r.code == "outcome_after_action"
+        told = [r for r in _read(episode, index, item, restated=True, told_once=told_once).reasons if r.code == "outcome_after_action"
                 and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
         if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it
             return Certification("unsure", tuple(told), read.evidence)
@@ -183,7 +185,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     if told:  # 点右边的发送短信，“OK”作为气泡出现在对话右侧。决定点发送短信。: the closing decision says it again
         return Certification("unsure", told, read.evidence)
     for restated, described in ((True, 0), (False, 1), (True, 1), (True, 2)) if read.outcome == "unsure" else ():
-        again = _read(episode, index, item, restated, described)  # … so I'll press the back key. Action: press_back.
+        again = _read(episode, index, item, restated, described, told_once)  # … so I'll press the back key. Action: press_back.
         if again.outcome == "certified":  # … The keyboard is up, with 空格 at the bottom.: the screen as it is
             return again
     return read
@@ -267,11 +269,13 @@ def _scrolled_against_swipe(failures: Sequence[Failure], item: Any) -> bool:
     return bool(swipes) and all(w.lower() == way for w in swipes) and other not in {w.lower() for w in swipes}
 
 
-def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: int = 0) -> Certification:
+def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: int = 0,
+          told_once: Callable[[], str | None] | None = None) -> Certification:
     """The certification of an item no check failed; ``restated``: each text's closing ``Action:`` line is read
     as a restatement of the decision before it (:func:`_without_restatement`); ``described``: the sentences after
     the decision that describe the screen as it is are left out (:mod:`.described`), and at 2 the clauses that
-    tell what earlier steps did too (``… so the toggle is done``)."""
+    tell what earlier steps did too (``… so the toggle is done``); ``told_once``: the item's :func:`_foretold`,
+    read once for all re-reads of one item."""
     step = episode.steps[index]
     function = item["function"]
     params = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -330,7 +334,7 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
                                  ) or told_after_done(text[decision.span[1]:])
         if outcome:
             reasons.append(Reason("outcome_after_action", f"“{outcome[:60]}” reports what happens after the action"))
-        elif told := next(filter(None, (foretold(t, episode, index) for t in texts)), None):  # as written: Tapping
+        elif told := (told_once or (lambda: _foretold(item, episode, index)))():  # as written: Tapping
             # it flips the switch to On. → tap Dark theme. (a description of the screen as it is read the same)
             reasons.append(Reason("outcome_after_action", f"“{told[:60]}” tells what the action brings as certain"))
         state = acted_state(text, decision, function) or typed_state_before(text, decision, function,
@@ -366,6 +370,13 @@ def _read(episode: Episode, index: int, item: Any, restated: bool = False, descr
             reasons.append(Reason("name_not_on_screen", f"{name}: “{names[0][:40]}” is on no screen so far, nor in "
                                   "the goal or the history"))
     return Certification("unsure" if reasons else "certified", tuple(reasons), tuple(evidence))
+
+
+def _foretold(item: Any, episode: Episode, index: int) -> str | None:
+    """The first result of step ``index`` that the item's reasoning (else its thought) tells as certain, as written
+    (:mod:`.foretold`), else None."""
+    texts = (spoken_calls(item[name]) for name in ("reasoning", "thought") if isinstance(item.get(name), str))
+    return next(filter(None, (foretold(t, episode, index) for t in texts if t.strip())), None)
 
 
 def _without_restatement(episode: Episode, index: int, text: str, function: dict[str, Any]) -> str:

@@ -310,6 +310,21 @@ def action_clauses(text: str) -> list[ActionClause]:
             for c in _candidates(text)]
 
 
+# the decision verb an acting word stands for: a gerund (``scrolling``), an action noun (``one more swipe``), a key
+_ACTING_KIND = ((re.compile(r"swip|scroll", re.I), "swipe"), (re.compile(r"typ|enter", re.I), "input"),
+                (re.compile(r"home", re.I), "home"), (re.compile(r"back", re.I), "back_key"),
+                (re.compile(r"long-press|hold", re.I), "long_press"))
+
+
+def acting_kind(words: str) -> str:
+    """The decision verb that ``words`` (a gerund, an action noun, a key) stand for; ``click`` for any other.
+
+    >>> acting_kind("Holding"), acting_kind("after scrolling"), acting_kind("the home key"), acting_kind("tapping")
+    ('long_press', 'swipe', 'home', 'click')
+    """
+    return next((kind for said, kind in _ACTING_KIND if said.search(words)), "click")
+
+
 # the sides of a thing (Chinese after it, English before it), and SPATIAL: any place said relative to another
 SIDES_ZH = r"旁边|附近|下方|上方|下面|上面|左边|右边|左侧|右侧"
 SIDES_EN = r"next to|below|above|beside|under|underneath|beneath|over|near|left of|right of"

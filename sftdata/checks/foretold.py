@@ -40,8 +40,8 @@ import re
 from ..model import Episode, Step
 from .agreement import COMPATIBLE
 from .calls import element_label, function_name, normalize, target_element
-from .decision import Decision, first_verb, stated_decision
-from .hedges import CONDITION_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH
+from .decision import Decision, acting_kind, first_verb, stated_decision
+from .hedges import ASKING_ZH, CONDITION_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, WANT_EN, WEIGHING_EN
 from .hindsight import SENTENCE, en_past, find_hindsight
 from .screen_text import screen_texts
 from .target_evidence import target_evidence
@@ -56,19 +56,14 @@ _AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)  # After scrolling, …: perh
 _RESULT = re.compile(r"\b(?:flips|turns|switches|sets|reads|shows|displays|says|puts|restores|returns|saves|takes"
                      r"|brings|opens|shifts|scrolls|moves|lands|leaves|becomes|changes|loads|lists|reveals|starts"
                      r"|comes)\b", re.I)
-_HEDGED = re.compile(HEDGE.pattern + "|" + HABITUAL + r"|\b(?:can|if|whether|want|wants|need|needs|try|hope|hopefully"
-                     r"|presumably|so that|in order|aim|meant|supposed|ought|but|though|although|risks?|faster|quicker"
-                     r"|slower|better|worse)\b", re.I)  # … or a pro weighed against a con: saves a step but risks …
-# the kind of action the opening names, by the decision verbs it stands for
-_OPENING_KIND = ((re.compile(r"swip|scroll", re.I), "swipe"), (re.compile(r"typ|enter", re.I), "input"),
-                 (re.compile(r"home", re.I), "home"), (re.compile(r"back", re.I), "back_key"),
-                 (re.compile(r"long-press|hold", re.I), "long_press"), (re.compile(r"\w", re.I), "click"))
+_HEDGED = re.compile(HEDGE.pattern + "|" + HABITUAL + rf"|\b(?:{WANT_EN}|{WEIGHING_EN})\b", re.I)  # … or weighed:
+# saves a step but risks …
 # the results a search brings, told as they are: 搜索结果里第二个是 …, the results list … first
 _RESULTS = re.compile(r"结果(?:里|中|页里|页上|列表里|第|会|列出|显示)|\bresults?\s+(?:page\s+|list\s+)?(?:shows?"
                       r"|lists?|has|have|includes?|are|is|starts?|opens?|puts|comes?)\b"
                       r"|\b(?:first|second|third|top)\s+result\s+is\b|\bin\s+the\s+results\b", re.I)
 _SEARCHES = re.compile(r"search|\bfind\b|\bgo\b|submit|搜索|查询|查找|搜", re.I)
-_HEDGED_ZH = re.compile("|".join((PURPOSE_ZH, CONDITION_ZH, TRYING_ZH, r"能不能|是否|有没有|看一下|看下")))
+_HEDGED_ZH = re.compile("|".join((PURPOSE_ZH, CONDITION_ZH, TRYING_ZH, ASKING_ZH)))
 # a plan for the results, not a report of them: 然后在结果里数到第 19 条
 _PLANNED = re.compile(LATER_ZH + r"|\b(?:then|next|later|afterwards|I'll|I will|let me)\b", re.I)
 _STATE_WORD = re.compile(r"\b(?:on|off)\b|\d", re.I)
@@ -93,7 +88,7 @@ def _told_in_present(text: str, episode: Episode, index: int) -> str | None:
     for s in SENTENCE.finditer(text):
         sentence = s.group()
         opening = _OPENS_ACTING.search(sentence)
-        if opening is None or next(k for rx, k in _OPENING_KIND if rx.search(opening.group())) not in kinds:
+        if opening is None or acting_kind(opening.group()) not in kinds:
             continue  # After scrolling, the list shows …, then a tap: the step before's result
         result = _RESULT.search(sentence, opening.end())
         if result is None or re.search(r"[—–;；:：]|\s-+\s", sentence[opening.end():result.start()]):

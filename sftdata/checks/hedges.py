@@ -10,7 +10,9 @@ live here and nowhere else:
 - :data:`HEDGE`: an expectation that carries to the end of its sentence (``should``, ``will``, ``应该``, ``可能``);
 - :data:`WILL_ZH`: ``将`` as a future (not ``将其``, ``将它``: the object marker);
 - :data:`PURPOSE_ZH`, :data:`CONDITION_ZH`, :data:`TRYING_ZH`, :data:`LATER_ZH`: a purpose, a condition, a try, a
-  later step;
+  later step; :data:`WANT_EN`, their English (``if``, ``so that``, ``hope``); :data:`ASKING_ZH`, a question to the
+  screen (``能不能``, ``是否``);
+- :data:`WEIGHING_EN`: an option weighed against another (``but``, ``risks``, ``faster``);
 - :func:`now_sentences`: a sentence after the decision's that says the screen as it is now (``当前是 …``).
 
 >>> bool(HEDGE.search("Tapping Save should close the form"))
@@ -34,6 +36,10 @@ CONDITION_ZH = r"如果|假如|要是|一旦"
 TRYING_ZH = r"看看|看是否|试试"
 LATER_ZH = r"然后|再|之后|接下来|稍后|下一步"
 ENOUGH_ZH = r"就行|即可|就好"
+WANT_EN = (r"can|if|whether|want|wants|need|needs|try|hope|hopefully|presumably|so that|in order|aim|meant|supposed"
+           r"|ought")
+ASKING_ZH = r"能不能|是否|有没有|看一下|看下"
+WEIGHING_EN = r"but|though|although|risks?|faster|quicker|slower|better|worse"
 ALREADY_ZH = r"已经|(?<![不未])已(?![知售])"
 """Chinese "already" (``已经选好了``, ``已选``), not ``不已`` nor ``已知`` (known) or ``已售`` (sold)."""
 """Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
@@ -68,8 +74,8 @@ taken, never what the screen does after it (not: ``so I see the results``, ``so 
 [True, False, True]
 """
 
-__all__ = ["ALREADY_ZH", "CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "JUDGEMENT", "LATER_ZH",
-           "PURPOSE_ZH", "TRYING_ZH", "WILL_ZH"]
+__all__ = ["ALREADY_ZH", "ASKING_ZH", "CONCLUSION", "CONDITION_ZH", "ENOUGH_ZH", "EXPECT_EN", "EXPECT_ZH", "HABITUAL", "HEDGE", "JUDGEMENT", "LATER_ZH",
+           "PURPOSE_ZH", "TRYING_ZH", "WANT_EN", "WEIGHING_EN", "WILL_ZH"]
 
 
 # a sentence of its own after the decision's that says the screen as it is now (当前是搜索页, Current view: …, The

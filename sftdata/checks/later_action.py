@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import re
 
-from .decision import Decision, stated_decision
+from .decision import Decision, acting_kind, stated_decision
 
 # what makes a stated action no action of this step: a condition, a plan for later, a report (照片被保存到相册)
 _IF = re.compile(r"如果|假如|要是|万一|若|会|将要|打算|准备|接下来|然后|下一步|\b(?:if|unless|in case|will|then|next)\b", re.I)
 _REPORTED = re.compile(r"被|已|了")
-# the kind of action a gerund names (``after clicking``, ``after scrolling``)
+# a gerund naming an action (``after clicking``, ``after scrolling``), its kind read by acting_kind
 _GERUND = re.compile(r"\b(click|tapp|press|hitt|sav|add|swip|scroll|typ|select|choos)ing\b", re.I)
-_GERUND_KIND = {"click": "click", "tapp": "click", "press": "click", "hitt": "click", "sav": "click", "add": "click",
-                "swip": "swipe", "scroll": "swipe", "typ": "input", "select": "click", "choos": "click"}
 
 
 def later_decision(rest: str) -> Decision | None:
@@ -45,7 +43,7 @@ def same_action_later(told: str, rest: str) -> bool:
     if decision is None:
         return True
     gerund = _GERUND.search(told)
-    return gerund is not None and _GERUND_KIND[gerund.group(1).lower()] == decision.verb
+    return gerund is not None and acting_kind(gerund.group(1)) == decision.verb
 
 
 __all__ = ["acts_later", "later_decision", "same_action_later"]

@@ -35,13 +35,16 @@ _GOAL_AFTER = r"(?:\s+(?:and|but|so|while)\s+(?:the\s+)?(?:goal|task)\s+(?:is|as
 # where the row stands, said first in an aside: (middle left, shows Off)
 _PLACE_FIRST = r"(?:(?:top|bottom|upper|lower|middle|centre|center|left|right|near|the|at|on|of|\s)+,\s*)?"
 _CLOSE = r"\s*[)）]?\s*[.。,，;；!！]?\s*$"
+# the decided control said without its name: a pronoun or a kind of control
+_PRONOUN_EN, _PRONOUN_ZH = r"it|this|that", r"它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面"
+_CONTROL_KIND = r"box|field|select|dropdown|drop-down|menu|counter|count|number|value|picker|selector|row|switch|toggle|badge"
 # the decided control's value, its subject a pronoun, a kind of control, its own label (checked) or left out
-_VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + r"(?:(?P<subject>it|this|that|the\s+(?:box|field|select|dropdown|drop-down|menu|counter|count"
-                       r"|number|value|picker|selector|row|switch|toggle|badge)|[A-Za-z][\w &-]{0,30}?)\s+)?(?:(?:now|currently|still|already)\s+)?"
+_VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + rf"(?:(?P<subject>{_PRONOUN_EN}|the\s+(?:{_CONTROL_KIND})"
+                       r"|[A-Za-z][\w &-]{0,30}?)\s+)?(?:(?:now|currently|still|already)\s+)?"
                        r"(?:shows?|reads?|says?|displays?|is\s+set\s+to|is\s+at|sits\s+at|stands\s+at|has)\s+(?:now\s+|currently\s+|still\s+)?"
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
                        + _GOAL_AFTER + _CLOSE, re.I)
-_VALUE_ZH = re.compile(_OPEN + r"(?P<subject>它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面|[A-Za-z][\w -]{0,30}?)?\s*"
+_VALUE_ZH = re.compile(_OPEN + rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?)?\s*"
                        r"(?:(?:现在|目前|当前|还|已经)\s*(?:是|显示(?:的是|为)?|写着|为)|显示(?:的是|为)?|写着|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
 # where the viewer stands: ``I'm on photo 6 of 30``, ``at 6/30 now``, ``现在是第 6 张，共 30 张``
@@ -73,9 +76,7 @@ def _decided_value(said: str, step: Step) -> bool:
     value = m.group("value").strip().lower()
     brought = {str(v).strip().lower() for v in (step.action.text,) if v}
     subject = re.sub(r"^the\s+", "", (m.group("subject") or "").strip().lower())
-    named = subject and not re.fullmatch(r"it|this|that|它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面|(?:box|field|select"
-                                         r"|dropdown|drop-down|menu|counter|count|number|value|picker|selector|row|switch"
-                                         r"|toggle|badge)", subject)
+    named = subject and not re.fullmatch(f"{_PRONOUN_EN}|{_PRONOUN_ZH}|{_CONTROL_KIND}", subject)
     target = target_element(step)
     rows = [target] if target is not None and (not named or subject in (element_label(target) or "").lower()
                                                or subject in " ".join(element_texts(target))) else []
