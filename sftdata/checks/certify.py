@@ -48,7 +48,6 @@ from typing import Any, Callable, Sequence
 from ..model import Episode
 from .acted_state import acted_state, held_value, typed_state_before
 from .after_decision import change_told, doubts, screen_words, told_after_done, unaccounted_after_decision
-from .agreement import contradictions
 from .call_notation import action_line, closing_action_line, notation_evidence
 from .calls import ITEM_FIELDS, element_label, longest_first, target_element
 from .check import CJK_THRESHOLD, Failure, check_item, check_items, future_failures, hindsight_detail, later_plans
@@ -58,6 +57,7 @@ from .described import described_sentences, history_clauses, previous_result_sen
 from .finger import finger_direction, sought_direction
 from .foretold import foretold
 from .evidence import decision_evidence, other_actions
+from .excused import scrolled_against_swipe, told_of_history
 from .future_text import later_figures, later_screen_words
 from .ruled_out import unruled
 from .screen_text import label_pattern, screen_texts
@@ -153,7 +153,7 @@ def certify_items(items: Sequence[Any], episode: Episode, *, cjk_threshold: floa
 
 def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure]) -> Certification:
     contradicted = bool(failures) and all(f.reason == "reasoning_contradicts_action" for f in failures)
-    if contradicted and all(_told_of_history(episode, index, item, f.detail) for f in failures):
+    if contradicted and all(told_of_history(episode, index, item, f.detail) for f in failures):
         failures = ()  # Finished. Before that I long-pressed Project Team, hit 删除 and confirmed it.: the history
     elif contradicted:
         field = failures[0].detail.split(":", 1)[0]
@@ -162,7 +162,7 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
         named = call_evidence(spoken_calls(item.get(field)), item["function"], episode.steps[index],
                               (other.group(1) if other else "") if element else None,
                               "says the task is complete" in failures[0].detail)
-        if named and _scrolled_against_swipe(failures, item):
+        if named and scrolled_against_swipe(failures, item):
             failures = ()  # scroll the list up … Action: swipe up: the swipe is the finger's, a scroll may be the view's
         elif named:  # the text names what the call does too: a reader decides
             return Certification("unsure", tuple(Reason("conflicting_decision", f"{f.detail}; but the text "
@@ -232,41 +232,6 @@ def _told_only_the_screen(episode: Episode, index: int, item: Any) -> bool:
                                                                                        index)
     spans += previous_result_sentences(text[:decision.span[0]], episode, index)
     return bool(spans) and hindsight_detail({**item, "reasoning": without_spans(text, spans)}) is None
-
-
-_WHOLE_TASK = re.compile(r"\b(?:task|goal|everything)\b|任务|目标|全部", re.I)
-
-
-def _told_of_history(episode: Episode, index: int, item: Any, detail: str) -> bool:
-    """Is the other action a contradiction ``detail`` quotes said in a clause that tells what an earlier step did,
-    as the episode's history holds it (:func:`.described.history_clauses`)?"""
-    if "says the task is complete" in detail and _WHOLE_TASK.search(detail.partition("“")[2]):
-        return False  # the task is complete: the done decision itself, never what an earlier step did
-    field, _, rest = detail.partition(":")
-    text, quoted = item.get(field.strip()), re.search(r"“([^”…]{4,})", rest)
-    at = text.find(quoted.group(1)) if isinstance(text, str) and quoted is not None else -1
-    if at < 0:
-        return False
-    end = at + len(quoted.group(1))
-    history = history_clauses(text, (0, 0), episode, index)  # anywhere: the other action may have been read as the
-    if not any(a <= at and end <= b for a, b in history):  # decision, but all of it (回到主屏幕了，再点一下相册)
-        return False
-    return not contradictions(without_spans(text, history), item["function"], episode.steps[index])  # and no other
-
-
-_SCROLL_SAID = re.compile(r"the reasoning moves the finger (up|down) \(“[^”]*\bscroll", re.I)
-
-
-def _scrolled_against_swipe(failures: Sequence[Failure], item: Any) -> bool:
-    """Is every failure a direction read off an English ``scroll`` (which may say the view's way) while the text
-    swipes the call's way in so many words (``… scroll the list up to reveal it. Action: swipe UP.``)?"""
-    way = str((item["function"].get("parameters") or {}).get("direction") or "").lower()
-    text = spoken_calls(item.get("reasoning") or "")
-    if way not in ("up", "down") or not all(_SCROLL_SAID.search(f.detail) for f in failures):
-        return False
-    other = "down" if way == "up" else "up"
-    swipes = re.findall(r"\bswipe\W{0,3}(?:\w+\W{1,3}){0,3}?(up|down)\b", text, re.I)
-    return bool(swipes) and all(w.lower() == way for w in swipes) and other not in {w.lower() for w in swipes}
 
 
 def _read(episode: Episode, index: int, item: Any, restated: bool = False, described: int = 0,
