@@ -9,7 +9,9 @@ step before's result ``弹出了``, a value ``still`` held: :mod:`.screen_state`
 the call types, no other sameness or return (``stays``, ``back``, ``没变``), no choice of the writer's (``I'll take``,
 ``我选``), nothing inside what the action opens (``Its …``) and nothing of the chosen one (``It has the 限时特价 tag``:
 which one it is, for the evidence to read), tells no hindsight and takes no action, says nothing the agent could not
-see before acting. :func:`described_sentences` finds them; certification reads an item left unsure with them once
+see before acting. A change said not to have come yet, or what was done so far (``nothing has gone in yet``,
+``还没发出去``, ``so far I've only gone left``), is the screen and the history before acting, whatever it names (but
+the typed value, a later screen's word or a number no screen shows). :func:`described_sentences` finds them; certification reads an item left unsure with them once
 more without them (the agreement and hindsight checks have read the whole text first).
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
@@ -38,7 +40,7 @@ from .history_said import AFTER_EARLIER, JUST_DONE_ZH, OPENS_AFTER_EARLIER, earl
 from .screen_state import (current_state_said, keyboard_said, named_quotes, previous_result, said_empty, still_held,
                            value_shown, without_states)
 from .shown_now import shown_now
-from .target_evidence import names_rival, target_evidence
+from .target_evidence import names_rival, place_fits, target_evidence
 
 _CLAUSE = re.compile(r"(?:[^，,；;：:—–]|(?<=\d)[:：](?=\d))+[，,；;：:—–]?")  # not inside a time (17:51)
 _ASIDE_END = re.compile(r"^[^(（]*?[)）]")  # the end of an aside opened before the clause: (middle left, shows Off)
@@ -80,6 +82,8 @@ _IDENTITY = re.compile(r"\s*(?:and\s+)?(?:(?:it|that|this|which)(?:'s|\s+is)\s+(
 # where the decided one is, said of it (``X 的链接就在列表正中``, ``在左上方第二个位置``), naming it by its evidence
 _PLACED = re.compile(r"^[^，,。；;]{0,40}?(?:就|正|刚好)?在\s*[^，,。；;]{0,16}?(?:[上下左右中]|正中|中间|中央|位置|那条|那行|那个|那张)"
                      r"[^，,。；;了]{0,3}[，,。；;]?\s*$")
+_PLACED_EN = re.compile(r"^\s*(?:the\s+)?(?:(?:top|bottom|upper|lower|middle|centre|center|left|right|far|mid)"
+                        r"(?:[\s-]+|$)){1,3}(?:button|one|link|tab|icon|row|field|box|item|entry|corner)?\s*[.,;]?\s*$", re.I)
 _ASIDE = re.compile(r"[(（][^()（）]{1,48}[)）]")
 # a control an earlier step chose, said to be chosen already: ``the Concerts section is already selected``
 _ALREADY = re.compile(r"\b(?:is|are|'s)\s+already\s+(?:selected|chosen|open|active|highlighted|checked|on)\b"
@@ -94,6 +98,11 @@ def _chosen_before(said: str, episode: Episode, index: int) -> bool:
               if s.action.type == "click" and s.action.element is not None}
     return any(len(label) >= 2 and label in said.lower() for label in tapped)
 _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|当前|此刻", re.I)
+_SO_FAR = re.compile(r"\bso far\b|\bup to now\b|到现在|到目前为止|目前为止|至今|(?:目前|现在)才", re.I)  # what was done
+# a change said not to have come yet, or what was done so far (``nothing has gone in yet``, ``首页还没出来``, ``so far
+# I've only gone left``, ``目前才看了两张``): the screen and the history before acting, never what the action brings
+_NOT_YET = re.compile(r"(?:\bnot|n't|\bnothing|\bno|\bnone)\b[^.;,!?]{0,40}?\byet\b|\bso far\b|\bup to now\b"
+                      r"|还没|尚未|还未|仍未|到现在|到目前为止|目前为止|至今|(?:目前|现在)才", re.I)
 # a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
 # ``点 Dark theme，现在是 Off``
 _ROW_PRONOUN = re.compile(r"^(\s*(?:and\s+)?)(?:它|这一?[行项个]|it|this(?:\s+(?:row|one|switch|toggle|option))?)\s*"
@@ -146,9 +155,10 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
         read = held[len(held) - len(said):] if held is not None else _of_decided_row(said, episode, index, label)
         placed = _PLACED.match(said) is not None  # 在左上方第二个位置: where the decided one is, its subject left out
         identity = (_IDENTITY.match(said) is not None or placed) and (
-            bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在")))
+            bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在"))) or (
+            _PLACED_EN.match(said) is not None and place_fits(said, episode.steps[index]))  # , the bottom-centre button
         checked = said_empty(said, episode, index) or _chosen_before(said, episode, index)  # the form is empty
-        if shown_now(said, episode, index) or (told or _NOW.search(said) or shown or held is not None or read != said
+        if shown_now(said, episode, index) or (told or _NOW.search(said) or _NOT_YET.search(said) or shown or held is not None or read != said
                                                or identity or checked) and _describes(read, known, episode, index):
             out.append((decision_span[1] + start, decision_span[1] + end))
     return out
@@ -220,6 +230,11 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
     if shown_now(said, episode, index):
         return True  # 现在是 1 / I'm on photo 6 of 30 / Apple and Lenovo are visible now: as the screen shows it
+    typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
+    if _NOT_YET.search(said) and not ((acts(said) and not _SO_FAR.search(said)) or _unknown_number(said, known)
+                                      or find_hindsight(said) or later_screen_words(said, episode, index)
+                                      or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))):
+        return True  # The cart still reads 0 件, so nothing has gone in yet: before the change, whatever it names
     masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
     masked, plain = (masked, said) if arrived is None else (arrived, arrived)

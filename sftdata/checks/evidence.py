@@ -240,6 +240,8 @@ def _direction(text: str, name: str, params: dict[str, Any]) -> str | None:
 _PUT_INTO = re.compile(r"(?:填|输|写|放|打)(?:在|到|进)\s*(?P<field>[^，,。；;]{1,24}?)\s*(?:那个|这个)?(?:输入)?(?:框|栏)(?:里|中|内)?"
                        r"\s*[，,；;]\s*$")
 
+_FILL = re.compile(r"(?:^|[，,；;]|先|要)\s*填(?:写)?\s*(?P<field>[^，,。；;]{1,24}?)\s*[，,；;]\s*$")  # 先填目的地 To，
+
 
 def _sentence_before(text: str, at: int) -> str:
     """The part of ``text``'s sentence that comes before offset ``at``."""
@@ -279,9 +281,10 @@ def decision_evidence(text: str, function: dict[str, Any], step: Step,
                 return verb, f"the decision taps “{value[:40]}”, an element of the screen, rather than typing it"
             if name != "select" and names_rival(_cut_contrast(decision.phrase).replace(value, " "), step):
                 return verb, "the decision types into another field than the call's"  # the field, before or after
-            put = _PUT_INTO.search(_sentence_before(text, decision.span[0]))  # 填在 Check-in 那个框里，输入 06/06
-            if name != "select" and put and names_rival(put.group("field"), step) \
-                    and not target_evidence(put.group("field"), step):
+            before = _sentence_before(text, decision.span[0])  # 填在 Check-in 那个框里，输入 06/06 / 先填目的地 To，输入 …
+            put = _PUT_INTO.search(before) or _FILL.search(before)
+            if name != "select" and put and value.lower() not in put.group("field").lower() \
+                    and names_rival(put.group("field"), step) and not target_evidence(put.group("field"), step):
                 return verb, "the decision types into another field than the call's"
             return verb + [Evidence("value", value)], None
         return verb, f"the decision does not say the {'option' if name == 'select' else 'typed text'} “{value[:40]}”"

@@ -15,7 +15,9 @@ expectation (``typing shows suggestions``). :func:`foretold` finds the three tha
   narrated as done (``点一下…就…了``, ``按下后桌面出现``) and that names this step's target (or nothing, where the step
   before did another kind of action);
 - the results of the search this step starts, told as certain and naming a result (``点 Search。搜索结果里第二个是
-  Travel earbuds pro #2``), not planned (``然后在结果里数到第 19 条``).
+  Travel earbuds pro #2``), not planned (``然后在结果里数到第 19 条``);
+- in Chinese, before the decision, an action of this step's kind and then its result told as done (``点右下的发送按钮，
+  …发送成功了``, ``点下去申请就提交了``, ``选成 3 之后下拉框就显示 3 了``), with no hedge, condition or purpose between.
 
 Either leaves the item unsure (``outcome_after_action``): a reader decides.
 
@@ -41,7 +43,8 @@ from ..model import Episode, Step
 from .agreement import COMPATIBLE
 from .calls import element_label, function_name, normalize, target_element
 from .decision import Decision, acting_kind, first_verb, stated_decision
-from .hedges import ASKING_ZH, CONDITION_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, WANT_EN, WEIGHING_EN
+from .hedges import (ASKING_ZH, CONDITION_ZH, ENOUGH_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, WANT_EN,
+                     WEIGHING_EN)
 from .hindsight import SENTENCE, en_past, find_hindsight
 from .screen_text import screen_texts
 from .target_evidence import target_evidence
@@ -51,7 +54,9 @@ _OPENS_ACTING = re.compile(r"^\W*(?:(?:after|once)\s+)?(?:tapp|click|press|long-
                            r"|switch|flipp|toggl|typ|enter|swip|scroll|confirm|sav)ing\b"
                            r"|^\W*(?:one more|another|a single|a further)\s+(?:\w+\s+)?(?:swipe|scroll|tap|click)\b"
                            r"|^\W*(?:the\s+)?(?:home|back)\s+(?:key|button)\b", re.I)
-_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)  # After scrolling, …: perhaps the step before's
+_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)
+_PRESSING_KEY = re.compile(r"\W*(?:(?:after|once)\s+)?(?:press|hitt)ing\s+(?:it|that|the key|home|back)\b", re.I)
+_AS_EXPECTED = re.compile(r"\bas\s+(?:expected|planned|intended|hoped)\b", re.I)  # After scrolling, …: perhaps the step before's
 # the result told in the present: flips the switch to On, reads Texas, puts the list into …, after which … shows
 _RESULT = re.compile(r"\b(?:flips|turns|switches|sets|reads|shows|displays|says|puts|restores|returns|saves|takes"
                      r"|brings|opens|shifts|scrolls|moves|lands|leaves|becomes|changes|loads|lists|reveals|starts"
@@ -76,7 +81,8 @@ def foretold(text: str, episode: Episode, index: int) -> str | None:
         return None
     decision = stated_decision(text)
     return _told_in_present(text, episode, index) or _results_told(text, episode, index) or (
-        _told_before(text, decision, episode, index) if decision is not None else None)
+        (_told_before(text, decision, episode, index) or _done_told_zh(text, decision, episode, index))
+        if decision is not None else None)
 
 
 def _told_in_present(text: str, episode: Episode, index: int) -> str | None:
@@ -88,7 +94,11 @@ def _told_in_present(text: str, episode: Episode, index: int) -> str | None:
     for s in SENTENCE.finditer(text):
         sentence = s.group()
         opening = _OPENS_ACTING.search(sentence)
-        if opening is None or acting_kind(opening.group()) not in kinds:
+        kind = acting_kind(opening.group()) if opening is not None else None
+        if kind == "click" and _PRESSING_KEY.match(sentence, opening.start()):
+            kind = next((k for k in ("home", "back_key", "back") if k in kinds), kind)  # After pressing it, on a
+            # home step: the key pressed
+        if opening is None or kind not in kinds:
             continue  # After scrolling, the list shows …, then a tap: the step before's result
         result = _RESULT.search(sentence, opening.end())
         if result is None or re.search(r"[—–;；:：]|\s-+\s", sentence[opening.end():result.start()]):
@@ -99,7 +109,7 @@ def _told_in_present(text: str, episode: Episode, index: int) -> str | None:
         clause = re.split(r"\s+[—–-]+\s+|[;；]|,\s*so\b|\bso\s+(?:I|I'll|let|tap|click|press|select|choose|open)\b",
                           sentence[result.start():])[0]
         told = sentence[:result.start()] + clause
-        if _HEDGED.search(told):
+        if _HEDGED.search(_AS_EXPECTED.sub(" ", told)):  # … as expected: a report, not a hedge
             continue
         named = normalize(clause[len(result.group()):])
         if _STATE_WORD.search(named) or any(n in named for n in names):
@@ -177,6 +187,37 @@ def _told_before(text: str, decision: Decision, episode: Episode, index: int) ->
         if same_before and not target_evidence(named, step) and not _AGAIN.search(before[own.start():at]):
             continue  # a tap after a tap, naming nothing of this step's (nor ``another swipe``): the step before's
         return phrase
+    return None
+
+
+# the result told as done: 就…了, 成功了, 提交了, 任务到此结束 (not 就行了, 就好了: the step judged enough)
+_DONE_ZH = re.compile(r"(?:就|便)(?!行|好|可以|够)[^，,。；;！!？?]{1,24}?了(?![吗吧呢])"
+                      r"|(?:成功|完成|提交|发出去|发送出去|填完|结束)了|任务(?:到此|就)?(?:结束|完成)")
+_UNSURE_ZH = re.compile("|".join((HEDGE.pattern, PURPOSE_ZH, CONDITION_ZH, TRYING_ZH, ASKING_ZH, ENOUGH_ZH,
+                                  r"想|要是|能|可以|估计|看是不是|等")))
+_PAST_ZH = re.compile(r"已经|刚才|刚刚|之前|前面|上一步|先前")
+
+
+def _done_told_zh(text: str, decision: Decision, episode: Episode, index: int) -> str | None:
+    """``点右下的发送按钮，消息就出现在对话右侧，发送成功了。所以点发送。``: before the decision, an action of this step's
+    kind, not narrated as done, then its result told as done, with no hedge, condition or purpose between."""
+    before = text[:decision.span[0]]
+    step = episode.steps[index]
+    same_before = _same_kind_before(episode, index)
+    sentences = list(SENTENCE.finditer(before))
+    for n, s in enumerate(sentences):
+        sentence = s.group()
+        verb = first_verb(sentence)
+        if verb is None or _BACK.get(verb[1], verb[1]) != _BACK.get(decision.verb, decision.verb):
+            continue
+        done = _DONE_ZH.search(sentence, verb[2])
+        if done is None or _PERFECTIVE.match(sentence[verb[2]:]) or _PAST_ZH.search(sentence[:done.start()]) \
+                or _UNSURE_ZH.search(sentence[verb[0]:done.end()]):
+            continue  # 点了搜索，结果就出来了 / 点一下就行了 / 点一下应该就打开了: no result told
+        named = (sentences[n - 1].group() if n else "") + sentence[verb[2]:done.start()]  # 它的 Apply 在右上方。点下去…
+        if same_before and not target_evidence(named, step) and not _AGAIN.search(sentence):
+            continue  # a tap after a tap, naming nothing of this step's: the step before's
+        return sentence[verb[0]:done.end()]
     return None
 
 

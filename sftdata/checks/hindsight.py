@@ -234,8 +234,10 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
             left = max(sentence.rfind(c, 0, m.start()) for c in "，,；;") + 1
             # English: a modal anywhere after it too ("after that, Reserve now should go through" is a plan)
             if _PLANNED_NEXT.match(m.group()) and (_acts_next(sentence[m.end():]) or (
-                    _THEN_BEFORE.search(sentence[left:m.start()]) and re.match(r"\s*(?:[.;,!]|$)", sentence[m.end():]))):
-                continue  # after that head home / then deal with the State dropdown after that: a plan, not what happens
+                    (_THEN_BEFORE.search(sentence[left:m.start()]) or _NAMED_ONLY.fullmatch(sentence[left:m.start()]))
+                    and re.match(r"\s*(?:[.;,!]|$)", sentence[m.end():]))):
+                continue  # after that head home / then deal with the State dropdown after that / Guests after that: a
+                # plan, not what happens
             if not _MODAL.search(sentence[left:m.end()] if pattern is _ZH_EVENTS else sentence[left:]):
                 spans.append(m.span())
     return spans + _more_triggers(sentence)
@@ -243,6 +245,9 @@ def _triggered(sentence: str) -> list[tuple[int, int]]:
 
 _THEN_BEFORE = re.compile(r"\b(?:then|next|later)\s+(?:[\w'-]+\s+){0,2}?(?:deal|do|handle|take care|fill|set|pick|choose"
                           r"|select|go|move|tap|click|type|enter|open|press|hit|check|look)\b", re.I)
+# a thing named alone, with no verb: ``Guests after that.`` (what comes next, as a plan)
+_NAMED_ONLY = re.compile(r"\s*(?:and\s+)?(?:the\s+)?(?![\w'-]*(?:ed|ing)\b)[\w'/-]+(?:\s+(?!(?:is|are|was|were|shows?|reads?"
+                         r"|says?|lists?|appears?|loads?|opens?|comes?|goes|has|have)\b)[\w'/-]+){0,2}\s*")
 _PLANNED_NEXT = re.compile(r"\s*(?:right |immediately |just )?after (?:this|that)\b", re.I)
 
 

@@ -45,7 +45,8 @@ _VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + rf"(?:(?P<subject>{_PRONOUN_EN}|th
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
                        + _GOAL_AFTER + _CLOSE, re.I)
 _VALUE_ZH = re.compile(_OPEN + rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?)?\s*"
-                       r"(?:(?:现在|目前|当前|还|已经)\s*(?:是|显示(?:的是|为)?|写着|为)|显示(?:的是|为)?|写着|标着)\s*"
+                       r"(?:(?:现在|目前|当前|还|已经)\s*(?:默认)?\s*(?:是|显示(?:的是|为)?|写着|为)|默认(?:是|为)|显示(?:的是|为)?|写着"
+                       r"|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
 # where the viewer stands: ``I'm on photo 6 of 30``, ``at 6/30 now``, ``现在是第 6 张，共 30 张``
 _COUNTER_SAID = re.compile(_OPEN + r"(?:(?:i'm|i am|we're|we are|currently|now|still)\s+)?(?:(?:on|at|viewing|looking at)\s+)?"

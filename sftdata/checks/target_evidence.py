@@ -32,7 +32,7 @@ from .gui_terms import translated
 from .screen_text import element_texts, visible_elements
 from .label_words import without_label_parts, without_words
 from .target_group import card_of, group_of, in_front, inside, own_texts, peers_of
-from .twin_places import names_whole
+from .twin_places import names_whole, twin_place_picked
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,13 @@ def _caption(element: Element, own_label: str) -> bool:
     return bool(label) and (label in own_label or own_label in label)
 
 
+def _repeats_name(element: Element, own_label: str) -> bool:
+    """Is ``element``'s label a part of the target's own (``Anker 5G 智能手机`` of ``商品图片 Anker 5G 智能手机``): a
+    caption that repeats the name, as each twin's card does?"""
+    label = normalize(element_label(element)).replace(" ", "")
+    return len(label) >= 2 and label in own_label
+
+
 def _score(said: str, texts: list[str]) -> tuple[int, str]:
     best = (0, "")
     for text in texts:
@@ -211,6 +218,11 @@ def _off_the_bar(said: str, step: Step) -> bool:
     if target is None or not step.screenshot.height or not _TOP_BAR.search(said) or _BOTTOM.search(said):
         return False
     return target.center[1] / step.screenshot.height > _BAR_SHARE
+
+
+def place_fits(said: str, step: Step) -> bool:
+    """Does ``said`` place the step's target where it is (``the bottom-centre button``)?"""
+    return any(ev.kind == "place" for ev in _weigh(said, step, ())[0])
 
 
 def names_rival(said: str, step: Step) -> bool:
@@ -283,19 +295,24 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     label = normalize(element_label(target))
     unshared = said.replace(label, " ") if label else said  # the words besides the target's own label
     card_texts = [t for e in card if e not in peers for t in element_texts(e)]
-    card_score, card_words = _score(unshared, card_texts)
-    if any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
+    twinned = any(p is not target and normalize(element_label(p)) == label for p in peers)  # two 商品图片 Anker …:
+    telling = [t for e in card if e not in peers and not (twinned and _repeats_name(e, label.replace(" ", "")))
+               for t in element_texts(e)]  # each card's caption repeats its name, which tells them not apart
+    card_score, card_words = _score(unshared, telling)
+    if twinned or any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
         unshared = without_words(unshared, label)  # a twin shares the name: the card's other words must tell
-        card_score, card_words = _score(unshared, card_texts)  # them apart (Samsonite 跑步鞋（¥3999 那一款）)
+        card_score, card_words = _score(unshared, telling)  # them apart (Samsonite 跑步鞋（¥3999 那一款）)
     own_label = normalize(element_label(target)).replace(" ", "")
-    scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group
-              and not (e in card and _caption(e, own_label))}
+    scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group and not (
+        e in card and _caption(e, own_label) or twinned and e not in peers and _repeats_name(e, own_label))}
+    # (a twin's caption: its card weighs it)
     named = dict(scores)
     evidence = []
     total = name
     if name:
         evidence.append(Evidence("name", name_words))
-    if card_score > 0 and not any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
+    if card_score > 0 and not any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target
+                                  and normalize(element_label(p)) != label):  # a twin's name is the target's too
         total += card_score
         evidence.append(Evidence("card", card_words))
         for e in card:  # the card's words are the target's here, not a rival's
@@ -339,6 +356,10 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
         for e in visible:
             if id(e) in scores and at_place(e, step, xs, ys):
                 scores[id(e)] += 3
+    picked = twin_place_picked(said, step) if twinned else None  # the upper Bose card: among
+    if picked:  # its twins, the place picks the target's own
+        total += 3
+        evidence.append(Evidence("place", picked))
     card_role = False
     for pattern, fits in _ROLE_RE:
         m = pattern.search(said)

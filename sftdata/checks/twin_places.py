@@ -86,4 +86,31 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     return False
 
 
-__all__ = ["names_whole", "twin_place_conflict"]
+
+
+def twin_place_picked(said: str, step: Step) -> str | None:
+    """The place among alike elements in ``said`` (``the upper Bose card``, ``下面那个``) that picks the target's own
+    one of the twins it names whole; None when it names no twin or no such place picks the own one."""
+    said = normalize(said)
+    target = target_element(step)
+    if target is None:
+        return None
+    visible = in_front(step, target, visible_elements(step))
+    group = group_of(step, target, visible)
+    mine = group + [e for e in card_of(step, target, visible) if e not in group]
+    point = step.action.point or target.center
+    for own in mine:
+        label = normalize(element_label(own)).strip()
+        if not label or not names_whole(said, label):
+            continue
+        twins = [e for e in visible if e not in mine and not e.contains(point)
+                 and normalize(element_label(e)).strip() == label]
+        for pattern, axis, end in _RELATIVE_RE if twins else ():
+            m = pattern.search(said)
+            alike = sorted(twins + [own], key=lambda e: e.center[axis])
+            if m and alike[end] is own and alike[0].center[axis] != alike[-1].center[axis]:
+                return m.group()
+    return None
+
+
+__all__ = ["names_whole", "twin_place_conflict", "twin_place_picked"]
