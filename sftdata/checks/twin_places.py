@@ -7,6 +7,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..model import Element, Step
 from .calls import element_label, normalize, target_element
@@ -44,18 +45,14 @@ def _other_half(own: Element, twins: list[Element], axis: int, span: tuple[float
     return at >= .5 if span[0] == 0 else at <= .5
 
 
-def twin_place_conflict(said: str, step: Step) -> bool:
-    """Does a place in ``said`` pick another of the alike elements it names than the target's own? An element of
-    the target's group or card whose label ``said`` names whole has twins elsewhere (``Off`` under Bluetooth and
-    under Airplane mode, a Save button in every row); a place of the screen (``at the upper right``) that fits a
-    twin and not the own one while the own one is in the middle or the far half of them, or a place among them (``上面那个``, ``the lower one``) that picks a twin, names the
-    twin's card, not the target's."""
-    said = normalize(said)
+def _named_alike(said: str, step: Step) -> Iterator[tuple[Element, list[Element], list[Element]]]:
+    """For each element of the target's group or card whose label ``said`` (normalised) names whole: it, its twins
+    elsewhere on the screen (the same label) and those behind a dialog in front of the target."""
     target = target_element(step)
-    visible = visible_elements(step)
-    if target is None or not visible:
-        return False
-    shown, visible = visible, in_front(step, target, visible)
+    shown = visible_elements(step)
+    if target is None or not shown:
+        return
+    visible = in_front(step, target, shown)
     group = group_of(step, target, visible)
     mine = group + [e for e in card_of(step, target, visible) if e not in group]
     point = step.action.point or target.center
@@ -63,9 +60,18 @@ def twin_place_conflict(said: str, step: Step) -> bool:
         label = normalize(element_label(own)).strip()
         if not label or not names_whole(said, label):
             continue
-        twins = [e for e in visible if e not in mine and not e.contains(point)
-                 and normalize(element_label(e)).strip() == label]
-        hidden = [e for e in shown if e not in visible and e not in mine and normalize(element_label(e)).strip() == label]
+        alike = [e for e in shown if e not in mine and normalize(element_label(e)).strip() == label]
+        yield own, [e for e in alike if e in visible and not e.contains(point)], [e for e in alike if e not in visible]
+
+
+def twin_place_conflict(said: str, step: Step) -> bool:
+    """Does a place in ``said`` pick another of the alike elements it names than the target's own? An element of
+    the target's group or card whose label ``said`` names whole has twins elsewhere (``Off`` under Bluetooth and
+    under Airplane mode, a Save button in every row); a place of the screen (``at the upper right``) that fits a
+    twin and not the own one while the own one is in the middle or the far half of them, or a place among them
+    (``上面那个``, ``the lower one``) that picks a twin, names the twin's card, not the target's."""
+    said = normalize(said)
+    for own, twins, hidden in _named_alike(said, step):
         if any(not at_place(own, step, xs, ys) and any(at_place(t, step, xs, ys) for t in hidden)
                for _, xs, ys in list(whole_places(said))[:1]):  # the decision's own place, not its context's
             return True  # 右上角那个删除 behind the dialog: the place names the covered twin
@@ -86,25 +92,11 @@ def twin_place_conflict(said: str, step: Step) -> bool:
     return False
 
 
-
-
 def twin_place_picked(said: str, step: Step) -> str | None:
     """The place among alike elements in ``said`` (``the upper Bose card``, ``下面那个``) that picks the target's own
     one of the twins it names whole; None when it names no twin or no such place picks the own one."""
     said = normalize(said)
-    target = target_element(step)
-    if target is None:
-        return None
-    visible = in_front(step, target, visible_elements(step))
-    group = group_of(step, target, visible)
-    mine = group + [e for e in card_of(step, target, visible) if e not in group]
-    point = step.action.point or target.center
-    for own in mine:
-        label = normalize(element_label(own)).strip()
-        if not label or not names_whole(said, label):
-            continue
-        twins = [e for e in visible if e not in mine and not e.contains(point)
-                 and normalize(element_label(e)).strip() == label]
+    for own, twins, _ in _named_alike(said, step):
         for pattern, axis, end in _RELATIVE_RE if twins else ():
             m = pattern.search(said)
             alike = sorted(twins + [own], key=lambda e: e.center[axis])
