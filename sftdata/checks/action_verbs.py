@@ -76,7 +76,9 @@ _VERBS_EN = (
     ("wait", r"\b(?:wait|waiting|let (?:it|the [\w ]{1,24}?) (?:load|finish)|hold on|give it a (?:second|moment|sec))\b"),
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"
                  r"|\bopen_app\b(?=\s+[\"'“‘「]?\w)"),  # open_app Settings: the call's own name, the app after it
-    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"),
+    ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"
+             r"(?<!\blist open)(?<!\bpage open)(?<!\bmenu open)(?<!\bscreen open)(?<!\bdialog open)(?<!\bsheet open)"
+             r"(?<!\bpanel open)(?<!\bdrawer open)(?<!\bkeyboard open)(?<!\bapp open)(?<!\btab open)(?<!\bview open)"),  # Messages list open.: a state, not a decision to open
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
               r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:(?:the|its|this|that) )?[^,.;]{1,30} to \S)"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"

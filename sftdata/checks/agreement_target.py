@@ -112,8 +112,10 @@ def target_problem(decision: Decision, name: str, params: dict[str, Any], step: 
 
 # where an unquoted decision leads, not what it names: ``Tap it to open the display settings``, ``点它来搜索``
 _PURPOSE_AFTER = re.compile(r"\s+(?:to|so (?:that )?(?:i|we) can|in order to)\s+(?:open|see|view|reach|get to|go to|go into"
-                            r"|enter|show|bring up|check|access|expand|reveal|load|display)\b.*$"
-                            r"|\s*(?:来|以便|好|去)(?:执行|发起)?(?:搜索|搜|打开|查看|进入|看看|查|找)(?![^，,。]*[“「\"]).*$", re.I | re.S)
+                            r"|enter|show|bring up|check|access|expand|reveal|load|display|look up|search for|find)\b.*$"
+                            r"|\s*(?:来|以便|好|去)(?:执行|发起)?(?:搜索|搜|打开|查看|进入|看看|查|找)(?![^，,。]*[“「\"]).*$"
+                            r"|\s+now that\s+(?:[\w'’-]+\s+){1,4}?(?:is|are)\s+(?:selected|open|checked|filled|set|done|in)\b.*$",
+                            re.I | re.S)  # … now that 李娜's chat is selected: the reason, not the target
 
 
 _KINDS = ("select", "dropdown", "menu", "button", "link", "checkbox", "toggle", "switch", "tab")

@@ -45,7 +45,8 @@ COUNTS = re.compile("|".join((
     # this very step is the last: how many are left (none) is the recording's to know; "the task's last part is
     # going home" (任务最后一步是回到主屏幕) is the goal's structure and passes
     r"(?:这|这一步|此步|本步|当前这一?步)(?:就|也|便)?是(?:[^，,。是]{0,10}的)?最后一步(?:\s*[（(]第\s*\d+\s*步[）)]?)?"
-    r"|\b(?:this|that)(?:'s| is)(?: also)? the (?:final|last) (?:step|action|move)\b",
+    r"|\b(?:this|that)(?:'s| is| was)(?: also)? the (?:final|last),?(?:\s+(?:second|third|fourth|fifth|sixth|seventh"
+    r"|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th)),?)? (?:step|action|move)\b",  # the final, eighth step
     # the step by its number, said to close the task: how many there are (the sixth step closes out the task)
     r"\b(?:the|this|my)\s+(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
     r"\s+(?:step|action|move)\s+(?:closes(?: out)?|finishes|ends|completes|wraps up|concludes|rounds off)\s+(?:the|this)\s+(?:task|job|episode|goal)\b",

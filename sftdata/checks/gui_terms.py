@@ -55,6 +55,7 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("跳过", "skip"),
     ("继续", "continue"),
     ("同意", "agree", "accept"),
+    ("条款", "服务条款", "terms", "terms and conditions"),
     ("允许", "allow"),
     ("菜单", "menu"),
     ("更多", "more"),

@@ -55,7 +55,7 @@ _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截�
                           r"|\bresulting\s+(?:screenshot|screen|page|view)\b", re.I)
 _ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|点一次|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
-           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|确认|发送|切到|加入|往回滑|回滑"
+           r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|选(?=完)|确认|发送|切到|加入|往回滑|回滑"
            r"|[往向][上下左右前后]一?[滑划翻]|[上下左右]?一[滑划])(?![框法栏键块])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
@@ -83,6 +83,9 @@ _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{
 # … Apple 无线蓝牙耳机 comes into view at ¥89: what a swipe brings, unless hoped for or aimed at
 _INTO_VIEW = re.compile(r"^(?![^.;]*\b(?:to|so|should|will|would|might|may|can|could|until|hopefully)\b)[^.;]*\b(?:comes?"
                         r"|scrolls?|slides?|moves?|pops?)\s+(?:up\s+)?into\s+view\b", re.I)
+# an imperative and its purpose: ``Swipe up so the list scrolls and it comes into view`` (what it aims at, on)
+_ORDERED_SO = re.compile(r"^\W*(?:swipe|scroll|tap|click|press|type|enter|open|long-press|select|pick|choose|hit)\b"
+                         r"[^.;]*?\bso\s+(?!I\b|I'll\b|we\b|let\b)", re.I)
 # … and a 膳魔师 pair move to the top: where a swipe puts what it names, unless hoped for or aimed at
 _TO_PLACE = re.compile(r"^(?![^.;]*\b(?:so|should|will|would|might|may|can|could|until|hopefully|want|need|if|once)\b)[^.;]*\b(?:comes?"
                        r"|moves?|slides?|jumps?|rises?|scrolls?|shifts?)\s+(?:up\s+|down\s+)?(?:to|into)\s+(?:the\s+)?(?:very\s+)?"
@@ -182,11 +185,11 @@ _REASON = re.compile(r"因为|由于|\b(?:because|since)\b", re.I)  # a cause, f
 
 # not a report: a habit, an expectation, a purpose, a condition, a try, an instruction
 _MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPOSE_ZH + "|" + CONDITION_ZH
-                    + r"|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|才"
+                    + r"|是否|能否|看看|试试|就(?!是)|才能|可以|能够|需要|即可|便可|这样|再|(?<![刚方])才"
                     r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
                     r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b"
                     r"|\bto (?:get|reach|see|view|bring|open|show|go|move|land|look|check)\b", re.I)  # to get to the next image
-_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才|刚刚|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
+_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才(?![那这的])|刚刚(?![那这的])|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b"
                    r"|\b(?:the|my) first (?:swipe|scroll)\b", re.I)  # the first swipe moved the results
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
@@ -380,7 +383,7 @@ def find_hindsight(text: str, acting: bool = True) -> list[str]:
             elif narrated and not _MODAL.search(clause) and not _PRESENT.search(clause) and _ZH_BARE.search(clause) \
                     and not _ZH_PLAN.match(_ZH_LEAD.sub("", clause.strip())):  # 点她的头像打开对话: this step's own action and purpose
                 told.append((offset + c.start(), offset + c.end()))
-            hedged = hedged or bool(HEDGE.search(clause))
+            hedged = hedged or bool(HEDGE.search(clause) or _ORDERED_SO.match(clause))  # Swipe up so the list …: aimed at
             acted = acted or (bool(_ZH_ACTION.search(clause) or _EN_ACTION.search(clause))
                               and not _SUPPOSE.search(clause)  # 如果找不到就向下滑动: not this step's action
                               and not (listing and _LIST_ITEM.match(clause)))  # 店铺, 收藏, 加入购物车: a label

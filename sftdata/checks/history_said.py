@@ -110,14 +110,14 @@ _COUNT = re.compile(r"\b(?:once|twice|(?:two|three|a few|several) times)\b|[一�
 def _done_zh(said: str, m: re.Match[str], verb: str) -> bool:
     """Is the verb ``m`` of ``said`` told as done: a mark of the past shortly before it (``已经翻``, ``刚才点了``) or
     the perfective after it (``翻过``, ``点了``, ``填好``), or after the verbs of its kind it is listed with
-    (``左滑右滑都翻过``; ``verb``: the kind's pattern), and no mark of what is still to come right before it
+    (``左滑右滑都翻过``, ``勾上了``; ``verb``: the kind's pattern), and no mark of what is still to come right before it
     (``再打开``, ``要点``)?"""
     before = re.split(r"[，,。；;]", said[max(0, m.start() - 8):m.start()])[-1]  # its own clause's marks only
     if re.search(r"(?:再|要|去|将|会|准备|打算|想|先|得)\s*$", before):
         return False
     past = [p for p in _PAST_ZH.finditer(before) if not re.search(r"[再要将会]", before[p.end():])]
     listed = rf"(?:[、和与跟]?(?:{verb}))*\s*[都也]?\s*(?:{verb})?" if verb else ""
-    return bool(past) or re.match(rf"{listed}\s*(?:一下|到|成)?\s*[过了完好]", said[m.end():]) is not None
+    return bool(past) or re.match(rf"{listed}\s*(?:一下|到|成|上)?\s*[过了完好]", said[m.end():]) is not None
 
 
 def first_claim(said: str, start: int = 0) -> int | None:

@@ -89,3 +89,43 @@ def test_a_field_said_with_fill_before_the_typing_and_a_thing_named_before_after
     expect(certify_text(action, function, "先填出发地 From，输入 Oslo。", [origin, goal]), "certified")
     expect(certify_text(action, function, "Both boxes are empty. To after that. Typing Oslo into From.",
                         [origin, goal]), "certified")
+
+
+# Pass 55's addendum, read against parts 166, 168 and 169 after they were measured.
+
+def test_a_state_said_with_open_a_purpose_after_so_and_a_reason_after_now_that_are_no_other_action():
+    rows = [el(0, (40, 300, 1040, 400), "Team chat"), el(1, (40, 500, 1040, 600), "Mia")]
+    ep = phone_episode([rows, rows], [Action("long_press", element=rows[0], point=rows[0].center), Action("done")],
+                       "Delete the Team chat")
+    hold = {"name": "long_press", "parameters": {"target_element": "“Team chat”元素"}}
+    assert certify_at(ep, 0, "1. Chats list open.\n2. Team chat is at the top.\n3. Long-press Team chat.",
+                      hold).outcome != "rejected"
+    up = {"name": "swipe", "parameters": {"direction": "UP"}}
+    ep = phone_episode([rows, rows], [Action("swipe", direction="up"), Action("done")], "Find Display")
+    assert certify_at(ep, 0, "Display is below. Swipe up so the list scrolls and it comes into view.",
+                      up).outcome != "rejected"
+    delete = el(2, (900, 100, 1040, 180), "Delete")
+    ep = phone_episode([[*rows, delete], rows], [tap(delete), Action("done")], "Delete Mia's chat")
+    assert certify_at(ep, 0, "Tap Delete (top right) now that Mia's chat is selected.",
+                      click("“Delete”元素")).outcome != "rejected"
+
+
+def test_the_final_step_by_its_number_and_a_result_after_choosing_are_hindsight():
+    done = {"name": "done", "parameters": {}}
+    mia = el(0, (40, 300, 1040, 400), "Mia")
+    ep = phone_episode([[mia], [mia]], [tap(mia), Action("done")], "Open Mia's chat")
+    expect(certify_at(ep, 1, "Done; this was the final, sixth step.", done), "rejected")
+    guests = el(0, (40, 300, 600, 360), "1", tag="select", attrs=(("aria_label", "Guests"),))
+    extra = el(1, (40, 900, 600, 960), "Sea view loft #9", flags=())
+    ep = phone_episode([[guests], [guests, extra]], [Action("select", text="3", element=guests, point=guests.center),
+                                                     Action("done")], "Book for 3 guests")
+    assert certify_at(ep, 0, "Guests 选 3，选完后列表底部多出一个 Sea view loft #9。",
+                      {"name": "select", "parameters": {"value": "3", "target_element": "“Guests”元素"}}
+                      ).outcome != "certified"
+
+
+def test_a_box_ticked_earlier_said_in_translation_is_the_history():
+    terms = el(0, (40, 300, 600, 360), "I agree to the terms", flags=("clickable", "checkable"))
+    book = el(1, (40, 400, 600, 460), "Book now", tag="button")
+    expect(certify_text(tap(book), click("“Book now”元素"), "点 Book now 提交。条款也勾上了。", [terms, book],
+                        before=[tap(terms)]), "certified")
