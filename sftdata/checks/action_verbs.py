@@ -12,6 +12,10 @@ import re
 
 from .calls import CJK_CLASS
 
+# what a screen holds open, said as a state (``Messages list open.``), not a decision to open (a fixed-width
+# lookbehind each, which Python's ``re`` asks for)
+_OPEN_STATES = ("list", "page", "menu", "screen", "dialog", "sheet", "panel", "drawer", "keyboard", "app", "tab", "view")
+
 # A control's action label said as the imperative itself, opening its clause (``加入购物车。``, ``add #4 to cart —
 # the button on the lower right``, ``reserve #27 (middle right)``): a tap of that control. The match is empty, so
 # the label's words stay in the object the evidence reads.
@@ -77,8 +81,7 @@ _VERBS_EN = (
     ("open_app", r"\b(?:launch|launching|start|starting|open|opening)\b(?=[^,.;]{0,30}\bapp\b)"
                  r"|\bopen_app\b(?=\s+[\"'“‘「]?\w)"),  # open_app Settings: the call's own name, the app after it
     ("open", r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bis now )(?<!\bare now )(?<!\bs now )(?<!\bstill )(?<!already )\b(?:open|opening|re-?open|re-?opening|launch|launching|visit|visiting|navigate to|go to|head to)\b(?!\s+at\s+\d)"
-             r"(?<!\blist open)(?<!\bpage open)(?<!\bmenu open)(?<!\bscreen open)(?<!\bdialog open)(?<!\bsheet open)"
-             r"(?<!\bpanel open)(?<!\bdrawer open)(?<!\bkeyboard open)(?<!\bapp open)(?<!\btab open)(?<!\bview open)"),  # Messages list open.: a state, not a decision to open
+             + "".join(rf"(?<!\b{what} open)" for what in _OPEN_STATES)),  # Messages list open.: a state
     ("click", r"(?<!\blong )(?<!\blong-)\b(?:" + _NOT_A_NOUN + r"(?:tap|tapp|taps|click|clicks|press|hit|touch|pick|check|toggle)\b(?!\s+(?:done|finished|complete|completed|worked)\b)"
               r"|tapping|clicking|pressing|" + _NOT_A_NOUN + r"select|selecting|choose|choosing|use(?= (?:the|its|that|this) )|set(?= (?:(?:the|its|this|that) )?[^,.;]{1,30} to \S)"
               r"|picking|tick|untick|uncheck|go(?:ing)? with|opt(?:ing)? for|settl(?:e|ing) on|decid(?:e|ing) on"

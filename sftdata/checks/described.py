@@ -101,8 +101,8 @@ _NOW = re.compile(r"\b(?:right now|currently|at the moment|at present)\b|目前|
 _SO_FAR = re.compile(r"\bso far\b|\bup to now\b|到现在|到目前为止|目前为止|至今|(?:目前|现在)才", re.I)  # what was done
 # a change said not to have come yet, or what was done so far (``nothing has gone in yet``, ``首页还没出来``, ``so far
 # I've only gone left``, ``目前才看了两张``): the screen and the history before acting, never what the action brings
-_NOT_YET = re.compile(r"(?:\bnot|n't|\bnothing|\bno|\bnone)\b[^.;,!?]{0,40}?\byet\b|\bso far\b|\bup to now\b"
-                      r"|还没|尚未|还未|仍未|到现在|到目前为止|目前为止|至今|(?:目前|现在)才", re.I)
+_NOT_YET = re.compile(r"(?:\bnot|n't|\bnothing|\bno|\bnone)\b[^.;,!?]{0,40}?\byet\b|还没|尚未|还未|仍未|"
+                      + _SO_FAR.pattern, re.I)
 # a state of the decided row, its subject a pronoun or left out: ``它现在显示 Off``, ``It still shows Alabama``,
 # ``点 Dark theme，现在是 Off``
 _ROW_PRONOUN = re.compile(r"^(\s*(?:and\s+)?)(?:它|这一?[行项个]|it|this(?:\s+(?:row|one|switch|toggle|option))?)\s*"
@@ -158,8 +158,8 @@ def _told_in_own_sentence(text: str, decision_span: tuple[int, int], known: str,
             bool(target_evidence(said, episode.steps[index])) or (placed and said.lstrip().startswith("在"))) or (
             _PLACED_EN.match(said) is not None and place_fits(said, episode.steps[index]))  # , the bottom-centre button
         checked = said_empty(said, episode, index) or _chosen_before(said, episode, index)  # the form is empty
-        if shown_now(said, episode, index) or (told or _NOW.search(said) or _NOT_YET.search(said) or shown or held is not None or read != said
-                                               or identity or checked) and _describes(read, known, episode, index):
+        marked = told or _NOW.search(said) or _NOT_YET.search(said) or shown or held is not None or read != said
+        if shown_now(said, episode, index) or (marked or identity or checked) and _describes(read, known, episode, index):
             out.append((decision_span[1] + start, decision_span[1] + end))
     return out
 
@@ -230,10 +230,9 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
     if shown_now(said, episode, index):
         return True  # 现在是 1 / I'm on photo 6 of 30 / Apple and Lenovo are visible now: as the screen shows it
-    typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if _NOT_YET.search(said) and not ((acts(said) and not _SO_FAR.search(said)) or _unknown_number(said, known)
                                       or find_hindsight(said) or later_screen_words(said, episode, index)
-                                      or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))):
+                                      or _typed_value_said(said, episode, index)):
         return True  # The cart still reads 0 件, so nothing has gone in yet: before the change, whatever it names
     masked = named_quotes(said, episode, index)  # Keywords box already shows 'data analyst': a name it shows
     arrived = previous_result(masked, episode, index)  # 弹出了确认框: the step before's result, shown now
@@ -250,11 +249,10 @@ def _rest_describes(said: str, masked: str, plain: str, arrived: str | None, kno
                     index: int) -> bool:
     """:func:`_describes` of ``said`` once its quoted names, the step before's result, a value still held and (in
     ``masked`` and ``plain``) perhaps its history are read."""
-    typed = (episode.steps[index].action.text or "").strip().lower()  # in the box: what the typing brings
     if _BUBBLE.search(said) and any(len(v) >= 2 and v in said.lower() for v in _typed_before(episode, index)):
         return False  # The 收到，谢谢 bubble sits under …: a value typed earlier, shown as sent
     if not re.search(r"\w", masked) or (_unknown_number(masked, known) or _not_said(masked, episode, index) or acts(masked)
-                                        or (typed and typed in said.lower() and not _goal_wants(said, typed, episode))
+                                        or _typed_value_said(said, episode, index)
                                         or (arrived is None and not said_empty(masked, episode, index)
                                             and find_hindsight(plain))
                                         or later_screen_words(said, episode, index)):
@@ -277,6 +275,13 @@ def _typed_before(episode: Episode, index: int) -> list[str]:
     return [p.strip().lower() for k, s in enumerate(steps) if s.action.text  # and its parts (明天见！See you …)
             and not any(later.action.type == "click" for later in steps[k + 1:])  # not sent since
             for p in [s.action.text, *re.split(r"[，,。！!？?]", s.action.text)]]
+
+
+def _typed_value_said(said: str, episode: Episode, index: int) -> bool:
+    """Does ``said`` hold the value step ``index`` types (what the typing brings into the box), not as what the
+    goal asks for?"""
+    typed = (episode.steps[index].action.text or "").strip().lower()
+    return bool(typed) and typed in said.lower() and not _goal_wants(said, typed, episode)
 
 
 _GOAL = re.compile(r"\b(?:goal|task|asks?|wants?|needs?|requires?)\b|目标|任务|题目|要求|需要|要的是", re.I)

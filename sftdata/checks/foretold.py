@@ -43,9 +43,10 @@ from ..model import Episode, Step
 from .agreement import COMPATIBLE
 from .calls import element_label, function_name, normalize, target_element
 from .decision import Decision, acting_kind, first_verb, stated_decision
-from .hedges import (ASKING_ZH, CONDITION_ZH, ENOUGH_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH, WANT_EN,
-                     WEIGHING_EN)
-from .hindsight import SENTENCE, en_past, find_hindsight
+from .english_past import en_past
+from .hedges import (ASKING_ZH, CONDITION_ZH, EARLIER_ZH, ENOUGH_ZH, HABITUAL, HEDGE, LATER_ZH, PURPOSE_ZH, TRYING_ZH,
+                     WANT_EN, WEIGHING_EN)
+from .hindsight import SENTENCE, find_hindsight
 from .screen_text import screen_texts
 from .target_evidence import target_evidence
 
@@ -54,9 +55,9 @@ _OPENS_ACTING = re.compile(r"^\W*(?:(?:after|once)\s+)?(?:tapp|click|press|long-
                            r"|switch|flipp|toggl|typ|enter|swip|scroll|confirm|sav)ing\b"
                            r"|^\W*(?:one more|another|a single|a further)\s+(?:\w+\s+)?(?:swipe|scroll|tap|click)\b"
                            r"|^\W*(?:the\s+)?(?:home|back)\s+(?:key|button)\b", re.I)
-_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)
+_AFTER = re.compile(r"^\W*(?:after|once)\b", re.I)  # After scrolling, …: perhaps the step before's
 _PRESSING_KEY = re.compile(r"\W*(?:(?:after|once)\s+)?(?:press|hitt)ing\s+(?:it|that|the key|home|back)\b", re.I)
-_AS_EXPECTED = re.compile(r"\bas\s+(?:expected|planned|intended|hoped)\b", re.I)  # After scrolling, …: perhaps the step before's
+_AS_EXPECTED = re.compile(r"\bas\s+(?:expected|planned|intended|hoped)\b", re.I)  # a report, not a hedge
 # the result told in the present: flips the switch to On, reads Texas, puts the list into …, after which … shows
 _RESULT = re.compile(r"\b(?:flips|turns|switches|sets|reads|shows|displays|says|puts|restores|returns|saves|takes"
                      r"|brings|opens|shifts|scrolls|moves|lands|leaves|becomes|changes|loads|lists|reveals|starts"
@@ -161,6 +162,20 @@ _BACK = {"back_key": "back"}  # the back key and an in-app back: going back eith
 _AGAIN = re.compile(r"\b(?:one more|another|again)\b|再|继续", re.I)  # this step's action, said as one more
 
 
+def _acts_as_decided(verb: tuple[int, str, int], said: str, decision: Decision) -> bool:
+    """Is ``verb`` (found in ``said``) the decided action's kind? Going back by key or in the app is one kind, and
+    a press (``按下后桌面出现``) is the home or back key pressed on a home or back step."""
+    kind, decided = (_BACK.get(v, v) for v in (verb[1], decision.verb))
+    pressed = kind == "click" and decided in ("home", "back") and said[verb[0]:verb[2]].startswith("按")
+    return kind == decided or pressed
+
+
+def _the_step_befores(named: str, said: str, step: Step) -> bool:
+    """After a step of this step's kind: a result naming nothing of this step's target or value (nor ``another
+    swipe``, ``再点``) is the step before's."""
+    return not target_evidence(named, step) and not _AGAIN.search(said)
+
+
 def _told_before(text: str, decision: Decision, episode: Episode, index: int) -> str | None:
     """``点一下 Bluetooth 就切换成 On 了。点 Bluetooth。``: a change the hindsight reader finds before the decision, told
     after an action of this step's kind, not narrated as done, naming this step's target (or nothing, where the step
@@ -174,18 +189,13 @@ def _told_before(text: str, decision: Decision, episode: Episode, index: int) ->
         if at < 0 or own is None:
             continue
         verb = first_verb(before[own.start():at + len(phrase)])
-        if verb is None:
-            continue
-        kind, decided = (_BACK.get(v, v) for v in (verb[1], decision.verb))  # 按系统返回键后… 按返回: one kind
-        pressed = kind == "click" and decided in ("home", "back") and \
-            before[own.start() + verb[0]:own.start() + verb[2]].startswith("按")  # 按下后桌面出现 … 按 Home
-        if kind != decided and not pressed:
+        if verb is None or not _acts_as_decided(verb, before[own.start():], decision):
             continue
         if _PERFECTIVE.match(before[own.start() + verb[2]:]) or en_past(phrase):
             continue  # 点了搜索，结果出来了 / Scrolling brought up nothing: what an earlier step did
-        named = before[own.start() + verb[2]:at + len(phrase)]
-        if same_before and not target_evidence(named, step) and not _AGAIN.search(before[own.start():at]):
-            continue  # a tap after a tap, naming nothing of this step's (nor ``another swipe``): the step before's
+        if same_before and _the_step_befores(before[own.start() + verb[2]:at + len(phrase)], before[own.start():at],
+                                             step):
+            continue
         return phrase
     return None
 
@@ -195,7 +205,7 @@ _DONE_ZH = re.compile(r"(?:就|便)(?!行|好|可以|够)[^，,。；;！!？?]{
                       r"|(?:成功|完成|提交|发出去|发送出去|填完|结束)了|任务(?:到此|就)?(?:结束|完成)")
 _UNSURE_ZH = re.compile("|".join((HEDGE.pattern, PURPOSE_ZH, CONDITION_ZH, TRYING_ZH, ASKING_ZH, ENOUGH_ZH,
                                   r"想|要是|能|可以|估计|看是不是|等")))
-_PAST_ZH = re.compile(r"已经|刚才|刚刚|之前|前面|上一步|先前")
+_PAST_ZH = re.compile(r"已经|刚才|刚刚|前面|" + EARLIER_ZH)
 
 
 def _done_told_zh(text: str, decision: Decision, episode: Episode, index: int) -> str | None:
@@ -208,15 +218,15 @@ def _done_told_zh(text: str, decision: Decision, episode: Episode, index: int) -
     for n, s in enumerate(sentences):
         sentence = s.group()
         verb = first_verb(sentence)
-        if verb is None or _BACK.get(verb[1], verb[1]) != _BACK.get(decision.verb, decision.verb):
+        if verb is None or not _acts_as_decided(verb, sentence, decision):
             continue
         done = _DONE_ZH.search(sentence, verb[2])
         if done is None or _PERFECTIVE.match(sentence[verb[2]:]) or _PAST_ZH.search(sentence[:done.start()]) \
                 or _UNSURE_ZH.search(sentence[verb[0]:done.end()]):
             continue  # 点了搜索，结果就出来了 / 点一下就行了 / 点一下应该就打开了: no result told
         named = (sentences[n - 1].group() if n else "") + sentence[verb[2]:done.start()]  # 它的 Apply 在右上方。点下去…
-        if same_before and not target_evidence(named, step) and not _AGAIN.search(sentence):
-            continue  # a tap after a tap, naming nothing of this step's: the step before's
+        if same_before and _the_step_befores(named, sentence, step):
+            continue
         return sentence[verb[0]:done.end()]
     return None
 

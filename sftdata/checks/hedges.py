@@ -36,13 +36,15 @@ CONDITION_ZH = r"如果|假如|要是|一旦"
 TRYING_ZH = r"看看|看是否|试试"
 LATER_ZH = r"然后|再|之后|接下来|稍后|下一步"
 ENOUGH_ZH = r"就行|即可|就好"
+"""Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
 WANT_EN = (r"can|if|whether|want|wants|need|needs|try|hope|hopefully|presumably|so that|in order|aim|meant|supposed"
            r"|ought")
 ASKING_ZH = r"能不能|是否|有没有|看一下|看下"
 WEIGHING_EN = r"but|though|although|risks?|faster|quicker|slower|better|worse"
 ALREADY_ZH = r"已经|(?<![不未])已(?![知售])"
 """Chinese "already" (``已经选好了``, ``已选``), not ``不已`` nor ``已知`` (known) or ``已售`` (sold)."""
-"""Chinese "that is enough" (``输入 jazz 就行``): a judgement of the step, never part of what it types or reports."""
+EARLIER_ZH = r"上一步|之前|先前"
+"""Chinese "before now" (``上一步已经选好``, ``之前滑过``): each reader of the past adds its own markers to these."""
 
 # a judgement of an option, not what the screen shows: ``which is fine``, ``Home is the reliable choice``, ``更稳``
 JUDGEMENT = re.compile(r"\b(?:is|are|'s|seems?|looks?|sounds?)\s+(?:\w+\s+)?(?:fine|good|ok|okay|enough|better|best|ideal"

@@ -38,9 +38,10 @@ from __future__ import annotations
 import re
 
 from .decision import first_verb, stated_decision
-from .finger import mask_gloss
+from .english_past import EN_RESULT as _EN_RESULT, en_past
 from .episode_length import COUNTS
-from .hedges import CONDITION_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH, now_sentences
+from .finger import mask_gloss
+from .hedges import CONDITION_ZH, EARLIER_ZH, HABITUAL, HEDGE, PURPOSE_ZH, WILL_ZH, now_sentences
 from .later_action import acts_later, same_action_later
 from .option_labels import CLOSING_LINE
 
@@ -109,9 +110,6 @@ _ZH_NOW_STATE = re.compile(r"(?:已经|已)(?:回到|返回到|切换到|跳转�
                            r"[^，,。]{0,12}?了|(?:已经|已)(?:成功)?(?:出现|显示|弹出)在")
 _ZH_AFTER = re.compile(rf"(?<!已)(?<!已经)(?:{_ZH_ACT}|(?<![已又])(?:回到|返回到?|进入)(?=[^，,。]{{1,8}}?后))[^，,。]{{0,14}}?(?:(?:之后|以后|过后|(?<![往向靠最前然背])后)(?![的面边头])|完毕|完成后|完成(?=[，,]))")
 # (手机之后的第三个标签: a place in a row, not a time; 往后看: a way, not a time)
-_EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brought up|returned|switched|changed"
-              r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
-              r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
 _EN_ACT = r"(?:tap|press|long-press|hit|type|swipe|scroll|pull|enter|click|select|choose|pick|open|touch|search|check|toggle|switch)"
 _EN_EVENTS = re.compile(
     rf"\b(?:after|once)\b[^.,]{{0,40}}?\b{_EN_RESULT}\b"
@@ -162,17 +160,6 @@ _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b
                         r"|^\s*(?:so\s+|now\s+|then\s+)?set\s+[^,.;]{1,30}?\s+to\b"  # Set Job type to Full-time
                         r"|^\s*(?:one more|another|a single|a quick)\s+(?:(?:up|down|left|right)\w*\s+)?(?:swipe|scroll|flick|tap|click)\b",
                         re.I)  # One more swipe up — …
-_EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
-                           r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
-_EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
-_NOT_PAST = {"is", "are", "be", "been", "being", "am", "the", "a", "an", "my", "this", "that", "these", "those", "its",
-             "your", "get", "gets", "has", "have", "had", "i", "already", "not", "of", "and", "when", "if"}
-_ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "selected", "needed", "based",
-             "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
-             "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
-             "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
-             "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped",
-             "included", "excluded", "intended", "preferred", "spelled", "capitalized", "capitalised"}  # a property said of an item, not a change
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
 _ZH_LEAD = re.compile(r"^(?:所以|于是|那就|现在|我|就|先|要|去|来)+")  # 先打开左上角第一张: a decision's opening words
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
@@ -189,7 +176,7 @@ _MODAL = re.compile(HABITUAL + "|" + HEDGE.pattern + "|" + WILL_ZH + "|" + PURPO
                     r"|别(?![的处人])|不要|切勿|记得|注意|确保|\b(?:don't|do not|make sure|remember)\b"  # 也别漏了: an instruction
                     r"|\b(?:can|hope|hopefully|plan|want|if|let me|in order to|so that|to be|won't|until|unless)\b"
                     r"|\bto (?:get|reach|see|view|bring|open|show|go|move|land|look|check)\b", re.I)  # to get to the next image
-_PAST = re.compile(r"上一步|上一次|上次|前一步|前一次|刚才(?![那这的])|刚刚(?![那这的])|之前|此前|先前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
+_PAST = re.compile(EARLIER_ZH + r"|上一次|上次|前一步|前一次|刚才(?![那这的])|刚刚(?![那这的])|此前|(?<![最在的])前面|前[一二两三四五六七八九十几\d]+步"
                    r"|\b(?:previous|previously|last|earlier|prior|before|a moment ago|just now)\b"
                    r"|\b(?:the|my) first (?:swipe|scroll)\b", re.I)  # the first swipe moved the results
 _SEEN = re.compile(r"可以看到|可以看出|能看到|\bwe can see\b|\bcan be seen\b", re.I)
@@ -204,9 +191,6 @@ def _mask(text: str) -> str:
 _NOT_YET_SHOWN = re.compile(r"(?:没|没有|还没|还没有|未|尚未)(?:有)?(?:露出|显示|出现|弹出|加载)"  # 下面还有商品没露出来
                             r"|\b(?:nothing|none|no \w+|hasn't|haven't|has not|have not|isn't|aren't|is not|are not)\b[^.;,]*\byet\b"
                             r"|\bnot\s+yet\b", re.I)  # Nothing has been filled in yet: the form as it is
-# the agent's own perfect, which tells its history: I've only moved one screen (so far)
-_OWN_PERFECT = re.compile(r"\b(?:I|we)(?:'ve|\s+have)\s+(?:(?:only|already|also)\s+)?(?=[a-z]{3,}ed\b)", re.I)
-_WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
 
 
 def _clause_at(sentence: str, start: int, end: int) -> str:
@@ -214,16 +198,6 @@ def _clause_at(sentence: str, start: int, end: int) -> str:
     left = max(sentence.rfind(c, 0, start) for c in "，,；;") + 1
     rights = [i for i in (sentence.find(c, end) for c in "，,；;") if i >= 0]
     return sentence[left:min(rights, default=len(sentence))]
-
-
-def en_past(clause: str) -> bool:
-    """Does an English clause report something in the past tense (not the agent's own taps, not adjectives, not a
-    wish: ``the switch the goal wants toggled``)?"""
-    clause = _WISHED.sub(" ", _OWN_PERFECT.sub("have ", clause))
-    if _EN_IRREGULAR.search(clause) or re.search(rf"\b{_EN_RESULT}\b", clause, re.I):
-        return True
-    return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS
-               for m in _EN_REGULAR.finditer(clause))
 
 
 def _triggered(sentence: str) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ import unicodedata
 from ..model import Episode
 from .calls import count_of, element_label, target_element
 from .gui_terms import translations
+from .hedges import EARLIER_ZH
 from .screen_text import screen_texts
 
 # the kinds of action a claim names, by the action types that do them
@@ -56,10 +57,10 @@ _CONTROLS = {"delete": re.compile(r"删除|\bdelete\b|\bremove\b", re.I), "send"
 # "just" before a verb of doing: ``刚被滑过去了``, ``刚左滑到了第 7 张`` (an earlier step's, told as done)
 JUST_DONE_ZH = r"刚被?(?=[滑翻划滚点按切])"
 # said as done before now: 已经, 过, 上一步, already, has/was …-ed, earlier
-_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|" + JUST_DONE_ZH + r"|之前|前面|先前|上一步|[滑滚翻划点按切勾输填选设开]过")
+_PAST_ZH = re.compile(r"已经|(?<![不未])已|早就|刚才|前面|" + JUST_DONE_ZH + "|" + EARLIER_ZH + r"|[滑滚翻划点按切勾输填选设开]过")
 _PAST_EN = re.compile(r"\b(?:already|earlier|before|previously|last step|previous step|has|have|had|'ve|was|were"
                       r"|just|i|we|my)\b", re.I)
-_EARLIER = re.compile(r"上一步|之前|刚才|" + JUST_DONE_ZH + r"|先前|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
+_EARLIER = re.compile(EARLIER_ZH + r"|刚才|" + JUST_DONE_ZH + r"|前[两二三几]步|\b(?:earlier|previously|last step|previous step|before|just (?=\w+ed\b)"
                       r"|(?:my|the) (?:first|last|previous|earlier)(?: (?:two|three|few))? (?:steps?|swipes?|flicks?|scrolls?|taps?"
                       r"|clicks?))\b", re.I)
 # every field set: ``Everything is set``, ``The form is filled``, ``表单齐了``, ``都填好了``

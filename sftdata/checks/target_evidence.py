@@ -177,7 +177,8 @@ _ROLE_RE = [(re.compile(p, re.I), fits) for p, fits in _ROLES]
 
 def _caption(element: Element, own_label: str) -> bool:
     """A text of the target's card that its own label holds (the title beside ``商品图片 罗技 机械键盘``): the same
-    thing named twice, not a rival."""
+    thing named twice, not a rival. Either label may hold the other, where :func:`_repeats_name` asks the own
+    label to hold the caption's (a suggestion ``机械键盘 2024新款`` repeats no twin's name ``机械键盘``)."""
     label = normalize(element_label(element)).replace(" ", "")
     return bool(label) and (label in own_label or own_label in label)
 
@@ -293,16 +294,16 @@ def _weigh(said: str, step: Step, own) -> tuple[list[Evidence], int, int, int]:
     name, name_words = _score(said, [t for e in group for t in own_texts(e, target, group, visible)]
                               + [normalize(o) for o in own])
     label = normalize(element_label(target))
+    own_label = label.replace(" ", "")
     unshared = said.replace(label, " ") if label else said  # the words besides the target's own label
     card_texts = [t for e in card if e not in peers for t in element_texts(e)]
     twinned = any(p is not target and normalize(element_label(p)) == label for p in peers)  # two 商品图片 Anker …:
-    telling = [t for e in card if e not in peers and not (twinned and _repeats_name(e, label.replace(" ", "")))
+    telling = [t for e in card if e not in peers and not (twinned and _repeats_name(e, own_label))
                for t in element_texts(e)]  # each card's caption repeats its name, which tells them not apart
     card_score, card_words = _score(unshared, telling)
     if twinned or any(_score(unshared, element_texts(p))[0] >= card_score for p in peers if p is not target):
         unshared = without_words(unshared, label)  # a twin shares the name: the card's other words must tell
         card_score, card_words = _score(unshared, telling)  # them apart (Samsonite 跑步鞋（¥3999 那一款）)
-    own_label = normalize(element_label(target)).replace(" ", "")
     scores = {id(e): _score(said, element_texts(e))[0] for e in visible if e not in group and not (
         e in card and _caption(e, own_label) or twinned and e not in peers and _repeats_name(e, own_label))}
     # (a twin's caption: its card weighs it)
