@@ -69,6 +69,8 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
             continue
         if any(a < at[1] and at[0] < b for a, b in acting):
             continue  # another decision or a plan: not a state
+        if function.get("name") in ("type", "input") and _HOLDS_IT.search(mask_quotes(clause)):
+            return clause.strip()  # 框里已显示这几个词: the typed value, said by a pronoun, in the box
         said = [w for w in words if said_as_word(w, clause, shortest=4, shortest_cjk=2)]
         rest = normalize(clause)
         for w in said:
@@ -81,6 +83,10 @@ def acted_state(text: str, decision: Decision, function: dict[str, Any]) -> str 
 # a field said to hold a value now: "the Email box now shows jane@…", "框里已经是 blue mugs"
 _HOLDS = re.compile(r"\b(?:now\s+)?(?:shows?|showing|reads?|displays?|contains?|holds?|has)\b|\bfilled(?: in)? with\b"
                     r"|(?:里|中|上)(?:现在)?(?:已经)?(?:是|有|显示)|显示(?:着|为|的是)?|已(?:经)?填(?:好|上|入)?", re.I)
+# the field said to hold what is typed, by a pronoun: ``框里已显示这几个词``, ``the box now shows them``
+_HOLDS_IT = re.compile(r"(?:框|栏)[^，,。；;]{0,4}?(?:已经?|现在|就)?(?:显示|是|有)(?:了|着)?(?:这几个词|这些字|这个词|这几个字|这串字?|它们?)"
+                       r"|\b(?:box|field|input)\s+(?:now\s+)?(?:shows|reads|holds|contains|has)\s+(?:them|those words"
+                       r"|these words|the (?:query|words|keyword|text) (?:now|already))\b", re.I)
 _SENTENCE_PART = re.compile(r"(?:[^，,；;。!！?？—–\n.]|\.(?!\s|$))+")  # a value's own dots (jane@example.com) stay
 _TYPED_NOW = re.compile(r"\b(?:typed|entered|filled) (?:it|that|this|the \w+)\b|(?:输|填|打)好了", re.I)
 

@@ -38,6 +38,8 @@ _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"
 _BARE_ONLY = ("press_home", "press_back", "go_back")  # functions without arguments
 _ARROW = re.compile(r"->|→|=>|⇒")
 _ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*(?:\**Action\**\s*[:：]|→|=>)\s*(.+?)\s*$", re.I | re.M)  # or → 左滑
+# a closing line that restates the decision, under a Chinese label too: 动作：type(…)
+_CLOSING_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*(?:\**(?:Action|动作)\**\s*[:：]|→|=>)\s*(.+?)\s*$", re.I | re.M)
 
 
 def action_line(text: str) -> str:
@@ -53,7 +55,7 @@ def closing_action_line(text: str) -> tuple[int, int] | None:
     >>> closing_action_line("Swipe up for more. Action: swipe UP.")
     (19, 36)
     """
-    lines = list(_ACTION_LINE.finditer(text)) if isinstance(text, str) else []
+    lines = list(_CLOSING_LINE.finditer(text)) if isinstance(text, str) else []
     if not lines or text[lines[-1].end():].strip() or not text[:lines[-1].start()].strip():
         return None
     line = lines[-1]

@@ -177,8 +177,10 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
     line = closing_action_line(spoken)
     if read.outcome == "certified" and line is not None and stated_decision(unruled(  # Thought: 向上滑，滑完顶部是 X
             spoken[:line[0]], episode.steps[index])) is not None:
-        told = [r for r in _read(episode, index, item, restated=True, told_once=told_once).reasons if r.code == "outcome_after_action"
-                and _TOLD_AFTER.search(r.detail.partition("”")[0])]  # told as after the action: 滑完, 之后, once it …
+        told = [r for r in _read(episode, index, item, restated=True, told_once=told_once).reasons
+                if (r.code == "outcome_after_action" and _TOLD_AFTER.search(r.detail.partition("”")[0]))
+                or r.code == "acted_element_state"]  # told as after the action (滑完, 之后, once it …), or the acted-on
+        # element as changed (输入 mystery novels，框里已显示这几个词)
         if told:  # … Action: swipe up: what the thought's own decision brings, told before the line restating it
             return Certification("unsure", tuple(told), read.evidence)
     told = _told_before_restating(episode, index, item, spoken) if read.outcome == "certified" else ()

@@ -26,11 +26,13 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
              "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
              "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
              "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
-             "dated", "titled", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped",
+             "dated", "titled", "stamped", "counted", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped",
              "included", "excluded", "intended", "preferred", "spelled", "capitalized", "capitalised"}
 # the agent's own perfect, which tells its history: I've only moved one screen (so far)
 _OWN_PERFECT = re.compile(r"\b(?:I|we)(?:'ve|\s+have)\s+(?:(?:only|already|also)\s+)?(?=[a-z]{3,}ed\b)", re.I)
-_WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b", re.I)
+_WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b"
+                     r"|\b(?:no|without)\s+(?:[\w'-]+\s+){0,2}?(?:added|included|appended|inserted)\b", re.I)  # (typed) with
+# no punctuation added: a constraint on the value, no report
 
 
 def en_past(clause: str) -> bool:

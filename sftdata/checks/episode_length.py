@@ -47,6 +47,10 @@ COUNTS = re.compile("|".join((
     r"(?:这|这一步|此步|本步|当前这一?步)(?:就|也|便)?是(?:[^，,。是]{0,10}的)?最后一步(?:\s*[（(]第\s*\d+\s*步[）)]?)?"
     r"|\b(?:this|that)(?:'s| is| was)(?: also)? the (?:final|last),?(?:\s+(?:second|third|fourth|fifth|sixth|seventh"
     r"|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th)),?)? (?:step|action|move)\b",  # the final, eighth step
+    # nothing after this step: the recording's end (Done. This is step 8 and nothing comes after it.)
+    r"\b(?:nothing|no (?:more |other |further )?(?:steps?|actions?))\s+(?:comes?|follows?)"
+    r"(?=\s+after\s+(?:it|this|that)\b|\s*(?:[.。;；]|$))(?:\s+after\s+(?:it|this|that))?"
+    r"|(?:后面|之后|此后)(?:就)?(?:没有|再没有|不再有)(?:别的|其他|更多)?(?:步骤|步(?!行))",
     # the step by its number, said to close the task: how many there are (the sixth step closes out the task)
     r"\b(?:the|this|my)\s+(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))"
     r"\s+(?:step|action|move)\s+(?:closes(?: out)?|finishes|ends|completes|wraps up|concludes|rounds off)\s+(?:the|this)\s+(?:task|job|episode|goal)\b",

@@ -64,10 +64,14 @@ def finger_direction(clause: str) -> str | None:
 
 
 _SOUGHT_BELOW = re.compile(r"\b(?:further|farther|lower) down\b|\b(?:until|till|to|toward|towards) the (?:very )?(?:end|bottom) of the"
-                           r" (?:list|page|feed|results)\b|更下面|更靠下|下面还有|下方还有|后面还有|直到(?:列表)?(?:底部|最底下|到底)", re.I)
+                           r" (?:list|page|feed|results)\b|更下面|更靠下|下面还有|下方还有|后面还有|直到(?:列表)?(?:底部|最底下|到底)"
+                           r"|\b(?:see|reveal|load|show)\s+(?:even\s+|some\s+|a\s+few\s+)?more\b"  # to see even more: what comes next
+                           r"|\b(?:at|near)\s+the\s+bottom\b(?=[^.;]{0,40}\b(?:into|in)\s+(?:full\s+)?view\b)"  # the card at the
+                           r"|\bat\s+the\s+bottom\b[^.;]{0,12}\bfully\b", re.I)  # bottom, brought fully into view
 _SOUGHT_ABOVE = re.compile(r"\b(?:further|farther|higher) up\b|\bback (?:at|to|near) the top\b|更上面|更靠上"
                            r"|上面还有|上方还有|回到顶部|回到最上面", re.I)
 _RETURN = re.compile(r"\bback (?:up|down)\b|\bgo(?:ing)? back\b|往回|回去|退回", re.I)
+_SCROLLED = re.compile(r"\b(?:scroll|scrolling|swipe|swiping|page|paging|go|going|keep)\s+$", re.I)
 _DENIED_BEFORE = re.compile(r"(?:\b(?:nothing|no|not|none)\b|没|不)[^.。;；,，]{0,20}$", re.I)  # nothing better further down
 
 
@@ -83,8 +87,9 @@ def sought_direction(text: str) -> str | None:
     if _RETURN.search(masked):
         return None  # further down it only gets pricier, so scroll back up: where it was, not where it is
 
-    def said(pattern: re.Pattern[str]) -> bool:
-        return any(not _DENIED_BEFORE.search(masked[:m.start()]) for m in pattern.finditer(masked))
+    def said(pattern: re.Pattern[str]) -> bool:  # (not the way a scroll goes: Scroll further up)
+        return any(not _DENIED_BEFORE.search(masked[:m.start()]) and not _SCROLLED.search(masked[:m.start()])
+                   for m in pattern.finditer(masked))
     below, above = said(_SOUGHT_BELOW), said(_SOUGHT_ABOVE)
     return None if bool(below) == bool(above) else "up" if below else "down"
 

@@ -89,6 +89,7 @@ _NOW_SENTENCE = re.compile(r"\s*(?:(?:现在|当前|目前|此刻)(?:还|仍|已
                           r"|current(?:ly)?\b|right now\b|(?:we're|we are|i'm|i am) (?:on|in|looking at)\b"
                           r"|(?:the )?current (?:view|screen|page)\b|[^.;,]{0,40}\bis already\b)", re.I)
 _SENTENCE = re.compile(r"(?:[^。！？!?\n.]|\.(?!\s|$))+")
+_ACTED_AFTER = re.compile(r"[点选输按滑划填翻]完|[点选按]一下就|点下去|成功|生效")
 _PERFECT_END = re.compile(r"了\s*$")
 
 
@@ -106,6 +107,10 @@ def now_sentences(text: str, after: int) -> list[tuple[int, int]]:
         if m.start() <= after or not text[after:m.start()].strip(" "):
             continue  # the decision's own sentence
         first = re.split(r"[，,；;：:]", m.group(), maxsplit=1)[0]
-        if _NOW_SENTENCE.match(first) and not _PERFECT_END.search(m.group()):
-            out.append(m.span())
+        own = m.group()
+        cut = re.search(r"[；;]", own)
+        if cut and _ACTED_AFTER.search(own, cut.end()):  # 现在是 Off；点完就变成 On: what follows the semicolon
+            own = own[:cut.start()]  # tells what the action brings, no longer the screen now
+        if _NOW_SENTENCE.match(first) and not _PERFECT_END.search(own):
+            out.append((m.start(), m.start() + len(own)))
     return out

@@ -78,6 +78,8 @@ _ZH_EVENTS = re.compile(
 _WILL_FAIL = re.compile(r"\b(?:won't|will not|isn't going to|is not going to|doesn't|does not)\s+(?:register|work|respond|take|do anything"
                         r"|go through)\b|不会(?:有)?(?:反应|生效|响应)|(?:第一次|这次|这一下)(?:点击)?(?:会)?(?:点不中|没反应|无效)", re.I)
 _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
+                      r"|(?:切换|打开|开启|关闭|设置|选择|提交|发送|删除|保存|添加|加入|修改|勾选|输入|填写|预订|下单)(?:已经?)?"
+                      r"(?:成功|生效)(?!率)"  # 蓝牙打开成功, 选择生效: the action's result, told as done
                       r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
                       r"(?:worked|took effect|succeeded|was successful)\b", re.I)
 # a present-tense result told after the step's action: the row now reads On / the bubble has now appeared
@@ -98,6 +100,7 @@ _EN_NOW_RESULT = re.compile(r"\bnow\s+(?:reads|shows|says|displays|lists|contain
                             r"|\b(?:has|have)\s+(?:now\s+|just\s+)?(?:appeared|opened|loaded|changed|switched|turned|gone"
                             r"|disappeared|popped up|shown up|come up|vanished|closed)\b"
                             r"|\b(?:is|are)\s+now\s+(?:on|off|open|shown|visible|checked|selected|enabled|disabled|gone|there)\b"
+                            r"|\b(?:is|are)\s+(?:showing|shown|visible|displayed|listed|up|open)\s+again\b"  # a return
                             r"|\b(?:is|are)\s+(?:now\s+)?(?:empty|back|gone)(?:\s+again)?\b(?!\s+(?:so far|yet|for now|as (?:it stands|of now))\b)"
                             r"|" + _INTO_VIEW.pattern + r"|" + _TO_PLACE.pattern, re.I)
 _EN_UI_RESULT = re.compile(r"\b(?:page|list|bar|field|screen|dialog|menu|button|row|toolbar|sheet|tab|view|viewer|badge"
@@ -131,7 +134,8 @@ _EN_EVENTS = re.compile(
     r"|\bthen\s+(?:it|this|that|they|the\s+(?:\w+\s+){0,2}?\w+)\s+(?:shows|displays|reads|lists|appears|becomes)\b",
     re.I)
 # an unhedged consequence of this step's action told as fact: 点一下输入框，键盘就弹出来 / Tapping X opens Y
-_ZH_THEN = re.compile(rf"(?<![那我])就(?:{_ZH_CHANGE}|到了|(?:露|冒|跳|弹)?出来了?)(?!在)(?:了|来|出来|出)?")
+_ZH_THEN = re.compile(rf"(?:(?<![那我])就|(?<=[点选输填按滑划翻]完))(?:{_ZH_CHANGE}|切成|换成|变回|到了|(?:露|冒|跳|弹)?出来了?)(?!在)"
+                      r"(?:了|来|出来|出)?")  # 点一下就切换了 / 点完变成 On: what the action brings
 _EN_PRESENT_RESULT = re.compile(
     r"^\s*(?:(?:tapp|click|press|long-press|swip|scroll|open|select|choos|typ|enter)ing|this|doing so)\b[^.;:]{0,50}?"
     r"\b(?:opens|brings up|lands (?:on|in)|takes (?:me|us) to|pops up|slides in|appears|disappears|jumps to|switches to"
@@ -163,7 +167,7 @@ _EN_ACTION = re.compile(rf"\bI\s+(?:now\s+|then\s+|first\s+|also\s+)?{_EN_ACT}\b
 _ZH_NARRATED = re.compile(rf"{_ZH_ACT}了|(?<![重要地一有差])点了")
 _ZH_LEAD = re.compile(r"^(?:所以|于是|那就|现在|我|就|先|要|去|来)+")  # 先打开左上角第一张: a decision's opening words
 _ZH_BARE = re.compile(rf"^[^，,]{{0,12}}?(?:{_ZH_CHANGE})(?!的)")  # a short subject, then a change verb
-_PRESENT = re.compile(r"当前|现在|目前|此时|已")
+_PRESENT = re.compile(r"当前|(?<!出)现在|目前|此时|已")  # (not 出现在: appears at)
 _NOW_CHANGED = re.compile(rf"(?:现在|已经|已)[^，,。]{{0,6}}?(?:{_ZH_CHANGE})[^，,。]{{0,12}}?了")
 _RULED_OUT = re.compile(r"^\s*[—–-]?\s*(?:(?:not|rather than|instead of|but not)\b|而不是|不是|不要|别)", re.I)
 # an item of a list of labels (``Bottom bar: 店铺, 客服, 收藏, 加入购物车``): a few words and their separator alone

@@ -95,15 +95,23 @@ _AFTER = re.compile(
     r"|relevant)\b|\bwon't do\b|\b(?:is|are) not needed\b"
     r"|\b(?:isn't|aren't|is not|are not) (?:part of|in|what) (?:the |my |our )?(?:goal|task)\b"  # 立即购买 isn't part of the goal
     r"|不在(?:任务|目标)(?:的)?(?:范围)?(?:里|内|之内|中)?|不在范围(?:里|内|之内)|不是任务要的|任务没要求|目标没要求"
-    r"|不对|是错的|选错|用不上|不相关|没用|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的"
+    r"|不对|是错的|选错|用不上|不相关|没用|不方便|不用管|先不管|不管它|不是目标|不是要(?:点|找|选|的)|不是我们?要(?:点|找|选)?的"
     # an option judged off (``返回也太早``, ``下拉快捷栏不符合要求``, ``going back now would be too early``)
-    r"|(?:也|就|又|都|还)?(?:太早|太晚|太慢|太麻烦|太绕|太远|太宽泛?|太窄|太泛|反而(?:更)?慢|更慢|不符合(?:要求|目标|任务)?|没必要|不划算|不合适|意义不大|没意义)"
+    r"|(?:也|就|又|都|还)?(?:太早|太晚|太慢|太贵|太麻烦|太绕|太远|太宽泛?|太窄|太泛|反而(?:更)?慢|更慢|不符合(?:要求|目标|任务)?|没必要|不划算|不合适|意义不大|没意义)"
     r"|\b(?:is|'s|would be|will be|seems?)\s+(?:(?:a bit|way|far)\s+)?(?:too (?:early|soon|slow|late)|premature|slower|pointless)\b"
     # an option judged not needed (``going back to verify is optional``, ``going home isn't asked for``, ``再点别的都是多余``)
     r"|\b(?:is|are|'s|would be|seems?)\s+(?:purely\s+|just\s+|entirely\s+)?(?:optional|unnecessary|redundant|superfluous)\b"
     r"|\b(?:isn't|aren't|is not|are not)\s+(?:asked for|required|necessary)\b|(?:都|也|就)?(?:是)?多余"
     # a thing deferred, not a wait decided (``the color filter can wait``, ``颜色以后再说``)
     r"|\b(?:can|could|will have to|has to|must)\s+wait\b|(?:可以)?(?:先)?放一放|待会(?:儿)?再说|以后再说", re.I)
+# a candidate asked about and refused (``Open 相册 again? No — …``, ``Re-open Settings to verify? Not required.``,
+# ``再搜一次？没必要``), or granted and set aside (``I could re-enter to double-check, but it clearly showed On``)
+_ASKED_NO = re.compile(r"[^?？。.!！\n]{1,100}[?？](?=\s*(?:No\b|Nope\b|Nah\b|Not\s+(?:needed|required|necessary)\b"
+                       r"|Unnecessary\b|不用|没必要|不需要|不必|算了|不了))")
+_GRANTED = re.compile(r"\b(?:I|we)\s+could\s+[^,.;!?]{1,60}(?=,\s*but\b)")
+# a judgement that makes a clause of its own (``现在点 Find homes 只会得到默认列表，没意义``): of the clause before it
+# (not one that goes on to what it judges: ``没必要再打字``)
+_JUDGED_ALONE = re.compile(r"^\s*(?:现在|目前|暂时|还|也|都|就|其实|根本|完全|这里|此时|反正)*\s*$")
 _CLAUSE_START = re.compile(r"[,，;；。!?！？\n:：—–()（）→⇒]|->|=>|\.(?=\s|$)")
 _LIMIT = 48  # a ruling-out reaches at most this far
 _RELATIVE = re.compile(r",\s*(?:which|that|whose)\b")  # a relative clause goes on naming what is ruled out
@@ -146,7 +154,12 @@ def ruled_out_spans(text: str, labels: Iterable[str] = ()) -> list[tuple[int, in
         if any(a <= m.start() < b for a, b in keep):
             continue
         start = max((c.end() for c in _CLAUSE_START.finditer(text, 0, m.start())), default=0)
+        if start and text[start - 1] in "，," and _JUDGED_ALONE.match(text[start:m.start()]) \
+                and re.match(r"\s*(?:了|的)?\s*(?:[，,。；;.!！]|$)", text[m.end():]):
+            start = max((c.end() for c in _CLAUSE_START.finditer(text, 0, start - 1)), default=0)
         out.append((max(start, m.start() - _LIMIT), m.end()))
+    out += [m.span() for m in (*_ASKED_NO.finditer(text), *_GRANTED.finditer(text))
+            if not any(a <= m.start() < b for a, b in keep)]
     return out
 
 

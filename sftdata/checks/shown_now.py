@@ -1,12 +1,14 @@
-"""Three short descriptions of the screen as it is, checked against the current screen's elements.
+"""Four short descriptions of the screen as it is, checked against the current screen's elements.
 
 A writer who decides first often adds, after the decision, one short clause of what the screen shows: the value the
 decided control holds before the action (``Tickets 下拉选 2，现在是 1``, ``Set Guests to 3 (it shows 1 now)``,
-``该项显示 Off``) or a row named by its label holds (``airplane mode already shows On``), where the viewer stands (``I'm on photo 6 of 30``), or which items are in sight (``Samsonite, Apple and
-Lenovo are visible now``, ``已经看到 Samsonite、Apple、Lenovo 几款``). Their words (``now``, ``现在``, ``已经``) are
-those of a told result, so the outcome readers cannot pass them. The screen can: each holds only when the current
-screen shows exactly that (the decided element, or the one named, or its row holds the value, the counter reads those numbers, every
-item named is a card of the screen), and the value is not the one the call brings.
+``该项显示 Off``) or a row named by its label holds (``airplane mode already shows On``), where the viewer stands
+(``I'm on photo 6 of 30``), which items are in sight (``Samsonite, Apple and Lenovo are visible now``, ``已经看到
+Samsonite、Apple、Lenovo 几款``), or which numbered ones (``列表现在是 #11 到 #16``). Their words (``now``, ``现在``,
+``已经``) are those of a told result, so the outcome readers cannot pass them. The screen can: each holds only when
+the current screen shows exactly that (the decided element, or the one named, or its row holds the value, the
+counter reads those numbers, every item named is a card of the screen, the numbered cards run from the first number
+to the last), and the value is not the one the call brings.
 
 >>> from sftdata.model import Action, Element, Episode, Screenshot, Step
 >>> shot = Screenshot("0" * 64, "x.png", 1080, 2400)
@@ -38,13 +40,15 @@ _CLOSE = r"\s*[)）]?\s*[.。,，;；!！]?\s*$"
 # the decided control said without its name: a pronoun or a kind of control
 _PRONOUN_EN, _PRONOUN_ZH = r"it|this|that", r"它|该项|该栏|该行|这一?[项栏行个]|它下面|它下方|下面"
 _CONTROL_KIND = r"box|field|select|dropdown|drop-down|menu|counter|count|number|value|picker|selector|row|switch|toggle|badge"
+_KIND_ZH = r"下拉框|下拉菜单|下拉|输入框|选择框|框|栏|选项|按钮|开关|那一?[项栏行]"
 # the decided control's value, its subject a pronoun, a kind of control, its own label (checked) or left out
 _VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + rf"(?:(?P<subject>{_PRONOUN_EN}|the\s+(?:{_CONTROL_KIND})"
                        r"|[A-Za-z][\w &-]{0,30}?)\s+)?(?:(?:now|currently|still|already)\s+)?"
                        r"(?:shows?|reads?|says?|displays?|is\s+set\s+to|is\s+at|sits\s+at|stands\s+at|has)\s+(?:now\s+|currently\s+|still\s+)?"
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
                        + _GOAL_AFTER + _CLOSE, re.I)
-_VALUE_ZH = re.compile(_OPEN + rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?)?\s*"
+_VALUE_ZH = re.compile(_OPEN + r"(?:[^，,。；;“”\"'\s]{1,6}的\s*)?"  # 旁边的 Tickets 下拉框还是 1: where it is, first
+                       rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?)?\s*(?:{_KIND_ZH})?\s*"
                        r"(?:(?:现在|目前|当前|还|已经)\s*(?:默认)?\s*(?:是|显示(?:的是|为)?|写着|为)|默认(?:是|为)|显示(?:的是|为)?|写着"
                        r"|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
@@ -57,6 +61,16 @@ _IN_VIEW_EN = re.compile(_OPEN + r"(?:only\s+)?(?P<names>.{2,80}?)\s+(?:are|is)\
                          r"|on (?:the )?screen|showing)(?:\s+now)?" + _CLOSE, re.I)
 _IN_VIEW_ZH = re.compile(_OPEN + r"(?:现在|目前|当前)?(?:已经|已|只|能|只能)?(?:看到|看得到|看见)(?!了)\s*(?P<names>.{2,60}?)\s*"
                          r"(?:这?几[款个张条项家]|等(?:几[款个])?|这些)?" + _CLOSE)
+# the numbered items in sight, first to last: ``the list now runs from #1 to #5``, ``Results #18 to #22 are on
+# screen``, ``列表现在是 #11 到 #16``, ``结果列到 #27``
+_LIST_EN = r"(?:the\s+)?(?:list|results?|page|feed|listings?|cards?|rows?|items?|view|screen)"
+_RANGE_EN = re.compile(_OPEN + rf"(?:{_LIST_EN}\s+)?(?:(?:now|currently|still)\s+)?(?:(?:shows?|showing|runs?|running|lists?"
+                       r"|spans?|goes|covers?|is|are|has)\s+)?(?:from\s+)?#\s*(?P<a>\d+)\s*(?:to|through|thru|-|–|—|~)\s*"
+                       r"#?\s*(?P<b>\d+)(?:\s+(?:are|is)\s+(?:now\s+)?(?:on\s+(?:the\s+)?screen|visible|in view|showing|shown))?"
+                       + _CLOSE, re.I)
+_RANGE_ZH = re.compile(_OPEN + r"(?:列表|结果|页面|这一?屏|屏幕上)?(?:现在|目前|当前)?(?:是|显示|显示的是|列到|排到|到)?\s*"
+                       r"(?:(?:第\s*)?#?\s*(?P<a>\d+)\s*(?:到|至|-|–|~)\s*)?(?:第\s*)?#\s*(?P<b>\d+)(?:号|个|条)?"
+                       + _CLOSE)
 _NAME_CUT = re.compile(r"\s*(?:、|,|，|\band\b|\bor\b|和|与|及)\s*", re.I)
 
 
@@ -65,7 +79,7 @@ def shown_now(said: str, episode: Episode, index: int) -> bool:
     items in sight exactly as the current screen shows them (see the module doc)?"""
     said = unicodedata.normalize("NFKC", said)
     step = episode.steps[index]
-    return _decided_value(said, step) or _counter(said, step) or _names_in_view(said, step)
+    return _decided_value(said, step) or _counter(said, step) or _names_in_view(said, step) or _range_in_view(said, step)
 
 
 def _decided_value(said: str, step: Step) -> bool:
@@ -107,6 +121,21 @@ def _names_in_view(said: str, step: Step) -> bool:
     texts = [t for e in visible_elements(step) for t in element_texts(e)]
     return bool(names) and all(len(n) >= 2 and any(t == n or t.startswith(n + " ") or (
         re.match(f"[{CJK_CLASS}]", n) and t.startswith(n)) for t in texts) for n in names)
+
+
+
+def _range_in_view(said: str, step: Step) -> bool:
+    """``列表现在是 #11 到 #16``: the numbered items of the current screen run from the first number said to the
+    last (one more at either end, cut off at an edge, allowed); ``结果列到 #27``: the last one in sight is #27."""
+    m = _RANGE_ZH.match(said) or _RANGE_EN.match(said)
+    if m is None or (m.group("a") is None and not re.search(r"列到|排到|到\s*(?:第\s*)?#", said)):
+        return False
+    numbers = {int(n) for e in visible_elements(step) for n in re.findall(r"#(\d+)\b", element_label(e) or "")}
+    if not numbers:
+        return False
+    last = int(m.group("b"))
+    first = int(m.group("a")) if m.group("a") is not None else min(numbers)
+    return first in numbers and last in numbers and min(numbers) >= first - 1 and max(numbers) <= last + 1
 
 
 __all__ = ["shown_now"]
