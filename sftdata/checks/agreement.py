@@ -117,6 +117,7 @@ _UNQUOTED_TYPED = re.compile(
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
+_JUDGED_AFTER = re.compile(r"(?<=[A-Za-z0-9])(?:更快|更好|更稳|更省事|更方便|最快|最好|最稳|比较快|比较好|方便|就行|即可|就好)$")
 _BA_TYPED = re.compile(r"把\s*(?P<value>[^，,。；;把]{1,60}?)\s*(?:输入|填写|键入|录入|填|打|敲)(?:到|进|在|入)")
 _LITERAL = re.compile(r"[A-Za-z0-9@]")  # a value written out (vegan lasagna, 555-0134), not described (关键词)
 _QUOTE_EDGES = re.compile(r"^[\"“'‘「]|[\"”'’」]$")
@@ -202,6 +203,7 @@ def _text_problem(decision: Decision, name: str, params: dict[str, Any], step: S
     if not decision.quotes:
         m = _TYPED_AS.match(decision.after_verb or "") or _UNQUOTED_TYPED.match(decision.after_verb or "")
         said = next((g for g in m.groups() if g), "").strip() if m else ""
+        said = _JUDGED_AFTER.sub("", said)  # 输入vegan lasagna更快: the judgement after the value is not typed
         field = target_element(step)
         named = _VALUE_NOUN.sub("", said)  # type the reply 我晚上七点到家: the value after the name of what it is
         into = re.match(r"(.+?)\s*(?:填)?(?:到|进|至)\s*(.+?)[?？]?\s*$", said)  # 输入 Lisbon 到 Where are you going?

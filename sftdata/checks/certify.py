@@ -57,7 +57,7 @@ from .described import described_sentences, history_clauses, previous_result_sen
 from .finger import finger_direction, sought_direction
 from .foretold import foretold
 from .evidence import decision_evidence, other_actions
-from .excused import scrolled_against_swipe, told_of_history
+from .excused import scrolled_against_swipe, shown_now_only, told_of_history
 from .future_text import later_figures, later_screen_words
 from .ruled_out import unruled
 from .screen_text import label_pattern, screen_texts
@@ -169,6 +169,9 @@ def _certify(episode: Episode, index: int, item: Any, failures: Sequence[Failure
                                                         f"names “{named[:40]}” too") for f in failures))
     if failures and all(f.reason == "hindsight" for f in failures) and _told_only_the_screen(episode, index, item):
         failures = ()  # 点 Checkout。The page shows #1 through #6.: read after an action, it is still the screen as it is
+    elif failures and all(f.reason == "hindsight" and shown_now_only(episode, index, item, f.detail) for f in failures):
+        return Certification("unsure", tuple(Reason("hindsight_or_screen", f"{f.detail}, which the current screen "
+                                                    "shows too: the screen now or the action's result") for f in failures))
     if failures:
         return Certification("rejected", tuple(Reason(f.reason, f.detail) for f in failures))
     told_once = functools.cache(lambda: _foretold(item, episode, index))  # the same texts in every re-read

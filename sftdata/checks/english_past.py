@@ -34,12 +34,18 @@ _WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+
                      r"|\b(?:no|without)\s+(?:[\w'-]+\s+){0,2}?(?:added|included|appended|inserted)\b", re.I)  # (typed) with
 # no punctuation added: a constraint on the value, no report
 
+# a present passive (``that's where Bluetooth is switched``, ``the list gets filtered here``): a habit, not a report
+_PRESENT_PASSIVE = re.compile(r"\b(?:is|are|gets?|be|being)\s+(?:\w+ly\s+)?(?:switched|turned|changed|filtered|updated"
+                              r"|launched|started|triggered)\b(?!\s+(?:now|already|just)\b)", re.I)  # (not a state:
+# the listings are loaded)
+
 
 def en_past(clause: str) -> bool:
     """Does an English clause report something in the past tense (not the agent's own taps, not adjectives, not a
     wish: ``the switch the goal wants toggled``)?"""
     clause = _WISHED.sub(" ", _OWN_PERFECT.sub("have ", clause))
-    if _EN_IRREGULAR.search(clause) or re.search(rf"\b{EN_RESULT}\b", clause, re.I):
+    results = _PRESENT_PASSIVE.sub(" ", clause)  # where Bluetooth is switched: what is done there, no report
+    if _EN_IRREGULAR.search(clause) or re.search(rf"\b{EN_RESULT}\b", results, re.I):
         return True
     return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS
                for m in _EN_REGULAR.finditer(clause))

@@ -57,6 +57,7 @@ _NEXT_SCREEN = re.compile(r"(?:下一|后一|后续的?)(?:张|个|帧)?(?:截�
 _ZH_ACT = (r"(?:(?:点击|单击|点开|点按|点选|点一下|点一次|(?<![一有重地优特缺观焦要标节起终景亮站网差])点(?![了赞数心名击开按选一进过评钟半儿])"
            r"|轻点|轻触|触摸|长按|滑动|上滑|下滑|左滑|右滑|滚动|拖动|拉动|下拉|上拉|输入|键入"
            r"|填写|回车|执行|操作|等待|加载|打开|启动|返回|提交|保存|删除|按下|选中|选择|选(?=完)|确认|发送|切到|加入|往回滑|回滑"
+           r"|(?:改|选|设|调)(?:成|为)(?=\s*[A-Za-z0-9“\"'「])"  # Color 改成 Blue: a value set
            r"|[往向][上下左右前后]一?[滑划翻]|[上下左右]?一[滑划])(?![框法栏键块])|按(?=[^，,。]{0,4}键))")
 # after an action, a clause with one of these continues the plan instead of reporting an outcome
 _ZH_PLAN = re.compile(rf"(?:{_ZH_ACT}|找到|查找|寻找|查看|浏览(?!器)|勾选|开启|关闭|切换|进入|回到|继续|完成|结束|把|再|接下来|下一步)(?!(?:成|到|为|至|出)?了)")
@@ -76,10 +77,16 @@ _ZH_EVENTS = re.compile(
 # claims that an action worked: this step's outcome only once the text has stated this step's action (before
 # that they are read off the current screen about the previous step: 现在显示 On，说明切换成功 / The swipe worked:)
 _WILL_FAIL = re.compile(r"\b(?:won't|will not|isn't going to|is not going to|doesn't|does not)\s+(?:register|work|respond|take|do anything"
-                        r"|go through)\b|不会(?:有)?(?:反应|生效|响应)|(?:第一次|这次|这一下)(?:点击)?(?:会)?(?:点不中|没反应|无效)", re.I)
+                        r"|go through)\b|\bnothing\s+(?:visibly\s+|really\s+|much\s+)?(?:changes|happens)\s+(?:afterwards|after"
+                        r" (?:that|it|this)|then)\b"  # Plan trip — nothing visibly changes afterwards
+                        r"|\b(?:appears?|shows? up|comes? up|loads?|opens?|pops? up)\s+(?:right|just|immediately)\s+after"
+                        r"\s+(?:this|that|the|it)\b"  # the home feed … appears right after this wait
+                        r"|不会(?:有)?(?:反应|生效|响应)|(?:第一次|这次|这一下)(?:点击)?(?:会)?(?:点不中|没反应|无效)", re.I)
 _SUCCESS = re.compile(rf"(?:{_ZH_ACT}|操作)(?:是)?有效的|说明[^，,。]{{0,6}}?(?:生效|成功|有效)|操作成功|点击生效"
                       r"|(?:切换|打开|开启|关闭|设置|选择|提交|发送|删除|保存|添加|加入|修改|勾选|输入|填写|预订|下单)(?:已经?)?"
                       r"(?:成功|生效)(?!率)"  # 蓝牙打开成功, 选择生效: the action's result, told as done
+                      r"|\b(?:field|box|form|page|site|app|system)\s+(?:accepts|accepted|takes|took)\s+(?:it|the\s+\w+)"
+                      r"(?:\s+(?:fine|ok|okay|without complaint))?\b"  # the field accepts it fine
                       r"|\b(?:tap|press|action|swipe|click|long press|navigation|input)\s+"
                       r"(?:worked|took effect|succeeded|was successful)\b", re.I)
 # a present-tense result told after the step's action: the row now reads On / the bubble has now appeared

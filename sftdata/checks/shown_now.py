@@ -54,8 +54,10 @@ _VALUE_ZH = re.compile(_OPEN + r"(?:[^，,。；;“”\"'\s]{1,6}的\s*)?"  # �
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
 # where the viewer stands: ``I'm on photo 6 of 30``, ``at 6/30 now``, ``现在是第 6 张，共 30 张``
 _COUNTER_SAID = re.compile(_OPEN + r"(?:(?:i'm|i am|we're|we are|currently|now|still)\s+)?(?:(?:on|at|viewing|looking at)\s+)?"
-                           r"(?:(?:photo|picture|image|shot|item|page|slide|number)\s+)?(?:#|no\.\s*)?(?P<n>\d+)\s*(?:of|/)\s*"
-                           r"(?P<m>\d+)\s*(?:now|right now|currently)?" + _CLOSE, re.I)
+                           r"(?:(?:the\s+)?(?:counter|count|indicator|position)\s+(?:now\s+|still\s+)?(?:reads|says|shows|is)\s+)?"
+                           r"(?:(?:现在|目前|当前)?(?:已经|已)?(?:翻到|到了|停在|在|是)(?:了)?\s*(?:第\s*)?)?"  # 已经翻到 10 / 30
+                           r"(?:(?:photo|picture|image|shot|item|page|slide|number)\s+)?(?:#|no\.\s*)?(?P<n>\d+)\s*(?:of|/|／)\s*"
+                           r"(?P<m>\d+)\s*(?:张)?\s*(?:now|right now|currently)?" + _CLOSE, re.I)  # the counter reads 11 / 30
 # items in sight, named: ``Samsonite, Apple and Lenovo are visible now``, ``已经看到 Samsonite、Apple、Lenovo 几款``
 _IN_VIEW_EN = re.compile(_OPEN + r"(?:only\s+)?(?P<names>.{2,80}?)\s+(?:are|is)\s+(?:now\s+|already\s+)?(?:visible|in view"
                          r"|on (?:the )?screen|showing)(?:\s+now)?" + _CLOSE, re.I)

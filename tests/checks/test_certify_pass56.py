@@ -102,3 +102,4 @@ def test_the_numbered_cards_in_sight_and_a_decided_control_placed_first_are_the_
     expect(certify_at(ep, 0, "Guests 选 3。左边的 Guests 下拉框还是 1。",
                       {"name": "select", "parameters": {"value": "3", "target_element": "“Guests”元素"}}),
            "certified")
+
