@@ -121,9 +121,9 @@ def call_evidence(text: str, function: dict[str, Any], step: Step, other: str | 
     if value and any(said_whole(value, p) for _, p in parts):  # the option said with another verb (下拉里选 X)
         return value
     want = str(params.get("direction") or "").lower()
-    if name in ("swipe", "scroll") and want and _view_worded(text):  # scroll back down to it: the decision's)
+    if name in ("swipe", "scroll") and want and _view_worded(text):  # the decision's own direction first (Keep
         said = (finger_direction(text[first.span[0]:first.span[1]]) if first is not None else None) or \
-            finger_direction(text)  # the decision's own direction (Keep scrolling up, or scroll back down? … so
+            finger_direction(text)  # scrolling up, or scroll back down? … so scroll back down to it)
         if said and (said if name == "swipe" else _OPPOSITE[said]) == _OPPOSITE[want]:
             return f"{want.lower()} (read the other way round)"
     return None

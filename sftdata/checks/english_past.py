@@ -26,18 +26,19 @@ _ED_WORDS = {"tapped", "pressed", "typed", "clicked", "swiped", "scrolled", "sel
              "called", "named", "labeled", "labelled", "required", "expected", "limited", "detailed", "speed", "embed",
              "hundred", "indeed", "focused", "checked", "unchecked", "enabled", "disabled", "highlighted", "pinned",
              "touched", "dimmed", "greyed", "grayed", "unread", "related", "used", "saved",
-             "dated", "titled", "stamped", "counted", "priced", "rated", "tagged", "captioned", "sized", "numbered", "timestamped",
+             "dated", "titled", "stamped", "counted", "priced", "rated", "tagged", "captioned", "sized", "numbered",
+             "timestamped",
              "included", "excluded", "intended", "preferred", "spelled", "capitalized", "capitalised"}
 # the agent's own perfect, which tells its history: I've only moved one screen (so far)
 _OWN_PERFECT = re.compile(r"\b(?:I|we)(?:'ve|\s+have)\s+(?:(?:only|already|also)\s+)?(?=[a-z]{3,}ed\b)", re.I)
+# a wish, or a constraint on a typed value (``with no punctuation added``): no report
 _WISHED = re.compile(r"\b(?:wants?|wanted|needs?|needed|would like|asks? for)\s+(?:[\w'-]+\s+){0,3}?[\w-]+ed\b"
-                     r"|\b(?:no|without)\s+(?:[\w'-]+\s+){0,2}?(?:added|included|appended|inserted)\b", re.I)  # (typed) with
-# no punctuation added: a constraint on the value, no report
+                     r"|\b(?:no|without)\s+(?:[\w'-]+\s+){0,2}?(?:added|included|appended|inserted)\b", re.I)
 
-# a present passive (``that's where Bluetooth is switched``, ``the list gets filtered here``): a habit, not a report
+# a present passive of a verb of doing (``that's where Bluetooth is switched``, ``the list gets filtered here``): a
+# habit, not a report (a state's, ``the listings are loaded``, still tells a result)
 _PRESENT_PASSIVE = re.compile(r"\b(?:is|are|gets?|be|being)\s+(?:\w+ly\s+)?(?:switched|turned|changed|filtered|updated"
-                              r"|launched|started|triggered)\b(?!\s+(?:now|already|just)\b)", re.I)  # (not a state:
-# the listings are loaded)
+                              r"|launched|started|triggered)\b(?!\s+(?:now|already|just)\b)", re.I)
 
 
 def en_past(clause: str) -> bool:

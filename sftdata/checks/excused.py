@@ -73,8 +73,7 @@ def shown_now_only(episode: Episode, index: int, item: Any, detail: str) -> bool
     text = item.get("reasoning")
     if episode.steps[index].action.type not in _LEAVING:
         return False
-    if not detail.startswith("reasoning:") and "reasoning:" not in detail.split(";")[0] or not isinstance(text, str) \
-            or index + 1 >= len(episode.steps):
+    if "reasoning:" not in detail or not isinstance(text, str) or index + 1 >= len(episode.steps):
         return False
     phrases = find_hindsight(spoken_calls(text))
     shown = [t for t in screen_texts(episode.steps[index]) if len(t) >= 2]
