@@ -230,6 +230,8 @@ def _describes(said: str, known: str, episode: Episode, index: int) -> bool:
     says of earlier steps set aside, else as it stands (``#25 is saved and the view now shows #26``: the screen)."""
     if shown_now(said, episode, index):
         return True  # 现在是 1 / I'm on photo 6 of 30 / Apple and Lenovo are visible now: as the screen shows it
+    if _GOAL_SAID.match(said) and not find_hindsight(said):
+        return True  # 目标就是切换它这一项 / the goal asks for two: the task restated, nothing of what the action brings
     if _NOT_YET.search(said) and not ((acts(said) and not _SO_FAR.search(said)) or _unknown_number(said, known)
                                       or find_hindsight(said) or later_screen_words(said, episode, index)
                                       or _typed_value_said(said, episode, index)):
@@ -284,6 +286,8 @@ def _typed_value_said(said: str, episode: Episode, index: int) -> bool:
     return bool(typed) and typed in said.lower() and not _goal_wants(said, typed, episode)
 
 
+_GOAL_SAID = re.compile(r"\s*(?:and\s+|so\s+|but\s+|while\s+)?(?:the\s+)?(?:goal|task)\s+(?:is|asks|wants|says|needs|names)\b"
+                        r"|\s*(?:而|所以|但)?(?:目标|任务)(?:就|也)?(?:是|要|要求|里)", re.I)
 _GOAL = re.compile(r"\b(?:goal|task|asks?|wants?|needs?|requires?)\b|目标|任务|题目|要求|需要|要的是", re.I)
 
 

@@ -33,6 +33,7 @@ TERMS: tuple[tuple[str, ...], ...] = (
     ("保存", "save"),
     ("搜索", "search"),
     ("设置", "settings"),
+    ("自适应亮度", "adaptive brightness"),
     ("返回", "back"),
     ("提交", "submit"),
     ("下一步", "next"),

@@ -28,6 +28,7 @@ import unicodedata
 
 from ..model import Episode, Step
 from .calls import CJK_CLASS, element_label, target_element
+from .gui_terms import translations
 from .screen_state import in_row
 from .screen_text import element_texts, visible_elements
 
@@ -48,7 +49,7 @@ _VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + rf"(?:(?P<subject>{_PRONOUN_EN}|th
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
                        + _GOAL_AFTER + _CLOSE, re.I)
 _VALUE_ZH = re.compile(_OPEN + r"(?:[^，,。；;“”\"'\s]{1,6}的\s*)?"  # 旁边的 Tickets 下拉框还是 1: where it is, first
-                       rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?)?\s*(?:{_KIND_ZH})?\s*"
+                       rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?|(?!现在|目前|当前|还|已经|默认|显示|写着|标着|为)[\u4e00-\u9fff]{{2,8}}?)?\s*(?:{_KIND_ZH})?\s*"
                        r"(?:(?:现在|目前|当前|还|已经)\s*(?:默认)?\s*(?:是|显示(?:的是|为)?|写着|为)|默认(?:是|为)|显示(?:的是|为)?|写着"
                        r"|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
@@ -73,6 +74,12 @@ _RANGE_EN = re.compile(_OPEN + rf"(?:{_LIST_EN}\s+)?(?:(?:now|currently|still)\s
 _RANGE_ZH = re.compile(_OPEN + r"(?:列表|结果|页面|这一?屏|屏幕上)?(?:现在|目前|当前)?(?:是|显示|显示的是|列到|排到|到)?\s*"
                        r"(?:(?:第\s*)?#?\s*(?P<a>\d+)\s*(?:到|至|-|–|~)\s*)?(?:第\s*)?#\s*(?P<b>\d+)(?:号|个|条)?"
                        + _CLOSE)
+# the page the agent is on, said open: ``The 漫步者 5G 智能手机 detail page is open``, ``显示设置页已经打开``
+_PAGE_OPEN_EN = re.compile(_OPEN + r"(?:the\s+)?(?P<name>[^,.;:()]{2,50}?)\s+(?:detail\s+|details\s+|settings\s+|product\s+)?"
+                           r"(?:page|screen|list|view|tab)\s+(?:is|'s)\s+(?:already\s+|now\s+)?(?:open|up|showing|loaded)"
+                           r"(?:\s+(?:now|already))?(?:\s+(?:at|with|on|for)\b[^.;()]{0,60})?" + _CLOSE, re.I)
+_PAGE_OPEN_ZH = re.compile(_OPEN + r"(?P<name>[^，,。；;：:（）()]{2,30}?)(?:的)?(?:详情页|设置页|首页|页面|主页|列表|页)"
+                           r"(?:已经|已|现在)?(?:打开了|打开着|开着|是开着的|打开)" + _CLOSE)
 _NAME_CUT = re.compile(r"\s*(?:、|,|，|\band\b|\bor\b|和|与|及)\s*", re.I)
 
 
@@ -81,7 +88,8 @@ def shown_now(said: str, episode: Episode, index: int) -> bool:
     items in sight exactly as the current screen shows them (see the module doc)?"""
     said = unicodedata.normalize("NFKC", said)
     step = episode.steps[index]
-    return _decided_value(said, step) or _counter(said, step) or _names_in_view(said, step) or _range_in_view(said, step)
+    return (_decided_value(said, step) or _counter(said, step) or _names_in_view(said, step)
+            or _range_in_view(said, step) or _page_open(said, step))
 
 
 def _decided_value(said: str, step: Step) -> bool:
@@ -95,8 +103,9 @@ def _decided_value(said: str, step: Step) -> bool:
     subject = re.sub(r"^the\s+", "", (m.group("subject") or "").strip().lower())
     named = subject and not re.fullmatch(f"{_PRONOUN_EN}|{_PRONOUN_ZH}|{_CONTROL_KIND}", subject)
     target = target_element(step)
-    rows = [target] if target is not None and (not named or subject in (element_label(target) or "").lower()
-                                               or subject in " ".join(element_texts(target))) else []
+    label = (element_label(target) or "").lower() if target is not None else ""
+    rows = [target] if target is not None and (not named or subject in label or subject in " ".join(element_texts(
+        target)) or any(other == label for _, other in translations(subject))) else []  # 自适应亮度: its translation
     if named and not rows:  # another row, named by its label: Airplane mode already shows On
         rows = [e for e in visible_elements(step) if subject == (element_label(e) or "").strip().lower()]
     if value in brought or not value or not rows:
@@ -138,6 +147,22 @@ def _range_in_view(said: str, step: Step) -> bool:
     last = int(m.group("b"))
     first = int(m.group("a")) if m.group("a") is not None else min(numbers)
     return first in numbers and last in numbers and min(numbers) >= first - 1 and max(numbers) <= last + 1
+
+
+
+def _page_open(said: str, step: Step) -> bool:
+    """``The 漫步者 5G 智能手机 detail page is open``: the page named by a text the current screen shows, other than
+    the acted-on element's (the page a tap on it opens is the next screen's)."""
+    m = _PAGE_OPEN_ZH.match(said) or _PAGE_OPEN_EN.match(said)
+    if m is None:
+        return False
+    name = m.group("name").strip().lower()
+    target = target_element(step)
+    own = " ".join(element_texts(target)).lower() if target is not None else ""
+    texts = {t for e in visible_elements(step) for t in element_texts(e)}
+    words = {w for t in texts for w in t.split() if len(w) >= 2 and re.search(r"[^\d\W]", w) and w not in own}
+    translated = {other for _, other in translations(name) if other in texts and other not in own}  # 显示设置页:
+    return bool(translated) or any(w in name for w in words)  # the Display page, named in translation
 
 
 __all__ = ["shown_now"]
