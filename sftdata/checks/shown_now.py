@@ -1,10 +1,11 @@
-"""Four short descriptions of the screen as it is, checked against the current screen's elements.
+"""Short descriptions of the screen as it is, checked against the current screen's elements.
 
 A writer who decides first often adds, after the decision, one short clause of what the screen shows: the value the
 decided control holds before the action (``Tickets 下拉选 2，现在是 1``, ``Set Guests to 3 (it shows 1 now)``,
 ``该项显示 Off``) or a row named by its label holds (``airplane mode already shows On``), where the viewer stands
 (``I'm on photo 6 of 30``), which items are in sight (``Samsonite, Apple and Lenovo are visible now``, ``已经看到
-Samsonite、Apple、Lenovo 几款``), or which numbered ones (``列表现在是 #11 到 #16``). Their words (``now``, ``现在``,
+Samsonite、Apple、Lenovo 几款``), which numbered ones (``列表现在是 #11 到 #16``), or which page is open (``The Lumo lamp
+detail page is open``, named by a text of the screen other than the acted-on one's). Their words (``now``, ``现在``,
 ``已经``) are those of a told result, so the outcome readers cannot pass them. The screen can: each holds only when
 the current screen shows exactly that (the decided element, or the one named, or its row holds the value, the
 counter reads those numbers, every item named is a card of the screen, the numbered cards run from the first number
@@ -49,7 +50,9 @@ _VALUE_EN = re.compile(_OPEN + _PLACE_FIRST + rf"(?:(?P<subject>{_PRONOUN_EN}|th
                        r"[\"'“‘]?(?P<value>[^\"'”’,.;:()（）]{1,24}?)[\"'”’]?\s*(?:now|right now|currently|at the moment|for now)?"
                        + _GOAL_AFTER + _CLOSE, re.I)
 _VALUE_ZH = re.compile(_OPEN + r"(?:[^，,。；;“”\"'\s]{1,6}的\s*)?"  # 旁边的 Tickets 下拉框还是 1: where it is, first
-                       rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?|(?!现在|目前|当前|还|已经|默认|显示|写着|标着|为)[\u4e00-\u9fff]{{2,8}}?)?\s*(?:{_KIND_ZH})?\s*"
+                       rf"(?P<subject>{_PRONOUN_ZH}|[A-Za-z][\w -]{{0,30}}?"
+                       r"|(?!现在|目前|当前|还|已经|默认|显示|写着|标着|为)[\u4e00-\u9fff]{2,8}?)?"  # 自适应亮度 (translated)
+                       rf"\s*(?:{_KIND_ZH})?\s*"
                        r"(?:(?:现在|目前|当前|还|已经)\s*(?:默认)?\s*(?:是|显示(?:的是|为)?|写着|为)|默认(?:是|为)|显示(?:的是|为)?|写着"
                        r"|标着)\s*"
                        r"[\"'“‘「]?(?P<value>[^\"'”’」，,。；;）)]{1,16}?)[\"'”’」]?" + _CLOSE)
