@@ -16,7 +16,9 @@
   call does), ``later_screen_text`` (a word after the decision only a later screen shows), ``acted_element_state``
   (the acted-on element told as changed), ``run_position``, and (:mod:`.after_decision`) ``unaccounted_after_decision``
   (a clause after the decision that is neither the screen as it is, a plan, an expectation, a purpose nor
-  another thing known before acting), ``other_card_named``, ``other_card_control`` and ``other_value_quoted``.
+  another thing known before acting), ``other_card_named``, ``other_card_control`` and ``other_value_quoted``;
+  ``hindsight_or_screen`` (on a back or home step, a told change that names only what the current screen shows:
+  the screen as the step before left it, or what leaving it brings; :mod:`.excused`).
 
 Unsure items go to a reader: the LLM judge when one is configured, else the review queue; export takes certified
 items and the unsure ones a judge or reviewer passed (``--include-unsure`` takes them all).
@@ -69,7 +71,7 @@ OUTCOMES = ("certified", "unsure", "rejected")
 UNSURE_REASONS = ("no_decision", "decision_not_grounded", "another_action", "outcome_after_action",
                   "plan_names_later_screen", "name_not_on_screen", "conflicting_decision", "run_position",
                   "later_screen_text", "acted_element_state", "unaccounted_after_decision",
-                  "other_card_named", "other_card_control", "other_value_quoted")
+                  "other_card_named", "other_card_control", "other_value_quoted", "hindsight_or_screen")
 
 
 @dataclass(frozen=True)

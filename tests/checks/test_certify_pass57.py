@@ -4,6 +4,7 @@ set with ``改成`` and what moved); a state the current screen shows, said when
 Wordings made up here, unlike the labelled parts'."""
 from __future__ import annotations
 
+from sftdata.checks.certify import UNSURE_REASONS
 from sftdata.model import Action
 
 from scenes import certify_at, certify_text, click, el, expect, phone_episode, swipe, tap, typed
@@ -50,4 +51,6 @@ def test_a_state_the_screen_shows_said_when_leaving_it_is_for_a_reader():
     badge = el(0, (900, 100, 1040, 160), "购物车 2 件", flags=())
     note = el(1, (300, 2200, 780, 2260), "已加入购物车", flags=())
     ep = phone_episode([[badge, note], GALLERY], [Action("back"), Action("done")], "Add the lamp, then go back")
-    expect(certify_at(ep, 0, "按返回键。右上角购物车变成 2 件，灯已经加进去了。", {"name": "press_back", "parameters": {}}), "unsure")
+    got = certify_at(ep, 0, "按返回键。右上角购物车变成 2 件，灯已经加进去了。", {"name": "press_back", "parameters": {}})
+    expect(got, "unsure")
+    assert {r.code for r in got.reasons} <= set(UNSURE_REASONS)
