@@ -117,7 +117,7 @@ _UNQUOTED_TYPED = re.compile(
     r"|^\s*(?:type|enter|input|输入|填写|键入)[^:：\n]{0,20}[:：]\s*(?P<colon>[^\s\"“'‘].*?)\s*[。.]?$", re.I)
 
 
-_JUDGED_AFTER = re.compile(r"(?<=[A-Za-z0-9])(?:更快|更好|更稳|更省事|更方便|最快|最好|最稳|比较快|比较好|方便|就行|即可|就好)$")
+_JUDGED_AFTER = re.compile(rf"(?<=[A-Za-z0-9])(?:更快|更好|更稳|更省事|更方便|最快|最好|最稳|比较快|比较好|方便|{ENOUGH_ZH})$")
 _BA_TYPED = re.compile(r"把\s*(?P<value>[^，,。；;把]{1,60}?)\s*(?:输入|填写|键入|录入|填|打|敲)(?:到|进|在|入)")
 _LITERAL = re.compile(r"[A-Za-z0-9@]")  # a value written out (vegan lasagna, 555-0134), not described (关键词)
 _QUOTE_EDGES = re.compile(r"^[\"“'‘「]|[\"”'’」]$")

@@ -37,9 +37,10 @@ _SYNONYMS = {"click": {"click", "tap"}, "long_press": {"long_press", "longpress"
 
 _BARE_ONLY = ("press_home", "press_back", "go_back")  # functions without arguments
 _ARROW = re.compile(r"->|→|=>|⇒")
-_ACTION_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*(?:\**Action\**\s*[:：]|→|=>)\s*(.+?)\s*$", re.I | re.M)  # or → 左滑
+_LABELLED_LINE = r"(?:^|(?<=[.。!?！？]))\s*(?:\**{label}\**\s*[:：]|→|=>)\s*(.+?)\s*$"  # Action: …, or → 左滑
+_ACTION_LINE = re.compile(_LABELLED_LINE.format(label="Action"), re.I | re.M)
 # a closing line that restates the decision, under a Chinese label too: 动作：type(…)
-_CLOSING_LINE = re.compile(r"(?:^|(?<=[.。!?！？]))\s*(?:\**(?:Action|动作)\**\s*[:：]|→|=>)\s*(.+?)\s*$", re.I | re.M)
+_CLOSING_LINE = re.compile(_LABELLED_LINE.format(label="(?:Action|动作)"), re.I | re.M)
 
 
 def action_line(text: str) -> str:

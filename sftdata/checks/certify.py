@@ -61,6 +61,7 @@ from .foretold import foretold
 from .evidence import decision_evidence, other_actions
 from .excused import scrolled_against_swipe, shown_now_only, told_of_history
 from .future_text import later_figures, later_screen_words
+from .hedges import AFTER_ACTING
 from .ruled_out import unruled
 from .screen_text import label_pattern, screen_texts
 from .spoken_calls import spoken_calls
@@ -126,7 +127,7 @@ def _names_said(text: str, step) -> tuple[str, ...]:
     return tuple(out)
 
 
-_TOLD_AFTER = re.compile(r"后|[点输填选按打滑划删敲翻]完|\b(?:after|once)\b", re.I)
+_TOLD_AFTER = re.compile(AFTER_ACTING, re.I)
 _STAYS = ("click", "long_press", "input")  # decisions whose screen a statement after them may describe (not a swipe's)
 
 

@@ -16,6 +16,7 @@ EN_RESULT = (r"(?:showed|shown|displayed|appeared|opened|revealed|popped up|brou
              r"|became|loaded|navigated|went|took (?:me|us) to|led to|turned|disappeared|jumped|landed|expanded"
              r"|collapsed|closed|dismissed|refreshed|updated|flipped|filtered|started|launched|triggered|slid)")
 
+_RESULT_WORD = re.compile(rf"\b{EN_RESULT}\b", re.I)
 _EN_IRREGULAR = re.compile(r"\b(?:went|took|brought|led|became|froze|slid|rose|fell|came|began|sent|hid|drew|grew|swung"
                            r"|shown|showed|popped|got)\b|\b(?:was|were|has been|have been)\s+\w+ed\b", re.I)
 _EN_REGULAR = re.compile(r"\b(\w+)\s+([a-z]{3,}ed)\b", re.I)
@@ -46,7 +47,7 @@ def en_past(clause: str) -> bool:
     wish: ``the switch the goal wants toggled``)?"""
     clause = _WISHED.sub(" ", _OWN_PERFECT.sub("have ", clause))
     results = _PRESENT_PASSIVE.sub(" ", clause)  # where Bluetooth is switched: what is done there, no report
-    if _EN_IRREGULAR.search(clause) or re.search(rf"\b{EN_RESULT}\b", results, re.I):
+    if _EN_IRREGULAR.search(clause) or _RESULT_WORD.search(results):
         return True
     return any(m.group(1).lower() not in _NOT_PAST and m.group(2).lower() not in _ED_WORDS
                for m in _EN_REGULAR.finditer(clause))

@@ -15,6 +15,7 @@ from .agreement import contradictions
 from .check import Failure
 from .described import history_clauses, without_spans
 from .future_text import later_screen_words
+from .hedges import AFTER_ACTING
 from .hindsight import SENTENCE, find_hindsight
 from .screen_text import label_pattern, screen_texts
 from .spoken_calls import spoken_calls
@@ -58,7 +59,7 @@ __all__ = ["scrolled_against_swipe", "told_of_history"]
 
 
 _LEAVING = ("back", "home")  # actions that leave the screen: what they bring is another page, not a state of this one
-_AFTER_SAID = re.compile(r"后|[点输填选按打滑划删敲翻]完|就|\b(?:after|once|then|afterwards)\b|\bstep\b|步"
+_AFTER_SAID = re.compile(AFTER_ACTING + r"|就|\b(?:then|afterwards)\b|\bstep\b|步"
                          r"|(?<![先再要去])回到|退回|回来|返回到|桌面|主屏|\b(?:back|again|returns?|lands?|launcher|home screen)\b",
                          re.I)  # (… and the return that leaving brings: 回到了照片网格, the launcher is back)
 _NUMBER = re.compile(r"\d+(?:[.:/]\d+)?")
@@ -76,9 +77,11 @@ def shown_now_only(episode: Episode, index: int, item: Any, detail: str) -> bool
     if "reasoning:" not in detail or not isinstance(text, str) or index + 1 >= len(episode.steps):
         return False
     phrases = find_hindsight(spoken_calls(text))
+    if not phrases:
+        return False
     shown = [t for t in screen_texts(episode.steps[index]) if len(t) >= 2]
     words = {w for t in shown for w in t.split() if len(w) >= 2 and re.search(r"[^\d\W]", w)}  # 购物车 of 购物车 2 件
-    for phrase in phrases or [""]:
+    for phrase in phrases:
         said = phrase.lower()
         own = next((m.group() for m in SENTENCE.finditer(text) if phrase in m.group()), phrase)
         if not phrase or _AFTER_SAID.search(own) or later_screen_words(phrase, episode, index):

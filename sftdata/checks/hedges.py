@@ -45,6 +45,8 @@ ALREADY_ZH = r"已经|(?<![不未])已(?![知售])"
 """Chinese "already" (``已经选好了``, ``已选``), not ``不已`` nor ``已知`` (known) or ``已售`` (sold)."""
 EARLIER_ZH = r"上一步|之前|先前"
 """Chinese "before now" (``上一步已经选好``, ``之前滑过``): each reader of the past adds its own markers to these."""
+AFTER_ACTING = r"后|[点输填选按打滑划删敲翻]完|\b(?:after|once)\b"
+"""A change placed after an action (``滑完``, ``点完后``, ``once it loads``): what the action brings, not the screen now."""
 
 # a judgement of an option, not what the screen shows: ``which is fine``, ``Home is the reliable choice``, ``更稳``
 JUDGEMENT = re.compile(r"\b(?:is|are|'s|seems?|looks?|sounds?)\s+(?:\w+\s+)?(?:fine|good|ok|okay|enough|better|best|ideal"

@@ -2,8 +2,10 @@
 
 A term under a negation or a ruling-out in its own clause (``no need to search``, ``instead of the search box``,
 ``rather than Chrome``, ``不用搜``, ``不必点 X``, ``别点 X``, ``不是 X，是 Y``) or one a later predicate of its clause
-rules out (``立即购买 is the wrong button``, ``搜索框不对``, ``the ad isn't the one``) names what the agent does
-*not* act on. :func:`mask_ruled_out` blanks those mentions (the same length, so every position stays valid) before
+rules out (``立即购买 is the wrong button``, ``搜索框不对``, ``the ad isn't the one``; a judgement making a clause of its
+own rules out the clause before it: ``现在点 Find homes 只会得到默认列表，没意义``), a candidate asked about and refused
+(``Open 相册 again? No — …``) and one granted and set aside (``I could re-enter to check, but …``) name what the agent
+does *not* act on. :func:`mask_ruled_out` blanks those mentions (the same length, so every position stays valid) before
 the decision and the contradiction readers read the text; a label of the screen that holds a ruling word
 (``Not now``, ``Don't allow``, ``不用了``) is a name, never a ruling-out.
 

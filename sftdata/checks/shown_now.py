@@ -152,7 +152,6 @@ def _range_in_view(said: str, step: Step) -> bool:
     return first in numbers and last in numbers and min(numbers) >= first - 1 and max(numbers) <= last + 1
 
 
-
 def _page_open(said: str, step: Step) -> bool:
     """``The 漫步者 5G 智能手机 detail page is open``: the page named by a text the current screen shows, other than
     the acted-on element's (the page a tap on it opens is the next screen's)."""
